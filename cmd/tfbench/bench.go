@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/report"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/run"
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+// common are the flags bench and verify share.
+type common struct {
+	suite, frameworks, tests, dir, work string
+	keep                                bool
+	seed                                int64
+}
+
+func (c *common) register(fs *flag.FlagSet, defaultSuite string) {
+	fs.StringVar(&c.suite, "suite", defaultSuite, "suite file")
+	fs.StringVar(&c.frameworks, "frameworks", "", "comma-separated frameworks to run, NAME or NAME:VARIANT (default: all in --frameworks-dir, every variant)")
+	fs.StringVar(&c.tests, "tests", "", "comma-separated test names from the suite (default: all)")
+	fs.StringVar(&c.dir, "frameworks-dir", "frameworks", "folder holding one adapter per subfolder")
+	fs.StringVar(&c.work, "work", ".tfbench", "scratch folder: dataset, builds, runs/<run-id>/ (results.json, logs)")
+	fs.BoolVar(&c.keep, "keep", false, "keep each framework's database copy after its round")
+	fs.Int64Var(&c.seed, "seed", 0, "seed of the per-round framework shuffle (default: from the clock; recorded in results.json)")
+}
+
+// config loads the suite and frameworks the flags name.
+func (c *common) config(log io.Writer) (run.Config, error) {
+	s, err := suite.Load(c.suite)
+	if err != nil {
+		return run.Config{}, err
+	}
+	tests, err := s.Select(list(c.tests))
+	if err != nil {
+		return run.Config{}, err
+	}
+	specs, err := framework.Discover(c.dir)
+	if err != nil {
+		return run.Config{}, err
+	}
+	targets, err := selectTargets(specs, list(c.frameworks), c.dir)
+	if err != nil {
+		return run.Config{}, err
+	}
+	return run.Config{Suite: s, Tests: tests, Targets: targets, WorkDir: c.work, Keep: c.keep, Seed: c.seed, Log: log}, nil
+}
+
+// selectTargets resolves NAME or NAME:VARIANT items against the
+// discovered adapters; no items selects every variant of every adapter.
+func selectTargets(specs []*framework.Spec, items []string, dir string) ([]run.Target, error) {
+	var out []run.Target
+	if len(items) == 0 {
+		for _, s := range specs {
+			for _, v := range s.Variants {
+				out = append(out, run.Target{Spec: s, Variant: v})
+			}
+		}
+		return out, nil
+	}
+	byName := map[string]*framework.Spec{}
+	var names []string
+	for _, s := range specs {
+		byName[s.Name] = s
+		names = append(names, s.Name)
+	}
+	for _, item := range items {
+		name, variant, hasVariant := strings.Cut(item, ":")
+		s, ok := byName[name]
+		if !ok {
+			return nil, fmt.Errorf("no framework %q in %s (have %s)", name, dir, strings.Join(names, ", "))
+		}
+		if !hasVariant {
+			for _, v := range s.Variants {
+				out = append(out, run.Target{Spec: s, Variant: v})
+			}
+			continue
+		}
+		v, err := s.Variant(variant)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, run.Target{Spec: s, Variant: v})
+	}
+	return out, nil
+}
+
+func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE] [--copy-results FILE]", stderr)
+	c.register(fs, "suites/tfb.yaml")
+	reportPath := fs.String("report", "", "also write the markdown report to this file (it is always written beside results.json)")
+	copyResults := fs.String("copy-results", "", "also copy results.json to this file")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := c.config(stdout)
+	if err != nil {
+		return err
+	}
+	f, path, err := run.Bench(ctx, cfg)
+	if f != nil {
+		md := filepath.Join(filepath.Dir(path), "report.md")
+		if werr := writeReport(f, md, *reportPath); werr != nil && err == nil {
+			err = werr
+		}
+		if *copyResults != "" {
+			if data, rerr := os.ReadFile(path); rerr == nil {
+				if werr := results.WriteFileAtomic(*copyResults, data); werr != nil && err == nil {
+					err = werr
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "results: %s\nreport:  %s\n", path, md)
+		if *reportPath != "" {
+			fmt.Fprintf(stdout, "report copied to %s\n", *reportPath)
+		}
+		summarize(stdout, f)
+	}
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("interrupted; the samples measured so far are in %s", path)
+	}
+	return err
+}
+
+// writeReport renders f as markdown to each non-empty path, atomically.
+func writeReport(f *results.File, paths ...string) error {
+	var b strings.Builder
+	if err := report.Markdown(&b, f); err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if err := results.WriteFileAtomic(p, []byte(b.String())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// summarize prints the verification verdicts that were not a pass and the
+// count of samples that failed the gate.
+func summarize(w io.Writer, f *results.File) {
+	var failedGate int
+	for _, s := range f.Samples {
+		if !s.Gate.Passed {
+			failedGate++
+		}
+	}
+	var notPass []string
+	for _, v := range f.Verifications {
+		if v.Status != "pass" {
+			notPass = append(notPass, fmt.Sprintf("  %s/%s %s: %s", v.Framework, v.Variant, v.Test, v.Status))
+		}
+	}
+	for _, fw := range f.Frameworks {
+		if fw.Error != "" {
+			notPass = append(notPass, fmt.Sprintf("  %s/%s: %s", fw.Name, fw.Variant, fw.Error))
+		}
+	}
+	fmt.Fprintf(w, "%d samples, %d failed the gate; %d verification verdicts, %d not a pass\n", len(f.Samples), failedGate, len(f.Verifications), len(notPass))
+	for _, l := range notPass {
+		fmt.Fprintln(w, l)
+	}
+}
+
+func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	fs := newFlags("verify", "verify [--suite FILE] [--frameworks LIST] [--tests LIST]", stderr)
+	c.register(fs, "suites/tfb.yaml")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := c.config(io.Discard)
+	if err != nil {
+		return err
+	}
+	fws, vs, path, err := run.Verify(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, fw := range fws {
+		if fw.Error != "" {
+			fmt.Fprintf(stdout, "%s/%s: %s\n", fw.Name, fw.Variant, fw.Error)
+			failed++
+		}
+	}
+	for _, v := range vs {
+		fmt.Fprintf(stdout, "%s/%s %-10s %s\n", v.Framework, v.Variant, v.Test, v.Status)
+		for _, why := range v.Reasons {
+			fmt.Fprintf(stdout, "    %s\n", why)
+		}
+		if v.Status == "fail" {
+			failed++
+		}
+	}
+	fmt.Fprintf(stdout, "verdicts recorded in %s\n", path)
+	if failed > 0 {
+		return fmt.Errorf("%d verdicts failed", failed)
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tfbench/tfbench/dataset"
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/report"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/run"
+)
+
+func datasetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("dataset", "dataset [--out FILE] [--force]", stderr)
+	out := fs.String("out", run.DatasetPath(".tfbench"), "SQLite file to write")
+	force := fs.Bool("force", false, "generate again even if the file exists")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *force {
+		if err := dataset.Generate(*out); err != nil {
+			return err
+		}
+	} else if _, err := dataset.Ensure(*out); err != nil {
+		return err
+	}
+	hash, err := dataset.ContentHash(*out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: World %d rows, Fortune %d rows, content sha256 %s\n", *out, dataset.WorldRows, len(dataset.Fortunes), hash)
+	return nil
+}
+
+func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", "report [--results FILE] [--out FILE]", stderr)
+	in := fs.String("results", run.LatestResults(".tfbench"), "results.json to render (default: the newest run)")
+	out := fs.String("out", "", "markdown file to write (default: standard output)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	f, err := results.Read(*in)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return report.Markdown(stdout, f)
+	}
+	if err := writeReport(f, *out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	return nil
+}
+
+func frameworksCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("frameworks", "frameworks [--dir DIR]", stderr)
+	dir := fs.String("dir", "frameworks", "folder holding one adapter per subfolder")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	specs, err := framework.Discover(*dir)
+	if err != nil {
+		return err
+	}
+	for _, s := range specs {
+		var vs []string
+		for _, v := range s.Variants {
+			vs = append(vs, v.Name)
+		}
+		fmt.Fprintf(stdout, "%-12s runtime %-6s variants %-20s %s\n", s.Name, s.Runtime, strings.Join(vs, ","), s.Description)
+	}
+	if len(specs) == 0 {
+		fmt.Fprintf(os.Stderr, "no framework.yaml under %s\n", *dir)
+	}
+	return nil
+}

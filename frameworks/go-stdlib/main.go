@@ -1,0 +1,411 @@
+// Command go-stdlib is tfbench's reference server: the six TechEmpower tests
+// (TFB-RULES.md) on the Go standard library alone, net/http, database/sql
+// and html/template, with modernc.org/sqlite (pure Go) as the SQLite driver.
+// Every ratio in tfbench's reports is taken against this server.
+//
+// Environment:
+//
+//	PORT           required: TCP port to listen on (1..65535)
+//	DATABASE_PATH  required: the dataset's SQLite file (World, Fortune); it
+//	               must exist, the server never creates it
+//	HOST           optional: address to bind, default 127.0.0.1
+//
+// Every connection sets busy_timeout=5000 (ms) and synchronous=NORMAL
+// (DESIGN.md, The dataset: the same per-connection pragmas for every
+// adapter). Writes go through a separate one-connection pool whose
+// transactions begin IMMEDIATE, so concurrent updates queue in Go instead of
+// failing with SQLITE_BUSY on a lock upgrade. SIGTERM or SIGINT shuts the
+// server down gracefully and closes the database (checkpointing its WAL).
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"log"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+)
+
+// serverName is the value of the Server header on every response.
+const serverName = "go-stdlib"
+
+// worldRows is the number of World rows (ids 1..worldRows); randomNumber is
+// drawn from the same range (TFB rules, the dataset).
+const worldRows = 10000
+
+// maxQueries is the upper clamp of the queries and updates row count (TFB
+// rules, queries test: clamp to 1..500).
+const maxQueries = 500
+
+// world is one World row as the db, queries and updates tests return it.
+type world struct {
+	ID           int32 `json:"id"`
+	RandomNumber int32 `json:"randomNumber"`
+}
+
+// fortune is one Fortune row.
+type fortune struct {
+	ID      int32
+	Message string
+}
+
+// fortunesPage renders the fortunes table exactly as the reference page
+// (fortunes-expected.html), escaping every message through html/template.
+var fortunesPage = template.Must(template.New("fortunes").Parse(
+	`<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>` +
+		`{{range .}}<tr><td>{{.ID}}</td><td>{{.Message}}</td></tr>{{end}}` +
+		`</table></body></html>`))
+
+// app holds the database pools and prepared statements the handlers share.
+type app struct {
+	read, write           *sql.DB
+	selectWorld, fortunes *sql.Stmt
+	updateWorld           *sql.Stmt // prepared on the write pool
+	logf                  func(format string, args ...any)
+}
+
+// dsn builds the modernc.org/sqlite DSN for path: a file: URI with
+// mode=rw (fail instead of creating a missing file), the per-connection
+// pragmas every adapter sets, and for the write pool _txlock=immediate
+// (BEGIN IMMEDIATE: the write lock is taken when the transaction starts).
+func dsn(path string, write bool) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	q := "mode=rw&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)"
+	if write {
+		q += "&_txlock=immediate"
+	}
+	u := url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: q}
+	return u.String(), nil
+}
+
+// openApp opens the dataset at path and prepares every statement. Errors
+// name the path and the step (a missing file, a missing table).
+func openApp(path string) (*app, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("DATABASE_PATH: %w", err)
+	}
+	a := &app{logf: log.Printf}
+	var err error
+	open := func(write bool) (*sql.DB, error) {
+		d, err := dsn(path, write)
+		if err != nil {
+			return nil, err
+		}
+		db, err := sql.Open("sqlite", d)
+		if err != nil {
+			return nil, err
+		}
+		if write {
+			db.SetMaxOpenConns(1)
+			db.SetMaxIdleConns(1)
+		} else {
+			// Keep every connection idle rather than closing it: a new
+			// connection re-runs the pragmas and re-prepares statements.
+			n := max(4, 2*runtime.GOMAXPROCS(0))
+			db.SetMaxOpenConns(n)
+			db.SetMaxIdleConns(n)
+		}
+		if err := db.Ping(); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return db, nil
+	}
+	if a.read, err = open(false); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if a.write, err = open(true); err != nil {
+		a.read.Close()
+		return nil, fmt.Errorf("open %s for writing: %w", path, err)
+	}
+	for _, p := range []struct {
+		db  *sql.DB
+		dst **sql.Stmt
+		sql string
+	}{
+		{a.read, &a.selectWorld, "SELECT id, randomNumber FROM World WHERE id = ?"},
+		{a.read, &a.fortunes, "SELECT id, message FROM Fortune"},
+		{a.write, &a.updateWorld, "UPDATE World SET randomNumber = ? WHERE id = ?"},
+	} {
+		if *p.dst, err = p.db.Prepare(p.sql); err != nil {
+			a.Close()
+			return nil, fmt.Errorf("%s: prepare %q: %w", path, p.sql, err)
+		}
+	}
+	return a, nil
+}
+
+// Close closes both pools; the last connection to close checkpoints the WAL.
+func (a *app) Close() error {
+	return errors.Join(a.read.Close(), a.write.Close())
+}
+
+// handler returns the routes with the Server header added to every response.
+func (a *app) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /json", a.json)
+	mux.HandleFunc("GET /plaintext", a.plaintext)
+	mux.HandleFunc("GET /db", a.db)
+	mux.HandleFunc("GET /queries", a.queries)
+	mux.HandleFunc("GET /updates", a.updates)
+	mux.HandleFunc("GET /fortunes", a.fortunesHandler)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Server", serverName)
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// write sends body with an explicit Content-Length (no chunking).
+func write(w http.ResponseWriter, contentType string, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
+func (a *app) fail(w http.ResponseWriter, r *http.Request, err error) {
+	a.logf("%s %s: %v", r.Method, r.URL, err)
+	http.Error(w, "internal error", http.StatusInternalServerError)
+}
+
+// json: TFB json test, the object built and serialized on every request.
+func (a *app) json(w http.ResponseWriter, r *http.Request) {
+	body, err := json.Marshal(struct {
+		Message string `json:"message"`
+	}{"Hello, World!"})
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	write(w, "application/json", body)
+}
+
+// plaintext: TFB plaintext test.
+func (a *app) plaintext(w http.ResponseWriter, r *http.Request) {
+	write(w, "text/plain", []byte("Hello, World!"))
+}
+
+func randomID() int32 { return int32(rand.IntN(worldRows) + 1) }
+
+func (a *app) loadWorld(ctx context.Context, id int32) (world, error) {
+	var wr world
+	err := a.selectWorld.QueryRowContext(ctx, id).Scan(&wr.ID, &wr.RandomNumber)
+	if err != nil {
+		return wr, fmt.Errorf("World id %d: %w", id, err)
+	}
+	return wr, nil
+}
+
+// db: TFB db test, one random World row.
+func (a *app) db(w http.ResponseWriter, r *http.Request) {
+	wr, err := a.loadWorld(r.Context(), randomID())
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	body, err := json.Marshal(wr)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	write(w, "application/json", body)
+}
+
+// queryCount reads the queries parameter: TFB rules, queries test: clamp to
+// 1..500; a missing, empty or non-numeric value means 1. An integer too
+// large for int is clamped like any other (Atoi returns it saturated).
+func queryCount(r *http.Request) int {
+	n, err := strconv.Atoi(r.URL.Query().Get("queries"))
+	if (err != nil && !errors.Is(err, strconv.ErrRange)) || n < 1 {
+		return 1
+	}
+	return min(n, maxQueries)
+}
+
+// loadWorlds fetches n random World rows, each by its own query.
+func (a *app) loadWorlds(ctx context.Context, n int) ([]world, error) {
+	rows := make([]world, n)
+	for i := range rows {
+		var err error
+		if rows[i], err = a.loadWorld(ctx, randomID()); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// queries: TFB queries test.
+func (a *app) queries(w http.ResponseWriter, r *http.Request) {
+	rows, err := a.loadWorlds(r.Context(), queryCount(r))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	body, err := json.Marshal(rows)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	write(w, "application/json", body)
+}
+
+// updates: TFB updates test. Each row is read by its own query, given a new
+// randomNumber in 1..10000 that differs from the one read (so every row
+// really changes), and written back by one UPDATE per row inside a single
+// IMMEDIATE transaction before the response is sent.
+func (a *app) updates(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	rows, err := a.loadWorlds(ctx, queryCount(r))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	for i := range rows {
+		old := rows[i].RandomNumber
+		for rows[i].RandomNumber == old {
+			rows[i].RandomNumber = randomID()
+		}
+	}
+	if err := a.saveWorlds(ctx, rows); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	body, err := json.Marshal(rows)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	write(w, "application/json", body)
+}
+
+func (a *app) saveWorlds(ctx context.Context, rows []world) error {
+	tx, err := a.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin update: %w", err)
+	}
+	defer tx.Rollback()
+	st := tx.StmtContext(ctx, a.updateWorld)
+	for _, wr := range rows {
+		if _, err := st.ExecContext(ctx, wr.RandomNumber, wr.ID); err != nil {
+			return fmt.Errorf("update World id %d: %w", wr.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit update: %w", err)
+	}
+	return nil
+}
+
+// fortunesHandler: TFB fortunes test. Every request reads all Fortune rows,
+// adds the request-time row, sorts by message in byte order in code, and
+// renders through html/template.
+func (a *app) fortunesHandler(w http.ResponseWriter, r *http.Request) {
+	rs, err := a.fortunes.QueryContext(r.Context())
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	list := make([]fortune, 0, 16)
+	for rs.Next() {
+		var f fortune
+		if err := rs.Scan(&f.ID, &f.Message); err != nil {
+			rs.Close()
+			a.fail(w, r, err)
+			return
+		}
+		list = append(list, f)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	list = append(list, fortune{0, "Additional fortune added at request time."})
+	slices.SortFunc(list, func(x, y fortune) int { return strings.Compare(x.Message, y.Message) })
+	var buf bytes.Buffer
+	buf.Grow(2048)
+	if err := fortunesPage.Execute(&buf, list); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	write(w, "text/html; charset=utf-8", buf.Bytes())
+}
+
+// config reads PORT, DATABASE_PATH and HOST from getenv.
+func config(getenv func(string) string) (addr, dbPath string, err error) {
+	port := getenv("PORT")
+	if port == "" {
+		return "", "", errors.New("PORT is not set (the TCP port to listen on)")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "", "", fmt.Errorf("PORT=%q is not a port number 1..65535", port)
+	}
+	dbPath = getenv("DATABASE_PATH")
+	if dbPath == "" {
+		return "", "", errors.New("DATABASE_PATH is not set (the dataset's SQLite file)")
+	}
+	host := getenv("HOST")
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), dbPath, nil
+}
+
+func main() {
+	log.SetPrefix(serverName + ": ")
+	log.SetFlags(0)
+	addr, dbPath, err := config(os.Getenv)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := openApp(dbPath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		a.Close()
+		log.Fatal(err)
+	}
+	srv := &http.Server{Handler: a.handler(), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Printf("listening on http://%s, database %s, GOMAXPROCS %d", ln.Addr(), dbPath, runtime.GOMAXPROCS(0))
+	select {
+	case err := <-errc:
+		a.Close()
+		log.Fatal(err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Printf("shutdown: %v", err)
+	}
+	if err := a.Close(); err != nil {
+		log.Printf("close database: %v", err)
+	}
+}

@@ -1,0 +1,264 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+func TestLoadErrors(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		line int
+		key  string
+		msg  string // substring of the message
+	}{
+		{"unknown-key", 5, "colour", "unknown key (known: schema, name,"},
+		{"schema-2", 1, "schema", "unsupported schema 2 (this tfbench reads schema 1)"},
+		{"schema-string", 2, "schema", `must be the integer 1, found "1"`},
+		{"no-schema", 1, "schema", "missing (required: schema: 1)"},
+		{"no-start", 1, "start", "missing (required: the shell command that starts the server)"},
+		{"empty-start", 3, "start", "must not be empty"},
+		{"bad-duration", 4, "ready_timeout", `"10 parsecs" is not a duration`},
+		{"negative-duration", 4, "ready_timeout", `"-5s" must be positive`},
+		{"ready-relative", 4, "ready", `"health" must be a path starting with /`},
+		{"endpoint-type", 6, "endpoints.jsonp", "unknown test type (known: json, plaintext, db, queries, fortunes, updates)"},
+		{"queries-no-n", 5, "endpoints.queries", `"/queries?queries=5" lacks the {n} placeholder`},
+		{"updates-no-n", 6, "endpoints.updates", `"/updates" lacks the {n} placeholder`},
+		{"n-on-db", 5, "endpoints.db", `"/db?x={n}" has {n}, which only queries and updates take`},
+		{"endpoint-relative", 5, "endpoints.json", `"json" must be a path starting with /`},
+		{"no-variants", 1, "variants", "missing (required: at least one variant"},
+		{"empty-variants", 4, "variants", "needs at least one variant"},
+		{"wrong-name", 2, "name", `"other" must equal the directory name "wrong-name"`},
+		{"variant-key", 8, "variants.pool.cmd", "unknown key (known: description, start, env)"},
+		{"bad-variant-name", 5, "variants.my variant", "variant names use letters"},
+		{"reserved-env", 6, "env.PORT", "is set by the harness and may not be overridden"},
+		{"variant-env-list", 6, "variants.default.env", "must be a mapping, found a list"},
+		{"duplicate-key", 5, "start", "duplicate key (first on line 3)"},
+		{"not-mapping", 1, "", "the file must be a mapping of keys"},
+		{"empty-file", 1, "", "empty file"},
+		{"syntax", 3, "", "YAML: did not find expected ',' or ']'"},
+		{"syntax-scanner", 4, "", "YAML: mapping values are not allowed in this context"},
+		{"syntax-key", 5, "", "YAML: did not find expected key"},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			path := filepath.Join("testdata", "bad", tc.dir, "framework.yaml")
+			s, err := Load(path)
+			if err == nil {
+				t.Fatalf("Load(%s) = %+v, want an error", path, s)
+			}
+			var fe *Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %q is %T, want *Error", err, err)
+			}
+			if fe.File != path || fe.Line != tc.line || fe.Key != tc.key || !strings.Contains(fe.Msg, tc.msg) {
+				t.Errorf("error %q\nwant file %s line %d key %q message containing %q", err, path, tc.line, tc.key, tc.msg)
+			}
+			prefix := path + ":" + strconv.Itoa(tc.line) + ": "
+			if tc.key != "" {
+				prefix += `key "` + tc.key + `": `
+			}
+			if !strings.HasPrefix(err.Error(), prefix) {
+				t.Errorf("error %q does not start with %q", err, prefix)
+			}
+		})
+	}
+}
+
+func TestLoadFixture(t *testing.T) {
+	path := filepath.Join("testdata", "frameworks", "fixture", "framework.yaml")
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Spec{
+		Schema:       1,
+		Name:         "fixture",
+		Dir:          filepath.Join("testdata", "frameworks", "fixture"),
+		File:         path,
+		Description:  "test fixture server",
+		Language:     "go",
+		Rendering:    "none",
+		Runtime:      "go",
+		Build:        `CGO_ENABLED=0 go build -o "$TFBENCH_BUILD_DIR/server" .`,
+		Start:        `exec "$TFBENCH_BUILD_DIR/server"`,
+		Ready:        "/json",
+		ReadyTimeout: 20 * time.Second,
+		Env:          map[string]string{"FIXTURE_SPEC": "from-spec", "FIXTURE_BOTH": "from-spec", "NODE_ENV": "fixture"},
+		Endpoints:    map[suite.Type]string{suite.Queries: "/q?n={n}", suite.JSON: "/j"},
+		Variants: []Variant{
+			{Name: "default", Description: "the server replaces the shell (exec)", Env: map[string]string{"FIXTURE_BOTH": "from-variant"}},
+			{Name: "shell", Description: "the shell stays the group leader and spawns a sleep beside the server", Start: `sleep 300 & "$TFBENCH_BUILD_DIR/server"`},
+			{Name: "never", Env: map[string]string{"FIXTURE_MODE": "never"}},
+			{Name: "exit", Env: map[string]string{"FIXTURE_MODE": "exit"}},
+			{Name: "stubborn", Description: "ignores SIGTERM, so Stop must SIGKILL", Env: map[string]string{"FIXTURE_MODE": "stubborn"}},
+		},
+	}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("Load(%s)\n got %+v\nwant %+v", path, s, want)
+	}
+
+	if got := s.Endpoint(suite.Queries, "/queries?queries={n}"); got != "/q?n={n}" {
+		t.Errorf("Endpoint(queries) = %q, want the override /q?n={n}", got)
+	}
+	if got := s.Endpoint(suite.Fortunes, "/fortunes"); got != "/fortunes" {
+		t.Errorf("Endpoint(fortunes) = %q, want the fallback /fortunes", got)
+	}
+	if got := suite.PathFor(s.Endpoint(suite.Queries, ""), 20); got != "/q?n=20" {
+		t.Errorf("PathFor(Endpoint(queries), 20) = %q", got)
+	}
+
+	v, err := s.Variant("")
+	if err != nil || v.Name != "default" {
+		t.Errorf(`Variant("") = %+v, %v; want default`, v, err)
+	}
+	v, err = s.Variant("stubborn")
+	if err != nil || v.Env["FIXTURE_MODE"] != "stubborn" {
+		t.Errorf(`Variant("stubborn") = %+v, %v`, v, err)
+	}
+	_, err = s.Variant("cluster")
+	if err == nil || err.Error() != `framework fixture: no variant "cluster" (have: default, shell, never, exit, stubborn)` {
+		t.Errorf(`Variant("cluster") error = %v`, err)
+	}
+}
+
+func TestLoadDefaults(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "minimal")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, "framework.yaml")
+	os.WriteFile(path, []byte("schema: 1\nname: minimal\nstart: ./s\nvariants:\n  only:\n"), 0o644)
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Ready != "/json" || s.ReadyTimeout != 60*time.Second || s.Build != "" || s.Env != nil || s.Endpoints != nil {
+		t.Errorf("defaults: %+v", s)
+	}
+	if len(s.Variants) != 1 || !reflect.DeepEqual(s.Variants[0], Variant{Name: "only"}) {
+		t.Errorf("variants %+v, want one empty variant named only", s.Variants)
+	}
+}
+
+// TestGoStdlibSpec loads the repository's reference adapter.
+func TestGoStdlibSpec(t *testing.T) {
+	path := filepath.Join("..", "..", "frameworks", "go-stdlib", "framework.yaml")
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "go-stdlib" || s.Runtime != "go" || s.Ready != "/json" || s.ReadyTimeout != time.Minute {
+		t.Errorf("go-stdlib spec %+v", s)
+	}
+	if !strings.Contains(s.Build, `"$TFBENCH_BUILD_DIR/server"`) || s.Start != `exec "$TFBENCH_BUILD_DIR/server"` {
+		t.Errorf("go-stdlib build %q start %q", s.Build, s.Start)
+	}
+	wantEP := map[suite.Type]string{
+		suite.JSON: "/json", suite.Plaintext: "/plaintext", suite.DB: "/db",
+		suite.Queries: "/queries?queries={n}", suite.Fortunes: "/fortunes", suite.Updates: "/updates?queries={n}",
+	}
+	if !maps.Equal(s.Endpoints, wantEP) {
+		t.Errorf("go-stdlib endpoints %v, want %v", s.Endpoints, wantEP)
+	}
+	if len(s.Variants) != 1 || s.Variants[0].Name != "default" {
+		t.Errorf("go-stdlib variants %+v, want [default]", s.Variants)
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, body string) {
+		os.MkdirAll(filepath.Join(root, name), 0o755)
+		if body != "" {
+			os.WriteFile(filepath.Join(root, name, "framework.yaml"), []byte(body), 0o644)
+		}
+	}
+	write("zeta", "schema: 1\nname: zeta\nstart: ./z\nvariants: {default: {}}\n")
+	write("alpha", "schema: 1\nname: alpha\nstart: ./a\nvariants: {default: {}}\n")
+	write("notes", "") // a directory without framework.yaml
+	os.WriteFile(filepath.Join(root, "README.md"), []byte("x"), 0o644)
+
+	specs, err := Discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"alpha", "zeta"}) {
+		t.Errorf("Discover names %v, want [alpha zeta]", names)
+	}
+	if specs[0].Dir != filepath.Join(root, "alpha") {
+		t.Errorf("alpha Dir %q", specs[0].Dir)
+	}
+
+	write("broken", "schema: 1\nname: broken\nstart: ./b\nvariants: {default: {}}\nport: 8080\n")
+	_, err = Discover(root)
+	want := filepath.Join(root, "broken", "framework.yaml") + `:5: key "port": unknown key`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Discover with a broken file: %v, want prefix %q", err, want)
+	}
+
+	if _, err := Discover(filepath.Join(root, "missing")); err == nil {
+		t.Error("Discover of a missing directory: no error")
+	}
+}
+
+func TestBuildCmdFailure(t *testing.T) {
+	s := &Spec{Name: "broken", Dir: t.TempDir(), Build: `echo compiling; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do echo line $i; done; echo "main.go:3: undefined: x" >&2; exit 7`}
+	var log strings.Builder
+	err := s.BuildCmd(context.Background(), filepath.Join(t.TempDir(), "out"), &log)
+	if err == nil {
+		t.Fatal("no error from a failing build")
+	}
+	msg := err.Error()
+	for _, want := range []string{"framework broken: build", "exit status 7", "main.go:3: undefined: x", "line 22"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+	// Only the last 20 lines are quoted: "compiling" and lines 1..3 are cut.
+	if strings.Contains(msg, "| compiling") || strings.Contains(msg, "| line 3\n") || !strings.Contains(msg, "| line 4\n") {
+		t.Errorf("error quotes more than the last 20 lines: %q", msg)
+	}
+	if !strings.HasPrefix(log.String(), "compiling\nline 1\n") {
+		t.Errorf("log writer got %q", log.String())
+	}
+
+	s.Build = ""
+	if err := s.BuildCmd(context.Background(), t.TempDir(), nil); err != nil {
+		t.Errorf("empty build: %v", err)
+	}
+}
+
+func TestBuildCmdEnvAndCancel(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	s := &Spec{Name: "envcheck", Dir: t.TempDir(), Build: `printf '%s %s %s' "$TFBENCH_BUILD_DIR" "$NODE_ENV" "$(pwd)" > "$TFBENCH_BUILD_DIR/env.txt"`}
+	if err := s.BuildCmd(context.Background(), out, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "env.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := out + " production " + s.Dir; string(b) != want {
+		t.Errorf("build saw %q, want %q", b, want)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	s.Build = `sleep 300 & sleep 300; echo never`
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	err = s.BuildCmd(ctx, out, nil)
+	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "framework envcheck: build") {
+		t.Errorf("cancelled build error = %v", err)
+	}
+}

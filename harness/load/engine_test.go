@@ -1,0 +1,15 @@
+package load
+
+import "testing"
+
+func TestEngineFor(t *testing.T) {
+	for _, name := range []string{"", "raw"} {
+		e, err := EngineFor(name)
+		if err != nil || e.Name() != "raw" {
+			t.Errorf("EngineFor(%q) = %v, %v; want engine raw", name, e, err)
+		}
+	}
+	if _, err := EngineFor("hey"); err == nil || err.Error() != `load: unknown engine "hey" (known: raw)` {
+		t.Errorf("EngineFor(hey): error %v", err)
+	}
+}

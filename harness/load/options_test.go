@@ -1,0 +1,40 @@
+package load
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestOptionsValidate(t *testing.T) {
+	good := Options{Addr: "127.0.0.1:8080", Path: "/json", Connections: 2, Duration: time.Second, Timeout: time.Second}
+	cfg, err := good.validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Host != "127.0.0.1:8080" || cfg.Pipeline != 1 || cfg.maxMicros != 1_000_000 {
+		t.Errorf("defaults: Host %q, Pipeline %d, maxMicros %d; want Addr, 1, 1000000", cfg.Host, cfg.Pipeline, cfg.maxMicros)
+	}
+	cases := []struct {
+		change func(*Options)
+		want   string
+	}{
+		{func(o *Options) { o.Addr = "127.0.0.1" }, `load: options: Addr "127.0.0.1" is not host:port`},
+		{func(o *Options) { o.Addr = "" }, `load: options: Addr "" is not host:port`},
+		{func(o *Options) { o.Host = "a\r\nX: y" }, `load: options: Host "a\r\nX: y" contains CR or LF`},
+		{func(o *Options) { o.Accept = "a\n" }, `load: options: Accept "a\n" contains CR or LF`},
+		{func(o *Options) { o.Path = "json" }, `load: options: Path "json" does not start with /`},
+		{func(o *Options) { o.Path = "/a b" }, `load: options: Path "/a b" contains white space`},
+		{func(o *Options) { o.Connections = 0 }, "load: options: Connections is 0, want >= 1"},
+		{func(o *Options) { o.Pipeline = -1 }, "load: options: Pipeline is -1, want >= 1"},
+		{func(o *Options) { o.Duration = 0 }, "load: options: Duration is 0s, want > 0"},
+		{func(o *Options) { o.Timeout = time.Microsecond }, "load: options: Timeout is 1µs, want >= 1ms"},
+	}
+	for _, c := range cases {
+		o := good
+		c.change(&o)
+		if _, err := Run(context.Background(), o); err == nil || err.Error() != c.want {
+			t.Errorf("Run: error %v, want %q", err, c.want)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package load
+
+import (
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Result is one sample: what came back during the measured window.
+type Result struct {
+	// Window is the measured window actually used; Options.Duration unless
+	// the run was cancelled early.
+	Window time.Duration
+	// Responses counts responses whose request was sent and answered inside
+	// the window, whatever their status.
+	Responses int64
+	// Success counts the counted responses with status 200.
+	Success int64
+	// StatusCounts counts the counted responses by status code.
+	StatusCounts map[int]int64
+	// Errors counts errors by class; classes without errors are absent.
+	// Errors[Status] is the number of counted responses outside 200..299.
+	Errors map[Class]int64
+	// Examples holds the first error message of each class in Errors, e.g.
+	// "read 127.0.0.1:8080: connection reset by peer" or
+	// "status 500 for GET /db".
+	Examples map[Class]string
+	// Latency is the merged per-connection latency histogram of the counted
+	// responses, in µs, 1 µs .. Options.Timeout, 3 significant digits.
+	Latency *hdrhistogram.Histogram
+	// BodyBytes sums the body bytes (decoded, for chunked) of the counted
+	// responses.
+	BodyBytes int64
+	// Connects counts TCP connections opened during the window: reconnects
+	// after errors or Connection: close. Connections opened before the window
+	// are not counted.
+	Connects int64
+}
+
+// RPS is the throughput in requests/s: counted responses per second of
+// window (DESIGN.md, "A sample's window"). It is 0 for an empty window.
+func (r *Result) RPS() float64 {
+	if r.Window <= 0 {
+		return 0
+	}
+	return float64(r.Responses) / r.Window.Seconds()
+}
+
+// SocketErrors is the number of connect, read, write and timeout errors
+// (status errors excluded); the success gate requires it to be 0.
+func (r *Result) SocketErrors() int64 {
+	return r.Errors[Connect] + r.Errors[Read] + r.Errors[Write] + r.Errors[Timeout]
+}
+
+// tally is one connection's counts, merged into a Result at the end.
+type tally struct {
+	responses, success, bodyBytes, connects int64
+	other                                   map[int]int64 // statuses other than 200
+	errors                                  [5]int64      // by classIndex
+	example                                 [5]string     // first message by classIndex
+	exampleAt                               [5]time.Time  // when example was seen
+}
+
+// fail counts one error of class c seen at time at; msg builds its message,
+// called only for the connection's first error of that class.
+func (t *tally) fail(c Class, at time.Time, msg func() string) {
+	i := classIndex(c)
+	if t.errors[i] == 0 {
+		t.example[i], t.exampleAt[i] = msg(), at
+	}
+	t.errors[i]++
+}
+
+// status counts one response's status code.
+func (t *tally) status(code int) {
+	if code == 200 {
+		t.success++
+		return
+	}
+	if t.other == nil {
+		t.other = make(map[int]int64)
+	}
+	t.other[code]++
+}
+
+// merge adds the connections' tallies into r, keeping for each class the
+// example seen first.
+func (r *Result) merge(ts []*tally) {
+	r.StatusCounts = make(map[int]int64)
+	r.Errors = make(map[Class]int64)
+	r.Examples = make(map[Class]string)
+	var first [5]time.Time
+	for _, t := range ts {
+		r.Responses += t.responses
+		r.Success += t.success
+		r.BodyBytes += t.bodyBytes
+		r.Connects += t.connects
+		if t.success > 0 {
+			r.StatusCounts[200] += t.success
+		}
+		for code, n := range t.other {
+			r.StatusCounts[code] += n
+		}
+		for i, c := range Classes {
+			if t.errors[i] == 0 {
+				continue
+			}
+			r.Errors[c] += t.errors[i]
+			if first[i].IsZero() || t.exampleAt[i].Before(first[i]) {
+				first[i], r.Examples[c] = t.exampleAt[i], t.example[i]
+			}
+		}
+	}
+}

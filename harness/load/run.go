@@ -1,0 +1,95 @@
+package load
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Run is engine raw: it opens o.Connections connections to o.Addr, then
+// measures one window of o.Duration in which every connection runs a closed
+// loop of pipelined batches (o.Pipeline requests per write), and returns the
+// merged Result.
+//
+// Connections are opened before the window starts, each within o.Timeout; one
+// that fails is retried inside the window, where failures count as connect
+// errors. The window ends after o.Duration: connections are closed and
+// requests still in flight are dropped, counted neither as responses nor as
+// errors.
+//
+// Run returns an error only for invalid options (naming the field), and
+// ctx.Err() if ctx is cancelled before the window ends; then the Result
+// covers the part of the window that ran (Window says how long). Network
+// trouble never makes Run fail: it goes into Result.Errors.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	cfg, err := o.validate()
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{config: cfg, batch: batch(cfg.Options)}
+	conns := make([]*conn, cfg.Connections)
+	for i := range conns {
+		conns[i] = newConn(p)
+	}
+
+	// Open the connections before the window: a failure here is not counted;
+	// the connection tries again inside the window.
+	var ready, done sync.WaitGroup
+	startWindow := make(chan struct{})
+	for _, k := range conns {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			dctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+			k.open(dctx)
+			cancel()
+			ready.Done()
+			<-startWindow
+			k.run()
+		}()
+	}
+	ready.Wait()
+
+	p.start = time.Now()
+	p.end = p.start.Add(cfg.Duration)
+	win, cancel := context.WithDeadline(ctx, p.end)
+	defer cancel()
+	p.win = win
+	close(startWindow)
+
+	finished := make(chan struct{})
+	stopped := make(chan time.Time, 1)
+	go func() {
+		select {
+		case <-ctx.Done():
+			stopped <- time.Now()
+			p.stop.Store(true)
+			for _, k := range conns {
+				k.abort()
+			}
+		case <-finished:
+		}
+	}()
+	done.Wait()
+	close(finished)
+
+	r := &Result{Window: cfg.Duration, Latency: hdrhistogram.New(1, cfg.maxMicros, 3)}
+	tallies := make([]*tally, len(conns))
+	for i, k := range conns {
+		tallies[i] = &k.tally
+		k.hist.MergeInto(r.Latency)
+	}
+	r.merge(tallies)
+	select {
+	case at := <-stopped:
+		if at.Before(p.end) { // cancelled inside the window
+			r.Window = max(at.Sub(p.start), 0)
+			return r, ctx.Err()
+		}
+	default:
+	}
+	return r, nil
+}

@@ -1,0 +1,70 @@
+// Package probe reads host facts and samples the CPU time and memory of a
+// server's process tree and of the load generator itself, through gopsutil.
+//
+// Units: CPU time in seconds (user + system), memory in bytes.
+package probe
+
+import (
+	"context"
+	"runtime"
+
+	"github.com/shirou/gopsutil/v4/cpu"
+	"github.com/shirou/gopsutil/v4/host"
+	"github.com/shirou/gopsutil/v4/mem"
+)
+
+// Host describes the machine a run measured on. A fact gopsutil could not
+// read is left empty.
+type Host struct {
+	Hostname    string `json:"hostname"`
+	CPUModel    string `json:"cpu_model"`
+	LogicalCPUs int    `json:"logical_cpus"`
+	MemoryBytes uint64 `json:"memory_bytes"`
+	OS          string `json:"os"`      // e.g. "debian 12.8"
+	Kernel      string `json:"kernel"`  // kernel version
+	Arch        string `json:"arch"`    // e.g. "x86_64"
+	Virtual     string `json:"virtual"` // virtualization system and role, if any
+	GoVersion   string `json:"go"`      // the harness's Go version
+	// GeneratorCPUs and ServerCPUs are the CPU sets (list form, "0" or
+	// "1-3") the load generator and the servers were pinned to; Disjoint
+	// is false when the machine had too few CPUs to separate them.
+	GeneratorCPUs string `json:"generator_cpus"`
+	ServerCPUs    string `json:"server_cpus"`
+	Disjoint      bool   `json:"disjoint"`
+}
+
+// HostInfo reads the host facts. It never fails: unreadable facts stay
+// empty.
+func HostInfo(ctx context.Context) Host {
+	h := Host{GoVersion: runtime.Version(), LogicalCPUs: runtime.NumCPU()}
+	if hi, err := host.InfoWithContext(ctx); err == nil {
+		h.Hostname = hi.Hostname
+		h.OS = joinNonEmpty(hi.Platform, hi.PlatformVersion)
+		if h.OS == "" {
+			h.OS = hi.OS
+		}
+		h.Kernel = hi.KernelVersion
+		h.Arch = hi.KernelArch
+		h.Virtual = joinNonEmpty(hi.VirtualizationSystem, hi.VirtualizationRole)
+	}
+	if ci, err := cpu.InfoWithContext(ctx); err == nil && len(ci) > 0 {
+		h.CPUModel = ci[0].ModelName
+	}
+	if n, err := cpu.CountsWithContext(ctx, true); err == nil && n > 0 {
+		h.LogicalCPUs = n
+	}
+	if vm, err := mem.VirtualMemoryWithContext(ctx); err == nil {
+		h.MemoryBytes = vm.Total
+	}
+	return h
+}
+
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
+}

@@ -1,0 +1,105 @@
+package probe
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/shirou/gopsutil/v4/process"
+)
+
+// Usage is a reading of a process tree: total CPU time and the sum of the
+// processes' peak resident set sizes.
+type Usage struct {
+	// CPU is user + system CPU time in seconds, summed over the tree's
+	// live processes (a process that exited before the reading is missing).
+	CPU float64
+	// PeakRSS is the sum of VmHWM (peak resident memory) over the tree's
+	// processes, in bytes.
+	PeakRSS uint64
+	// Processes is how many processes the tree held.
+	Processes int
+}
+
+// Tree reads the process rooted at pid and all its descendants. A root
+// that no longer exists is an error; descendants that vanish mid-walk are
+// skipped.
+func Tree(ctx context.Context, pid int) (Usage, error) {
+	root, err := process.NewProcessWithContext(ctx, int32(pid))
+	if err != nil {
+		return Usage{}, err
+	}
+	var u Usage
+	stack := []*process.Process{root}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if t, err := p.TimesWithContext(ctx); err == nil {
+			u.CPU += t.User + t.System
+			u.Processes++
+		} else if p == root {
+			return Usage{}, err
+		}
+		if hwm, err := peakRSS(int(p.Pid)); err == nil {
+			u.PeakRSS += hwm
+		}
+		kids, _ := p.ChildrenWithContext(ctx)
+		stack = append(stack, kids...)
+	}
+	return u, nil
+}
+
+// Self reads this process's own CPU time (user + system, seconds): the
+// load generator's cost.
+func Self(ctx context.Context) (float64, error) {
+	p, err := process.NewProcessWithContext(ctx, int32(os.Getpid()))
+	if err != nil {
+		return 0, err
+	}
+	t, err := p.TimesWithContext(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return t.User + t.System, nil
+}
+
+// Saturated reports whether a generator that used cpu seconds of CPU time
+// over a window of window seconds kept its CPU set of cpus CPUs at least
+// 90% busy: the sample then measured the generator, not the server
+// (DESIGN.md, Generator health).
+func Saturated(cpu, window float64, cpus int) bool {
+	if window <= 0 || cpus <= 0 {
+		return false
+	}
+	return cpu/(window*float64(cpus)) >= 0.9
+}
+
+// peakRSS reads VmHWM, a process's peak resident set size, in bytes, from
+// /proc/PID/status. gopsutil's MemoryInfo reads /proc/PID/statm, which
+// has no peak, and its status parser keeps the value private.
+func peakRSS(pid int) (uint64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.HasPrefix(line, []byte("VmHWM:")) {
+			continue
+		}
+		f := bytes.Fields(line[len("VmHWM:"):])
+		if len(f) != 2 || string(f[1]) != "kB" {
+			return 0, fmt.Errorf("/proc/%d/status: unexpected VmHWM line %q", pid, line)
+		}
+		kb, err := strconv.ParseUint(string(f[0]), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/%d/status: VmHWM: %w", pid, err)
+		}
+		return kb * 1024, nil
+	}
+	return 0, fmt.Errorf("/proc/%d/status: no VmHWM (a kernel thread or a zombie)", pid)
+}

@@ -1,0 +1,380 @@
+// Package report renders a results file as markdown for a docs site: a
+// machine and method header, the frameworks that ran, and one table per
+// test with the peak RPS, its range over rounds, the level it came from,
+// latency at that level, server cost and the verification verdict.
+//
+// A number appears only for a test that passed verification (pass or warn)
+// and a level whose every round passed the success gate; everything else
+// shows "—" and the reason.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// Markdown writes the whole report for f to w.
+func Markdown(w io.Writer, f *results.File) error {
+	b := &builder{w: w, f: f, peaks: sweep.Peaks(f.Samples)}
+	b.header()
+	b.frameworks()
+	for _, t := range f.Suite.Tests {
+		b.test(t)
+	}
+	return b.err
+}
+
+type builder struct {
+	w     io.Writer
+	f     *results.File
+	peaks []sweep.Peak
+	err   error
+}
+
+func (b *builder) printf(format string, a ...any) {
+	if b.err == nil {
+		_, b.err = fmt.Fprintf(b.w, format, a...)
+	}
+}
+
+func (b *builder) table(header []string, rows [][]string, align []tw.Align) {
+	if b.err == nil {
+		b.err = table(b.w, header, rows, align)
+	}
+}
+
+func (b *builder) header() {
+	f := b.f
+	b.printf("# tfbench: %s\n\n", f.Suite.Name)
+	when := f.Started.UTC().Format("2006-01-02 15:04 UTC")
+	b.printf("Run `%s`, %s, %s.\n\n", f.RunID, when, f.Status)
+	b.printf("## Machine and method\n\n")
+	h := f.Host
+	cpus := fmt.Sprintf("%s, %d logical CPUs", orDash(h.CPUModel), h.LogicalCPUs)
+	sets := fmt.Sprintf("load generator on CPU %s, servers on CPU %s", h.GeneratorCPUs, h.ServerCPUs)
+	if !h.Disjoint {
+		sets += " (not disjoint: too few CPUs, the generator competes with the server)"
+	}
+	rows := [][]string{
+		{"CPU", cpus},
+		{"Memory", fmt.Sprintf("%.1f GiB", float64(h.MemoryBytes)/(1<<30))},
+		{"OS, kernel", strings.TrimSpace(h.OS + ", " + h.Kernel + " " + h.Arch)},
+		{"Harness", h.GoVersion},
+		{"CPU sets", sets},
+		{"Suite", fmt.Sprintf("`%s` (%s, sha256 %s), %s, frameworks shuffled per round", f.Suite.Name, f.Suite.File, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))},
+		{"Tests", testSettings(f.Suite.Tests)},
+		{"Gate", gateText(f.Suite.Tests)},
+		{"Window", "only responses to requests sent and answered inside the window count; RPS = counted responses / window"},
+		{"Peak", "per level, the median RPS over rounds (a level with any failed round is not eligible); the peak is the highest such median; range = min–max over rounds at that level"},
+		{"Latency", "p50/p99 at the peak level from the rounds' merged HDR histograms (µs resolution, 3 significant digits); a closed loop at saturation, so latency restates throughput"},
+		{"Medians", "over rounds, interpolated like NumPy's default (montanaflynn/stats)"},
+		{"Server cost", "CPU time of the server's process tree during the window per response (ms); RSS = peak resident memory (VmHWM) of the tree"},
+		{"Method", fmt.Sprintf("method version %d, results schema %d", f.MethodVersion, f.SchemaVersion)},
+	}
+	b.table([]string{"What", "Value"}, rows, nil)
+	b.printf("\n")
+}
+
+func (b *builder) frameworks() {
+	b.printf("## Frameworks\n\n")
+	var rows [][]string
+	for _, fw := range b.f.Frameworks {
+		status := "ran"
+		if fw.Error != "" {
+			status = "not measured: " + fw.Error
+		}
+		rows = append(rows, []string{fw.Name, fw.Variant, fw.Runtime, fw.Rendering, "`" + fw.Start + "`", status})
+	}
+	b.table([]string{"Framework", "Variant", "Runtime", "Rendering", "Start", "Status"}, rows, nil)
+	b.printf("\n")
+}
+
+// row is one framework variant's line in a test's table.
+type row struct {
+	fw    results.Framework
+	peak  *sweep.Peak
+	ver   results.Verification
+	hasV  bool
+	notes []string
+}
+
+func (b *builder) rowsFor(test string, n int) []row {
+	var out []row
+	for _, fw := range b.f.Frameworks {
+		r := row{fw: fw}
+		r.ver, r.hasV = b.f.Verification(fw.Name, fw.Variant, test)
+		for i := range b.peaks {
+			p := &b.peaks[i]
+			if p.Framework == fw.Name && p.Variant == fw.Variant && p.Test == test && p.N == n {
+				r.peak = p
+			}
+		}
+		out = append(out, r)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return peakRPS(out[i]) > peakRPS(out[j]) })
+	return out
+}
+
+func peakRPS(r row) float64 {
+	if r.peak == nil || !r.peak.OK || !r.hasV || r.ver.Status == "fail" {
+		return -1
+	}
+	return r.peak.Level.Median
+}
+
+func (b *builder) test(t results.Test) {
+	b.printf("## %s\n\n", t.Name)
+	levels := joinInts(t.Concurrency)
+	desc := fmt.Sprintf("Type `%s`, `%s`, %s connections", t.Type, t.Path, levels)
+	if t.Pipeline > 1 {
+		desc += fmt.Sprintf(", pipeline depth %d", t.Pipeline)
+	}
+	n := 0
+	if len(t.Queries) > 0 {
+		n = headline(t.Queries)
+		desc += fmt.Sprintf(", N = %s; the headline is N = %d", joinInts(t.Queries), n)
+	}
+	b.printf("%s.\n\n", desc)
+	rows := b.rowsFor(t.Name, n)
+	best := 0.0
+	for _, r := range rows {
+		best = max(best, peakRPS(r))
+	}
+	header := []string{"Framework", "Variant", "Peak RPS", "% of best", "Range (min–max)", "Connections", "p50 ms", "p99 ms", "CPU ms/req", "RSS MB"}
+	align := []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	if t.Type == "fortunes" {
+		header = append(header, "Page bytes")
+		align = append(align, tw.AlignRight)
+	}
+	header = append(header, "Verification")
+	align = append(align, tw.AlignLeft)
+	var cells [][]string
+	var notes []string
+	for _, r := range rows {
+		line, rowNotes := b.cells(r, t, best)
+		cells = append(cells, line)
+		for _, note := range rowNotes {
+			notes = append(notes, fmt.Sprintf("- %s (%s): %s", r.fw.Name, r.fw.Variant, note))
+		}
+	}
+	b.table(header, cells, align)
+	b.printf("\n")
+	if len(t.Queries) > 1 {
+		b.byN(t)
+	}
+	if len(notes) > 0 {
+		b.printf("Notes:\n\n%s\n\n", strings.Join(notes, "\n"))
+	}
+}
+
+// cells renders one row and returns the notes that explain its cells.
+func (b *builder) cells(r row, t results.Test, best float64) ([]string, []string) {
+	dash := "—"
+	var notes []string
+	verdict := "not verified"
+	if r.hasV {
+		verdict = r.ver.Status
+		for _, why := range r.ver.Reasons {
+			notes = append(notes, r.ver.Status+": "+why)
+		}
+	}
+	line := []string{r.fw.Name, r.fw.Variant}
+	measured := r.peak != nil && r.peak.OK && r.hasV && r.ver.Status != "fail"
+	if !measured {
+		line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
+		switch {
+		case r.fw.Error != "":
+			notes = append(notes, "not measured: "+r.fw.Error)
+		case !r.hasV:
+			notes = append(notes, "not measured: no verification verdict")
+		case r.ver.Status == "fail":
+			// the fail reasons are already in the notes
+		case r.peak == nil:
+			notes = append(notes, "not measured: no samples")
+		default:
+			notes = append(notes, "no peak: "+r.peak.Reason)
+		}
+	} else {
+		l := r.peak.Level
+		p50, p99 := percentiles(l.Samples)
+		cpu, rss, saturated := cost(l.Samples)
+		if saturated {
+			notes = append(notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", l.Connections))
+		}
+		line = append(line,
+			thousands(l.Median),
+			fmt.Sprintf("%.1f%%", 100*l.Median/best),
+			thousands(l.Min)+"–"+thousands(l.Max),
+			strconv.Itoa(l.Connections),
+			ms(p50), ms(p99),
+			fmt.Sprintf("%.3f", cpu),
+			fmt.Sprintf("%.1f", float64(rss)/(1<<20)),
+		)
+	}
+	if t.Type == "fortunes" {
+		if r.hasV && r.ver.PageBytes > 0 {
+			line = append(line, strconv.Itoa(r.ver.PageBytes))
+		} else {
+			line = append(line, dash)
+		}
+	}
+	return append(line, verdict), notes
+}
+
+// byN writes the peak RPS of every N for a queries or updates test.
+func (b *builder) byN(t results.Test) {
+	b.printf("Peak RPS by N:\n\n")
+	header := []string{"Framework", "Variant"}
+	align := []tw.Align{tw.AlignLeft, tw.AlignLeft}
+	for _, n := range t.Queries {
+		header = append(header, fmt.Sprintf("N = %d", n))
+		align = append(align, tw.AlignRight)
+	}
+	var rows [][]string
+	for _, r := range b.rowsFor(t.Name, headline(t.Queries)) {
+		line := []string{r.fw.Name, r.fw.Variant}
+		for _, n := range t.Queries {
+			cell := "—"
+			for _, rn := range b.rowsFor(t.Name, n) {
+				if rn.fw == r.fw && peakRPS(rn) >= 0 {
+					cell = thousands(rn.peak.Level.Median)
+				}
+			}
+			line = append(line, cell)
+		}
+		rows = append(rows, line)
+	}
+	b.table(header, rows, align)
+	b.printf("\n")
+}
+
+// percentiles merges the samples' histograms (µs) and returns p50 and p99
+// in µs; -1 when no histogram could be read.
+func percentiles(ss []sweep.Sample) (p50, p99 int64) {
+	var merged *hdrhistogram.Histogram
+	for _, s := range ss {
+		h, err := hdrhistogram.Decode(s.Histogram)
+		if err != nil {
+			continue
+		}
+		if merged == nil {
+			merged = h
+		} else {
+			merged.Merge(h)
+		}
+	}
+	if merged == nil || merged.TotalCount() == 0 {
+		return -1, -1
+	}
+	return merged.ValueAtQuantile(50), merged.ValueAtQuantile(99)
+}
+
+// cost returns the median CPU ms per request over the samples, their
+// largest peak RSS in bytes, and whether any sample saturated the
+// generator.
+func cost(ss []sweep.Sample) (cpuMs float64, rss uint64, saturated bool) {
+	var cpus []float64
+	for _, s := range ss {
+		cpus = append(cpus, s.CPUPerRequest)
+		rss = max(rss, s.ServerRSS)
+		saturated = saturated || s.GeneratorSaturated
+	}
+	sort.Float64s(cpus)
+	if n := len(cpus); n > 0 {
+		if n%2 == 1 {
+			cpuMs = cpus[n/2]
+		} else {
+			cpuMs = (cpus[n/2-1] + cpus[n/2]) / 2
+		}
+	}
+	return cpuMs, rss, saturated
+}
+
+func headline(ns []int) int {
+	best := 0
+	for _, n := range ns {
+		if n == 20 {
+			return 20
+		}
+		best = max(best, n)
+	}
+	return best
+}
+
+func testSettings(ts []results.Test) string {
+	if len(ts) == 0 {
+		return "—"
+	}
+	t := ts[0]
+	return fmt.Sprintf("%s measured per level and round, %s warmup per test and round at the highest level, %s timeout; levels per test below",
+		secs(t.Duration), secs(t.Warmup), secs(t.Timeout))
+}
+
+func gateText(ts []results.Test) string {
+	if len(ts) == 0 {
+		return "—"
+	}
+	t := ts[0]
+	return fmt.Sprintf("a sample counts when it has ≥ %d responses, no socket errors and ≥ %g%% status 200", t.MinResponses, 100*t.Gate)
+}
+
+func secs(s float64) string { return (time.Duration(s * float64(time.Second))).String() }
+
+func ms(us int64) string {
+	if us < 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", float64(us)/1000)
+}
+
+// thousands formats a rate as a whole number with comma separators.
+func thousands(v float64) string {
+	s := strconv.FormatInt(int64(v+0.5), 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// plural writes "1 round", "3 rounds".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -1,0 +1,117 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// hist encodes a histogram holding 1..n ms in 1 ms steps (µs values).
+func hist(t *testing.T, n int) []byte {
+	h := hdrhistogram.New(1, 8_000_000, 3)
+	for i := 1; i <= n; i++ {
+		h.RecordValue(int64(i) * 1000)
+	}
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func fixture(t *testing.T) *results.File {
+	f := &results.File{
+		SchemaVersion: 1, MethodVersion: 1, RunID: "r1", Status: results.Complete,
+		Started: time.Date(2026, 11, 29, 19, 30, 0, 0, time.UTC),
+		Suite: results.Suite{Name: "smoke", File: "suites/smoke.yaml", Hash: "0123456789abcdef", Rounds: 2, Tests: []results.Test{
+			{Name: "json", Type: "json", Path: "/json", Concurrency: []int{8, 16}, Pipeline: 1, Duration: 1, Warmup: 0.2, Timeout: 8, Gate: 1, MinResponses: 100},
+			{Name: "queries", Type: "queries", Path: "/queries?queries={n}", Queries: []int{1, 20}, Concurrency: []int{8}, Pipeline: 1, Duration: 1, Gate: 1, MinResponses: 100},
+		}},
+		Host: probe.Host{CPUModel: "Test CPU", LogicalCPUs: 2, MemoryBytes: 24 << 30, GeneratorCPUs: "0", ServerCPUs: "1", Disjoint: true},
+		Frameworks: []results.Framework{
+			{Name: "go-stdlib", Variant: "default", Runtime: "go1.26.8", Rendering: "html/template", Start: "server"},
+			{Name: "slow", Variant: "a|b", Runtime: "go1.26.8", Start: "slow"},
+		},
+		Verifications: []results.Verification{
+			{Framework: "go-stdlib", Variant: "default", Test: "json", Status: "pass"},
+			{Framework: "go-stdlib", Variant: "default", Test: "queries", Status: "warn", Reasons: []string{"501 gave 501 rows"}},
+			{Framework: "slow", Variant: "a|b", Test: "json", Status: "pass"},
+			{Framework: "slow", Variant: "a|b", Test: "queries", Status: "fail", Reasons: []string{"queries=0 gave 0 rows"}},
+		},
+	}
+	add := func(fw, variant, test string, n, conns, round int, rps float64, pass bool) {
+		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: variant, Test: test, N: n, Connections: conns, Pipeline: 1, Round: round},
+			RPS: rps, Responses: int64(rps), Success: int64(rps), Histogram: hist(t, 100), CPUPerRequest: 0.05, ServerRSS: 20 << 20}
+		s.Gate.Passed = pass
+		if !pass {
+			s.Gate.Reason = "socket errors: read 1"
+		}
+		f.Samples = append(f.Samples, s)
+	}
+	add("go-stdlib", "default", "json", 0, 8, 1, 10000, true)
+	add("go-stdlib", "default", "json", 0, 8, 2, 12000, true)
+	add("go-stdlib", "default", "json", 0, 16, 1, 20000, true)
+	add("go-stdlib", "default", "json", 0, 16, 2, 30000, false)
+	add("slow", "a|b", "json", 0, 8, 1, 5000, true)
+	add("slow", "a|b", "json", 0, 8, 2, 5500, true)
+	add("slow", "a|b", "json", 0, 16, 1, 100, false)
+	add("slow", "a|b", "json", 0, 16, 2, 100, false)
+	for _, n := range []int{1, 20} {
+		add("go-stdlib", "default", "queries", n, 8, 1, float64(4000/n), true)
+		add("go-stdlib", "default", "queries", n, 8, 2, float64(4000/n), true)
+		add("slow", "a|b", "queries", n, 8, 1, 9999, true)
+	}
+	return f
+}
+
+func TestMarkdown(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Markdown(&buf, fixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	out := squeeze(buf.String())
+	want := []string{
+		"# tfbench: smoke",
+		"| CPU sets | load generator on CPU 0, servers on CPU 1 |",
+		// json: 16 connections failed a round, so the peak is the 8-connection median 11,000.
+		"| go-stdlib | default   |   11,000 |    100.0% |   10,000–12,000 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
+		"| slow      | a\\|b      |    5,250 |     47.7% |     5,000–5,500 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
+		// queries: the failed verification hides slow's number even though it has samples.
+		"| go-stdlib | default   |      200 |    100.0% |         200–200 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | warn         |",
+		"| slow      | a\\|b      |        — |         — |               — |           — |      — |      — |          — |      — | fail         |",
+		"| go-stdlib | default   |  4,000 |    200 |",
+		"- go-stdlib (default): warn: 501 gave 501 rows",
+		"- slow (a|b): fail: queries=0 gave 0 rows",
+	}
+	for _, w := range want {
+		if w = squeeze(w); !strings.Contains(out, w) {
+			t.Errorf("report lacks line\n%s\n--- report:\n%s", w, out)
+			break
+		}
+	}
+	if strings.Count(out, "\n## ") != 4 { // machine, frameworks, json, queries
+		t.Errorf("%d sections", strings.Count(out, "\n## "))
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for in, want := range map[float64]string{0: "0", 999.6: "1,000", 1234567: "1,234,567", 12: "12"} {
+		if got := thousands(in); got != want {
+			t.Errorf("thousands(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// squeeze folds runs of spaces so assertions do not depend on column widths.
+func squeeze(s string) string {
+	for strings.Contains(s, "  ") {
+		s = strings.ReplaceAll(s, "  ", " ")
+	}
+	return s
+}

@@ -1,0 +1,242 @@
+// Package results is the results model of a run and its JSON encoding
+// (results.json): the suite and method it followed, the host, the
+// frameworks, their verification verdicts and every sample, with its latency
+// histogram. The file is rewritten atomically after every sample, so an
+// interrupted run keeps everything it measured.
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// SchemaVersion is the version of the results.json layout; a reader
+// refuses a file with another version.
+const SchemaVersion = 1
+
+// MethodVersion is the version of the measurement method (DESIGN.md,
+// Measurement method: window, gate, peak, CPU sets, request headers). A
+// change to any of those bumps it, and results with different method
+// versions never compare.
+const MethodVersion = 1
+
+// Suite records the suite a run followed.
+type Suite struct {
+	Name   string `json:"name"`
+	File   string `json:"file"`
+	Hash   string `json:"hash"` // hex SHA-256 of the suite file
+	Rounds int    `json:"rounds"`
+	Tests  []Test `json:"tests"`
+}
+
+// Test records one test's resolved settings. Durations are in seconds,
+// Gate is a share 0..1.
+type Test struct {
+	Name         string  `json:"name"`
+	Type         string  `json:"type"`
+	Path         string  `json:"path"`
+	Queries      []int   `json:"queries,omitempty"`
+	Concurrency  []int   `json:"concurrency"`
+	Pipeline     int     `json:"pipeline"`
+	Duration     float64 `json:"duration_s"`
+	Warmup       float64 `json:"warmup_s"`
+	Timeout      float64 `json:"timeout_s"`
+	Gate         float64 `json:"gate"`
+	MinResponses int     `json:"min_responses"`
+	Engine       string  `json:"engine"`
+}
+
+// Framework records one framework variant as it ran.
+type Framework struct {
+	Name        string `json:"name"`
+	Variant     string `json:"variant"`
+	Runtime     string `json:"runtime"`         // e.g. "go1.26.8", "node 24.22.3"
+	Language    string `json:"language"`        // from framework.yaml
+	Rendering   string `json:"rendering"`       // rendering model shown in reports
+	Description string `json:"description"`     // from framework.yaml
+	Start       string `json:"start"`           // the start command
+	Error       string `json:"error,omitempty"` // why it could not be built or started
+}
+
+// Verification is one framework variant's verdict on one test.
+type Verification struct {
+	Framework string   `json:"framework"`
+	Variant   string   `json:"variant"`
+	Test      string   `json:"test"`
+	Status    string   `json:"status"` // pass, warn or fail
+	Reasons   []string `json:"reasons,omitempty"`
+	PageBytes int      `json:"page_bytes,omitempty"` // fortunes: the page's size in bytes
+}
+
+// Status values of a run.
+const (
+	Running     = "running"
+	Complete    = "complete"
+	Interrupted = "interrupted"
+)
+
+// File is the content of results.json.
+type File struct {
+	SchemaVersion int       `json:"schema_version"`
+	MethodVersion int       `json:"method_version"`
+	RunID         string    `json:"run_id"`
+	Status        string    `json:"status"` // running, complete or interrupted
+	Started       time.Time `json:"started"`
+	Finished      time.Time `json:"finished,omitzero"`
+	// Seed is the seed of the per-round shuffles of framework order.
+	Seed          int64          `json:"seed"`
+	Suite         Suite          `json:"suite"`
+	Host          probe.Host     `json:"host"`
+	Frameworks    []Framework    `json:"frameworks"`
+	Verifications []Verification `json:"verifications"`
+	Samples       []sweep.Sample `json:"samples"`
+}
+
+// Verification returns the verdict of framework variant on test, and
+// whether there is one.
+func (f *File) Verification(framework, variant, test string) (Verification, bool) {
+	for _, v := range f.Verifications {
+		if v.Framework == framework && v.Variant == variant && v.Test == test {
+			return v, true
+		}
+	}
+	return Verification{}, false
+}
+
+// Read loads a results file. A file with another schema version is an
+// error naming both versions.
+func Read(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: not a tfbench results file: %w", path, err)
+	}
+	if f.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("%s: results schema version %d, this tfbench reads version %d", path, f.SchemaVersion, SchemaVersion)
+	}
+	return &f, nil
+}
+
+// Write encodes f to path atomically: it writes a temporary file in the
+// same directory, syncs it and renames it over path, so a reader (or a
+// crash) never sees a half-written file.
+func Write(path string, f *File) error {
+	data, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(data, '\n'))
+}
+
+// WriteFileAtomic writes data to path through a synced temporary file in
+// the same directory and a rename.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Recorder holds a run's File and rewrites it at Path after every change.
+// Its methods are safe for concurrent use.
+type Recorder struct {
+	Path string
+	mu   sync.Mutex
+	f    *File
+}
+
+// NewRecorder starts recording f at path and writes it once.
+func NewRecorder(path string, f *File) (*Recorder, error) {
+	if f.SchemaVersion == 0 {
+		f.SchemaVersion = SchemaVersion
+	}
+	if f.MethodVersion == 0 {
+		f.MethodVersion = MethodVersion
+	}
+	if f.Status == "" {
+		f.Status = Running
+	}
+	r := &Recorder{Path: path, f: f}
+	return r, r.write()
+}
+
+// Framework records a framework variant (or replaces the record with the
+// same name and variant) and rewrites the file.
+func (r *Recorder) Framework(fw Framework) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, x := range r.f.Frameworks {
+		if x.Name == fw.Name && x.Variant == fw.Variant {
+			r.f.Frameworks[i] = fw
+			return r.write()
+		}
+	}
+	r.f.Frameworks = append(r.f.Frameworks, fw)
+	return r.write()
+}
+
+// Verified records verification verdicts and rewrites the file.
+func (r *Recorder) Verified(vs ...Verification) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.Verifications = append(r.f.Verifications, vs...)
+	return r.write()
+}
+
+// Sample records one sample and rewrites the file.
+func (r *Recorder) Sample(s sweep.Sample) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.Samples = append(r.f.Samples, s)
+	return r.write()
+}
+
+// Finish sets the run's final status (Complete or Interrupted) and end
+// time and rewrites the file.
+func (r *Recorder) Finish(status string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.Status = status
+	r.f.Finished = time.Now().UTC()
+	return r.write()
+}
+
+// File returns the recorded file. The caller must not modify it while the
+// recorder is in use.
+func (r *Recorder) File() *File {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.f
+}
+
+func (r *Recorder) write() error { return Write(r.Path, r.f) }

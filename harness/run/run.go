@@ -1,0 +1,511 @@
+// Package run is tfbench's one public façade over the stages of a
+// benchmark: it builds and starts each framework variant on a fresh copy of
+// the dataset, verifies it, measures every test at every level in every
+// round (frameworks shuffled per round), and records each sample in
+// results.json as it is made.
+//
+// Data flows one way: suite → framework → verify → load (+ probe) → sweep
+// → results. The CLI only parses flags and calls Bench or Verify.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tfbench/tfbench/dataset"
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/internal/cpuset"
+	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/verify"
+)
+
+// Target is one framework variant to measure.
+type Target struct {
+	Spec    *framework.Spec
+	Variant framework.Variant
+}
+
+// Name is "framework/variant".
+func (t Target) Name() string { return t.Spec.Name + "/" + t.Variant.Name }
+
+// Config is what one run needs.
+type Config struct {
+	// Suite is the loaded suite; Tests the selected subset of its tests.
+	Suite *suite.Suite
+	Tests []suite.Test
+	// Targets are the framework variants to measure.
+	Targets []Target
+	// WorkDir is the scratch folder (.tfbench): the dataset, builds, and
+	// runs/<RunID>/ with results.json, server logs and database copies.
+	WorkDir string
+	// RunID names the run's folder; empty means a UTC timestamp.
+	RunID string
+	// Seed seeds the per-round shuffles; 0 means one drawn from the clock.
+	Seed int64
+	// Keep keeps each framework's database copy after its round.
+	Keep bool
+	// Log receives one progress line per step; nil discards them.
+	Log io.Writer
+	// StopGrace is how long a server gets between SIGTERM and SIGKILL.
+	StopGrace time.Duration
+}
+
+// DatasetPath is where the run keeps the source dataset inside WorkDir.
+func DatasetPath(workDir string) string { return filepath.Join(workDir, "dataset", "tfb.db") }
+
+// Bench runs cfg and returns the results and the path of results.json,
+// which is rewritten after every sample. When ctx is cancelled it stops
+// the servers, records the run as interrupted and returns ctx's error with
+// the results measured so far.
+func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
+	r, err := newRunner(ctx, cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	err = r.bench(ctx)
+	status := results.Complete
+	if err != nil {
+		status = results.Interrupted
+	}
+	if ferr := r.rec.Finish(status); err == nil {
+		err = ferr
+	}
+	return r.rec.File(), r.rec.Path, err
+}
+
+type runner struct {
+	cfg      Config
+	runDir   string
+	source   string
+	rec      *results.Recorder
+	gen, srv cpuset.Set
+	logf     func(format string, a ...any)
+	// failed holds tests that failed verification, per target name.
+	failed map[string]map[string]bool
+	// broken holds targets that could not be built or started.
+	broken map[string]string
+	// verified marks targets whose verification ran.
+	verified map[string]bool
+	runtimes map[string]string
+	dbPaths  map[*framework.Server]string
+}
+
+func newRunner(ctx context.Context, cfg Config) (*runner, error) {
+	if len(cfg.Targets) == 0 {
+		return nil, errors.New("no frameworks to run")
+	}
+	if len(cfg.Tests) == 0 {
+		cfg.Tests = cfg.Suite.Tests
+	}
+	if cfg.RunID == "" {
+		cfg.RunID = time.Now().UTC().Format("20060102-150405")
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = time.Now().UnixNano()
+	}
+	if cfg.StopGrace == 0 {
+		cfg.StopGrace = 5 * time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	r := &runner{
+		cfg: cfg, runDir: filepath.Join(cfg.WorkDir, "runs", cfg.RunID),
+		failed: map[string]map[string]bool{}, broken: map[string]string{},
+		verified: map[string]bool{}, runtimes: map[string]string{}, dbPaths: map[*framework.Server]string{},
+	}
+	r.logf = func(format string, a ...any) { fmt.Fprintf(cfg.Log, format+"\n", a...) }
+	r.source = DatasetPath(cfg.WorkDir)
+	created, err := dataset.Ensure(r.source)
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", r.source, err)
+	}
+	if created {
+		r.logf("dataset: generated %s", r.source)
+	}
+	r.gen, r.srv = cpuset.Split(cpuset.Online())
+	if cpuset.Disjoint(r.gen, r.srv) {
+		if err := cpuset.PinProcess(r.gen); err != nil {
+			return nil, fmt.Errorf("pin the load generator to CPU %s: %w", r.gen, err)
+		}
+	}
+	host := probe.HostInfo(ctx)
+	host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), r.srv.String(), cpuset.Disjoint(r.gen, r.srv)
+	f := &results.File{RunID: cfg.RunID, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests)}
+	r.rec, err = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
+	if err != nil {
+		return nil, err
+	}
+	if err := linkLatest(filepath.Join(cfg.WorkDir, "runs"), cfg.RunID); err != nil {
+		return nil, err
+	}
+	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", cfg.RunID, len(cfg.Targets), len(cfg.Tests), cfg.Suite.Rounds, r.rec.Path)
+	return r, nil
+}
+
+func (r *runner) bench(ctx context.Context) error {
+	if err := r.buildAll(ctx); err != nil {
+		return err
+	}
+	for round := 1; round <= r.cfg.Suite.Rounds; round++ {
+		for _, i := range sweep.Order(len(r.cfg.Targets), r.cfg.Seed, round) {
+			t := r.cfg.Targets[i]
+			if _, bad := r.broken[t.Name()]; bad {
+				continue
+			}
+			if err := r.target(ctx, t, round); err != nil {
+				return err
+			}
+		}
+	}
+	return ctx.Err()
+}
+
+// buildAll builds every framework once and records each target; a failed
+// build marks that framework's targets broken and the run goes on.
+func (r *runner) buildAll(ctx context.Context) error {
+	built := map[string]bool{}
+	for _, t := range r.cfg.Targets {
+		if built[t.Spec.Name] {
+			continue
+		}
+		built[t.Spec.Name] = true
+		if err := r.build(ctx, t.Spec); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			r.logf("%s: build failed: %v", t.Spec.Name, err)
+			for _, u := range r.cfg.Targets {
+				if u.Spec == t.Spec {
+					r.broken[u.Name()] = "build failed: " + err.Error()
+				}
+			}
+		}
+	}
+	for _, t := range r.cfg.Targets {
+		if err := r.rec.Framework(r.frameworkRecord(t)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *runner) buildDir(s *framework.Spec) string {
+	return filepath.Join(r.cfg.WorkDir, "build", s.Name)
+}
+
+func (r *runner) build(ctx context.Context, s *framework.Spec) error {
+	logPath := filepath.Join(r.runDir, "logs", s.Name+"-build.log")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return err
+	}
+	lf, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	start := time.Now()
+	if err := s.BuildCmd(ctx, r.buildDir(s), lf); err != nil {
+		return err
+	}
+	r.runtimes[s.Name] = runtimeVersion(ctx, s)
+	r.logf("%s: built in %s", s.Name, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// runtimeVersion names the exact runtime a spec ran on: for "go", the
+// toolchain's version as `go env GOVERSION` prints it in the framework's
+// folder.
+func runtimeVersion(ctx context.Context, s *framework.Spec) string {
+	if s.Runtime == "go" {
+		cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
+		cmd.Dir = s.Dir
+		if out, err := cmd.Output(); err == nil {
+			return strings.TrimSpace(string(out))
+		}
+	}
+	return s.Runtime
+}
+
+func (r *runner) frameworkRecord(t Target) results.Framework {
+	start := t.Spec.Start
+	if t.Variant.Start != "" {
+		start = t.Variant.Start
+	}
+	rt := r.runtimes[t.Spec.Name]
+	if rt == "" {
+		rt = t.Spec.Runtime
+	}
+	return results.Framework{
+		Name: t.Spec.Name, Variant: t.Variant.Name, Runtime: rt, Language: t.Spec.Language,
+		Rendering: t.Spec.Rendering, Description: t.Spec.Description, Start: start, Error: r.broken[t.Name()],
+	}
+}
+
+// target runs one round of one framework variant: fresh database copy,
+// start, verification (the first time), then every test.
+func (r *runner) target(ctx context.Context, t Target, round int) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	srv, stop, err := r.start(ctx, t, fmt.Sprintf("%s-%s-r%d", t.Spec.Name, t.Variant.Name, round))
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		r.logf("round %d: %s: %v", round, t.Name(), err)
+		r.broken[t.Name()] = "start failed: " + err.Error()
+		return r.rec.Framework(r.frameworkRecord(t))
+	}
+	defer stop()
+	if !r.verified[t.Name()] {
+		if err := r.verify(ctx, t, srv, r.dbPaths[srv]); err != nil {
+			return err
+		}
+	}
+	for _, test := range r.cfg.Tests {
+		if r.failed[t.Name()][test.Name] {
+			continue
+		}
+		if err := r.test(ctx, t, srv, test, round); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// start copies the dataset for t and starts its server on the server CPU
+// set. stop stops the server's process group and removes the copy (unless
+// Keep).
+func (r *runner) start(ctx context.Context, t Target, tag string) (srv *framework.Server, stop func(), err error) {
+	dbPath := filepath.Join(r.runDir, "db", tag+".db")
+	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() {
+		if !r.cfg.Keep {
+			removeDB(dbPath)
+		}
+	}
+	if err := dataset.Copy(r.source, dbPath); err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("copy the dataset for %s: %w", t.Name(), err)
+	}
+	port, err := framework.FreePort()
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	r.logf("%s: starting on port %d", t.Name(), port)
+	srv, err = framework.Start(ctx, t.Spec, framework.StartOptions{
+		Variant: t.Variant.Name, Port: port, DatabasePath: dbPath, BuildDir: r.buildDir(t.Spec),
+		CPUs: r.srv, LogPath: filepath.Join(r.runDir, "logs", tag+".log"),
+	})
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	r.dbPaths[srv] = dbPath
+	return srv, func() {
+		if err := srv.Stop(r.cfg.StopGrace); err != nil {
+			r.logf("%s: stop: %v", t.Name(), err)
+		}
+		delete(r.dbPaths, srv)
+		cleanup()
+	}, nil
+}
+
+func removeDB(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + suffix)
+	}
+}
+
+func (r *runner) checks(t Target) []verify.Check {
+	var cs []verify.Check
+	for _, test := range r.cfg.Tests {
+		cs = append(cs, verify.Check{Name: test.Name, Type: test.Type, Path: t.Spec.Endpoint(test.Type, test.Path)})
+	}
+	return cs
+}
+
+func (r *runner) verify(ctx context.Context, t Target, srv *framework.Server, dbPath string) error {
+	res := verify.Run(ctx, verify.Target{BaseURL: srv.BaseURL, DatabasePath: dbPath}, r.checks(t))
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	r.verified[t.Name()] = true
+	r.failed[t.Name()] = map[string]bool{}
+	var vs []results.Verification
+	for _, test := range r.cfg.Tests {
+		v := res[test.Name]
+		vs = append(vs, results.Verification{Framework: t.Spec.Name, Variant: t.Variant.Name, Test: test.Name, Status: string(v.Status), Reasons: v.Reasons, PageBytes: v.PageBytes})
+		r.logf("verify %s %s: %s%s", t.Name(), test.Name, v.Status, reasonSuffix(v.Reasons))
+		if v.Status == verify.Fail {
+			r.failed[t.Name()][test.Name] = true
+		}
+	}
+	return r.rec.Verified(vs...)
+}
+
+func reasonSuffix(reasons []string) string {
+	if len(reasons) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(reasons, "; ") + ")"
+}
+
+// test measures one test of one target in one round: a warmup at the
+// highest level, then every N and level.
+func (r *runner) test(ctx context.Context, t Target, srv *framework.Server, test suite.Test, round int) error {
+	path := t.Spec.Endpoint(test.Type, test.Path)
+	ns := test.Queries
+	if len(ns) == 0 {
+		ns = []int{0}
+	}
+	if test.Warmup > 0 {
+		top := test.Concurrency[0]
+		for _, c := range test.Concurrency {
+			top = max(top, c)
+		}
+		o := r.options(srv, test, suite.PathFor(path, max(test.Headline(), 1)), top, test.Warmup)
+		if _, err := load.Run(ctx, o); err != nil {
+			return fmt.Errorf("%s %s warmup: %w", t.Name(), test.Name, err)
+		}
+	}
+	for _, n := range ns {
+		for _, c := range test.Concurrency {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s, err := r.measure(ctx, t, srv, test, suite.PathFor(path, n), n, c, round)
+			if err != nil {
+				return err
+			}
+			if ctx.Err() != nil {
+				return ctx.Err() // a window cut short by an interrupt is not a sample
+			}
+			if err := r.rec.Sample(s); err != nil {
+				return err
+			}
+			r.logf("round %d/%d: %s %s%s c=%d: %s", round, r.cfg.Suite.Rounds, t.Name(), test.Name, nText(n), c, summary(s))
+		}
+	}
+	return nil
+}
+
+func nText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return " N=" + strconv.Itoa(n)
+}
+
+func summary(s sweep.Sample) string {
+	out := fmt.Sprintf("%.0f RPS, p99 %.2f ms, %d responses", s.RPS, s.Latency.P99, s.Responses)
+	if s.Gate.Passed {
+		return out + ", gate passed"
+	}
+	return out + ", gate FAILED: " + s.Gate.Reason
+}
+
+func (r *runner) options(srv *framework.Server, test suite.Test, path string, conns int, d time.Duration) load.Options {
+	return load.Options{
+		Addr: srv.Addr, Path: path, Accept: test.Type.Accept(), Connections: conns,
+		Pipeline: test.Pipeline, Duration: d, Timeout: test.Timeout,
+	}
+}
+
+// measure runs one sample and reads the server's and the generator's CPU
+// around it.
+func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, test suite.Test, path string, n, conns, round int) (sweep.Sample, error) {
+	before, _ := probe.Tree(ctx, srv.Pid)
+	genBefore, _ := probe.Self(ctx)
+	res, err := load.Run(ctx, r.options(srv, test, path, conns, test.Duration))
+	if err != nil {
+		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
+	}
+	after, _ := probe.Tree(ctx, srv.Pid)
+	genAfter, _ := probe.Self(ctx)
+	s := sweep.Sample{
+		Key: sweep.Key{
+			Framework: t.Spec.Name, Variant: t.Variant.Name, Runtime: r.frameworkRecord(t).Runtime,
+			Test: test.Name, Type: test.Type, N: n, Connections: conns, Pipeline: test.Pipeline,
+			Engine: test.Engine, Round: round,
+		},
+		Window: res.Window.Seconds(), Responses: res.Responses, Success: res.Success, RPS: res.RPS(),
+		SocketErrors: res.SocketErrors(), ServerRSS: after.PeakRSS,
+		ServerCPU: max(0, after.CPU-before.CPU), GeneratorCPU: max(0, genAfter-genBefore),
+	}
+	if s.Responses > 0 {
+		s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
+	}
+	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, len(r.gen))
+	s.StatusCounts = map[string]int64{}
+	for code, c := range res.StatusCounts {
+		s.StatusCounts[strconv.Itoa(code)] = c
+	}
+	s.Errors, s.Examples = map[string]int64{}, map[string]string{}
+	for class, c := range res.Errors {
+		s.Errors[string(class)] = c
+	}
+	for class, e := range res.Examples {
+		s.Examples[string(class)] = e
+	}
+	if res.Latency != nil {
+		s.Latency = latency(res.Latency)
+		if s.Histogram, err = res.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
+			return s, fmt.Errorf("encode the latency histogram: %w", err)
+		}
+	}
+	s.Gate = sweep.Gate(s, test.Gate, test.MinResponses)
+	return s, nil
+}
+
+// latency summarises a µs histogram in ms.
+func latency(h *hdrhistogram.Histogram) sweep.Latency {
+	q := func(p float64) float64 { return float64(h.ValueAtQuantile(p)) / 1000 }
+	return sweep.Latency{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: float64(h.Max()) / 1000}
+}
+
+func suiteRecord(s *suite.Suite, tests []suite.Test) results.Suite {
+	out := results.Suite{Name: s.Name, File: s.File, Hash: s.Hash, Rounds: s.Rounds}
+	for _, t := range tests {
+		out.Tests = append(out.Tests, results.Test{
+			Name: t.Name, Type: string(t.Type), Path: t.Path, Queries: t.Queries, Concurrency: t.Concurrency,
+			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
+			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine,
+		})
+	}
+	return out
+}
+
+// LatestResults is the path of the newest run's results.json under
+// workDir: runs/latest is a symbolic link to the newest run's folder.
+func LatestResults(workDir string) string {
+	return filepath.Join(workDir, "runs", "latest", "results.json")
+}
+
+// linkLatest points runs/latest at runs/<id>, replacing any older link
+// atomically (a new link renamed over the old one).
+func linkLatest(runsDir, id string) error {
+	tmp := filepath.Join(runsDir, ".latest-"+id)
+	os.Remove(tmp)
+	if err := os.Symlink(id, tmp); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(runsDir, "latest"))
+}

@@ -1,0 +1,58 @@
+package run
+
+import (
+	"context"
+
+	"github.com/tfbench/tfbench/harness/results"
+)
+
+// Verify builds and starts every target of cfg once, on a fresh copy of the
+// dataset, runs verification on the selected tests and stops it again. It
+// measures nothing; the verdicts are also recorded in the run's
+// results.json. A target that cannot be built or started is returned with
+// its Framework.Error set.
+func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Verification, string, error) {
+	cfg.Suite.Rounds = 1
+	r, err := newRunner(ctx, cfg)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	err = r.verifyAll(ctx)
+	status := results.Complete
+	if err != nil {
+		status = results.Interrupted
+	}
+	if ferr := r.rec.Finish(status); err == nil {
+		err = ferr
+	}
+	f := r.rec.File()
+	return f.Frameworks, f.Verifications, r.rec.Path, err
+}
+
+func (r *runner) verifyAll(ctx context.Context) error {
+	if err := r.buildAll(ctx); err != nil {
+		return err
+	}
+	for _, t := range r.cfg.Targets {
+		if _, bad := r.broken[t.Name()]; bad {
+			continue
+		}
+		srv, stop, err := r.start(ctx, t, t.Spec.Name+"-"+t.Variant.Name+"-verify")
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			r.broken[t.Name()] = "start failed: " + err.Error()
+			if err := r.rec.Framework(r.frameworkRecord(t)); err != nil {
+				return err
+			}
+			continue
+		}
+		err = r.verify(ctx, t, srv, r.dbPaths[srv])
+		stop()
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,137 @@
+package suite
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadShippedSuites(t *testing.T) {
+	for _, name := range []string{"tfb", "tfb-full", "smoke"} {
+		s, err := Load(filepath.Join("..", "..", "suites", name+".yaml"))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if s.Name != name {
+			t.Errorf("%s: name %q", name, s.Name)
+		}
+		var types []string
+		for _, tt := range s.Tests {
+			types = append(types, string(tt.Type))
+		}
+		if got := strings.Join(types, ","); got != "json,plaintext,db,queries,fortunes,updates" {
+			t.Errorf("%s: test types %s", name, got)
+		}
+		if len(s.Hash) != 64 {
+			t.Errorf("%s: hash %q", name, s.Hash)
+		}
+	}
+}
+
+func TestDefaultsMergeAndOverride(t *testing.T) {
+	s, err := Load("../../suites/tfb.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rounds != 3 {
+		t.Errorf("rounds %d, want 3", s.Rounds)
+	}
+	byName := map[string]Test{}
+	for _, tt := range s.Tests {
+		byName[tt.Name] = tt
+	}
+	js := byName["json"]
+	if js.Duration != 5*time.Second || js.Warmup != 2*time.Second || js.Timeout != 8*time.Second || js.Gate != 1 || js.Pipeline != 1 || js.MinResponses != 100 {
+		t.Errorf("json settings %+v", js.Settings)
+	}
+	if got := js.Concurrency; len(got) != 3 || got[0] != 16 || got[2] != 256 {
+		t.Errorf("json concurrency %v", got)
+	}
+	pt := byName["plaintext"]
+	if pt.Pipeline != 16 || len(pt.Concurrency) != 2 || pt.Concurrency[1] != 256 {
+		t.Errorf("plaintext %+v", pt.Settings)
+	}
+	q := byName["queries"]
+	if q.Headline() != 20 || len(q.Queries) != 5 || PathFor(q.Path, 20) != "/queries?queries=20" {
+		t.Errorf("queries %v %q", q.Queries, q.Path)
+	}
+	if js.Headline() != 0 {
+		t.Errorf("json headline %d", js.Headline())
+	}
+}
+
+func TestDefaultPathsAndQueries(t *testing.T) {
+	s, err := Parse("x.yaml", []byte("name: x\ntests:\n  - {name: u, type: updates}\n  - {name: f, type: fortunes}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Tests[0].Path != "/updates?queries={n}" || len(s.Tests[0].Queries) != 5 || s.Tests[1].Path != "/fortunes" {
+		t.Errorf("got %+v", s.Tests)
+	}
+	if s.Rounds != 1 || s.Tests[1].Engine != "raw" {
+		t.Errorf("rounds %d engine %q", s.Rounds, s.Tests[1].Engine)
+	}
+}
+
+func TestGateParsing(t *testing.T) {
+	s, err := Parse("g.yaml", []byte("name: g\ndefaults: {gate: 99.5%}\ntests: [{name: j, type: json}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Tests[0].Gate != 0.995 {
+		t.Errorf("gate %v, want 0.995", s.Tests[0].Gate)
+	}
+}
+
+// TestErrors loads each bad fixture and checks the exact file, line and key.
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		file, want string
+	}{
+		{"malformed.yaml", `testdata/malformed.yaml:3: malformed YAML`},
+		{"unknown-key.yaml", `testdata/unknown-key.yaml:5: key "durration": unknown key`},
+		{"unknown-test-key.yaml", `testdata/unknown-test-key.yaml:5: key "conections": unknown key`},
+		{"unknown-type.yaml", `testdata/unknown-type.yaml:4: key "type": unknown test type "jsonn"`},
+		{"empty-levels.yaml", `testdata/empty-levels.yaml:4: key "concurrency": the list is empty`},
+		{"negative-level.yaml", `testdata/negative-level.yaml:3: key "concurrency": -4: levels must be positive`},
+		{"bad-duration.yaml", `testdata/bad-duration.yaml:3: key "duration": "5 sec" is not a duration`},
+		{"negative-duration.yaml", `testdata/negative-duration.yaml:3: key "warmup": -1s must be positive`},
+		{"gate-over.yaml", `testdata/gate-over.yaml:3: key "gate": 120% is outside 0..100%`},
+		{"gate-no-percent.yaml", `testdata/gate-no-percent.yaml:3: key "gate": "1": write the gate as a percentage`},
+		{"no-tests.yaml", `testdata/no-tests.yaml:2: key "tests": a non-empty list of tests is required`},
+		{"duplicate-test.yaml", `testdata/duplicate-test.yaml:4: key "name": test "json" already defined on line 3`},
+		{"queries-on-json.yaml", `testdata/queries-on-json.yaml:3: key "queries": only queries and updates tests take queries`},
+		{"missing-n.yaml", `testdata/missing-n.yaml:3: key "path": a queries path needs the {n} placeholder`},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			_, err := Load(filepath.Join("testdata", c.file))
+			if err == nil {
+				t.Fatalf("no error, want %q", c.want)
+			}
+			var se *Error
+			if !errors.As(err, &se) {
+				t.Fatalf("error %T %v is not a *suite.Error", err, err)
+			}
+			if !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("got  %q\nwant prefix %q", err.Error(), c.want)
+			}
+		})
+	}
+}
+
+func TestSelect(t *testing.T) {
+	s, err := Load("../../suites/smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Select([]string{"fortunes", "json"})
+	if err != nil || len(got) != 2 || got[0].Name != "json" || got[1].Name != "fortunes" {
+		t.Fatalf("got %v %v", got, err)
+	}
+	if _, err := s.Select([]string{"jsn"}); err == nil || !strings.Contains(err.Error(), `no test named "jsn"`) {
+		t.Errorf("err %v", err)
+	}
+}

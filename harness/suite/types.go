@@ -1,0 +1,147 @@
+// Package suite loads and validates tfbench suite files (suites/*.yaml): the
+// tests to run, their test types (the six TFB tests), paths, load levels and
+// the defaults they share.
+//
+// Loading is strict: an unknown key, an unknown test type, an empty or
+// non-positive level list, a bad duration or a gate outside 0..100% is an
+// error that names the file, line and key.
+package suite
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Type is one of the six TechEmpower test types. It decides the request's
+// Accept header, the verification rule and how a path's {n} is filled.
+type Type string
+
+// The six TFB test types (TFB-RULES.md).
+const (
+	JSON      Type = "json"
+	Plaintext Type = "plaintext"
+	DB        Type = "db"
+	Queries   Type = "queries"
+	Fortunes  Type = "fortunes"
+	Updates   Type = "updates"
+)
+
+// Types lists the six test types in TFB's canonical order.
+var Types = []Type{JSON, Plaintext, DB, Queries, Fortunes, Updates}
+
+// Valid reports whether t is one of the six TFB test types.
+func (t Type) Valid() bool {
+	for _, k := range Types {
+		if k == t {
+			return true
+		}
+	}
+	return false
+}
+
+// TakesN reports whether the test type is parameterised by a row count N
+// (queries and updates: "?queries={n}").
+func (t Type) TakesN() bool { return t == Queries || t == Updates }
+
+// Accept is the Accept header TFB's toolset sends for the test type: the
+// json-like tests ask for JSON, plaintext for text, fortunes for HTML.
+func (t Type) Accept() string {
+	switch t {
+	case Plaintext:
+		return "text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
+	case Fortunes:
+		return "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+	default:
+		return "application/json,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
+	}
+}
+
+// UserAgent is the fixed User-Agent every tfbench request carries, in
+// verification and under load, whatever the engine (DESIGN.md, Requests).
+const UserAgent = "tfbench/1"
+
+// Settings are the values a test may take from the suite's defaults or set
+// itself. Durations are wall-clock; Gate is a share in 0..1.
+type Settings struct {
+	// Duration is the measured window of one sample (one level, one round).
+	Duration time.Duration
+	// Warmup is the unmeasured load run once per test and round at the
+	// highest level before the measured levels; 0 disables it.
+	Warmup time.Duration
+	// Timeout is the longest a response may take; a slower one is an error
+	// of class timeout.
+	Timeout time.Duration
+	// Concurrency lists the levels: open connections, each a closed loop.
+	Concurrency []int
+	// Pipeline is the HTTP/1.1 pipelining depth: requests in flight per
+	// connection (1 = no pipelining; TFB uses 16 for plaintext).
+	Pipeline int
+	// Gate is the share (0..1) of counted responses that must succeed for a
+	// sample to pass the success gate; 1 means 100%.
+	Gate float64
+	// MinResponses is the fewest counted responses a sample needs to pass
+	// the gate (DESIGN.md: default 100).
+	MinResponses int
+	// Engine names the load generator engine ("raw").
+	Engine string
+}
+
+// Test is one entry of a suite's tests list, with the defaults merged in.
+type Test struct {
+	// Name is the test's name, unique in the suite (results are keyed by it).
+	Name string
+	// Type is the TFB test type that decides verification and headers.
+	Type Type
+	// Path is the request path, possibly holding "{n}" for queries and
+	// updates; a framework's framework.yaml may override it per type.
+	Path string
+	// Queries lists the N values (rows per request) for queries and updates;
+	// empty for the other types.
+	Queries []int
+	// Line is the line of the test's entry in the suite file.
+	Line int
+	Settings
+}
+
+// Suite is a loaded, validated suite file.
+type Suite struct {
+	// Name is the suite's name (the file's `name:` key).
+	Name string
+	// File is the path the suite was loaded from.
+	File string
+	// Hash is the hex SHA-256 of the file's bytes; results from different
+	// suite files never compare.
+	Hash string
+	// Rounds is how many times every level of every test is measured; the
+	// order of frameworks is shuffled per round.
+	Rounds int
+	// Defaults are the settings tests start from.
+	Defaults Settings
+	// Tests are the suite's tests in file order.
+	Tests []Test
+}
+
+// Headline is the N reported as a queries or updates test's headline
+// figure (DESIGN.md: N = 20), or the largest N when 20 is not measured.
+// It returns 0 for tests that take no N.
+func (t Test) Headline() int {
+	best := 0
+	for _, n := range t.Queries {
+		if n == 20 {
+			return 20
+		}
+		if n > best {
+			best = n
+		}
+	}
+	return best
+}
+
+// FillPath replaces "{n}" in path with v (v may be any string, so that
+// verification can send "foo" or ""). Paths without "{n}" are returned as
+// they are.
+func FillPath(path, v string) string { return strings.ReplaceAll(path, "{n}", v) }
+
+// PathFor is FillPath with the integer n.
+func PathFor(path string, n int) string { return FillPath(path, strconv.Itoa(n)) }

@@ -1,0 +1,39 @@
+package sweep
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestGate(t *testing.T) {
+	ok := Sample{Responses: 1000, Success: 1000, StatusCounts: map[string]int64{"200": 1000}}
+	cases := []struct {
+		name   string
+		s      Sample
+		share  float64
+		pass   bool
+		reason string
+	}{
+		{"all 200", ok, 1, true, ""},
+		{"too few responses", Sample{Responses: 99, Success: 99}, 1, false, "99 responses, fewer than the minimum 100"},
+		{"exactly the minimum", Sample{Responses: 100, Success: 100}, 1, true, ""},
+		{"one 500 at 100%", Sample{Responses: 1000, Success: 999, StatusCounts: map[string]int64{"200": 999, "500": 1}, Errors: map[string]int64{"status": 1}}, 1, false, "success 99.900% below the gate 100% (200: 999, 500: 1)"},
+		{"10% 500s under a 90% gate", Sample{Responses: 1000, Success: 900, Errors: map[string]int64{"status": 100}}, 0.9, true, ""},
+		{"socket error", Sample{Responses: 1000, Success: 1000, SocketErrors: 2, Errors: map[string]int64{"read": 1, "timeout": 1}}, 1, false, "socket errors: read 1, timeout 1"},
+		{"check failed under load", Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 3}}, 1, false, "3 responses failed their check under load"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := Gate(c.s, c.share, 100)
+			if g.Passed != c.pass {
+				t.Fatalf("passed %v, want %v (%s)", g.Passed, c.pass, g.Reason)
+			}
+			if c.reason != "" && !strings.Contains(g.Reason, c.reason) {
+				t.Errorf("reason %q, want it to contain %q", g.Reason, c.reason)
+			}
+			if c.pass && g.Reason != "" {
+				t.Errorf("passing sample has reason %q", g.Reason)
+			}
+		})
+	}
+}

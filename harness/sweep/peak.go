@@ -1,0 +1,114 @@
+package sweep
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/montanaflynn/stats"
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+// Series identifies the samples that share everything but level and round:
+// one framework variant on one test at one N.
+type Series struct {
+	Framework string     `json:"framework"`
+	Variant   string     `json:"variant"`
+	Runtime   string     `json:"runtime"`
+	Test      string     `json:"test"`
+	Type      suite.Type `json:"type"`
+	N         int        `json:"n,omitempty"`
+}
+
+// SeriesOf returns the series a sample belongs to.
+func SeriesOf(s Sample) Series {
+	return Series{s.Framework, s.Variant, s.Runtime, s.Test, s.Type, s.N}
+}
+
+// Level is one concurrency level of a series: its rounds and their median.
+type Level struct {
+	Connections int      `json:"connections"`
+	Pipeline    int      `json:"pipeline"`
+	Samples     []Sample `json:"-"`
+	// Eligible is true when every round at this level passed the gate.
+	Eligible bool `json:"eligible"`
+	// Median, Min and Max are over the rounds' RPS (requests/s); the
+	// median interpolates like NumPy's default (montanaflynn/stats).
+	Median, Min, Max float64
+}
+
+// Peak is a series' headline: the highest median RPS over its eligible
+// levels (DESIGN.md, Peak), with the min–max range over rounds and the level
+// it came from. OK is false when no level was eligible; Reason then says why.
+type Peak struct {
+	Series
+	OK     bool    `json:"ok"`
+	Reason string  `json:"reason,omitempty"`
+	Level  Level   `json:"level"`
+	Levels []Level `json:"levels"`
+}
+
+// Peaks groups samples by series and picks each series' peak. Series come
+// back in the order their first sample appears.
+func Peaks(samples []Sample) []Peak {
+	var order []Series
+	bySeries := map[Series][]Sample{}
+	for _, s := range samples {
+		k := SeriesOf(s)
+		if _, ok := bySeries[k]; !ok {
+			order = append(order, k)
+		}
+		bySeries[k] = append(bySeries[k], s)
+	}
+	peaks := make([]Peak, 0, len(order))
+	for _, k := range order {
+		peaks = append(peaks, peakOf(k, bySeries[k]))
+	}
+	return peaks
+}
+
+func peakOf(k Series, samples []Sample) Peak {
+	byLevel := map[[2]int][]Sample{}
+	var keys [][2]int
+	for _, s := range samples {
+		lk := [2]int{s.Connections, s.Pipeline}
+		if _, ok := byLevel[lk]; !ok {
+			keys = append(keys, lk)
+		}
+		byLevel[lk] = append(byLevel[lk], s)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][0] != keys[j][0] {
+			return keys[i][0] < keys[j][0]
+		}
+		return keys[i][1] < keys[j][1]
+	})
+	p := Peak{Series: k}
+	var firstFail string
+	for _, lk := range keys {
+		ss := byLevel[lk]
+		sort.Slice(ss, func(i, j int) bool { return ss[i].Round < ss[j].Round })
+		l := Level{Connections: lk[0], Pipeline: lk[1], Samples: ss, Eligible: true}
+		rps := make([]float64, 0, len(ss))
+		for _, s := range ss {
+			rps = append(rps, s.RPS)
+			if !s.Gate.Passed {
+				l.Eligible = false
+				if firstFail == "" {
+					firstFail = fmt.Sprintf("%d connections, round %d: %s", s.Connections, s.Round, s.Gate.Reason)
+				}
+			}
+		}
+		l.Median, _ = stats.Median(rps)
+		l.Min, _ = stats.Min(rps)
+		l.Max, _ = stats.Max(rps)
+		p.Levels = append(p.Levels, l)
+		if l.Eligible && (!p.OK || l.Median > p.Level.Median) {
+			p.OK = true
+			p.Level = l
+		}
+	}
+	if !p.OK {
+		p.Reason = "no level passed the gate in every round (" + firstFail + ")"
+	}
+	return p
+}

@@ -1,0 +1,60 @@
+package sweep
+
+import (
+	"strings"
+	"testing"
+)
+
+func sample(conns, round int, rps float64, pass bool) Sample {
+	s := Sample{Key: Key{Framework: "go-stdlib", Variant: "default", Test: "json", Type: "json", Connections: conns, Pipeline: 1, Round: round}, RPS: rps}
+	s.Gate.Passed = pass
+	if !pass {
+		s.Gate.Reason = "socket errors: read 1"
+	}
+	return s
+}
+
+func TestPeakIsHighestMedianOfEligibleLevels(t *testing.T) {
+	ss := []Sample{
+		sample(16, 1, 100, true), sample(16, 2, 120, true), sample(16, 3, 110, true), // median 110
+		sample(64, 1, 200, true), sample(64, 2, 150, true), sample(64, 3, 190, true), // median 190, range 150..200
+		sample(256, 1, 500, true), sample(256, 2, 400, false), sample(256, 3, 450, true), // not eligible: one round failed
+	}
+	ps := Peaks(ss)
+	if len(ps) != 1 {
+		t.Fatalf("%d series, want 1", len(ps))
+	}
+	p := ps[0]
+	if !p.OK || p.Level.Connections != 64 || p.Level.Median != 190 || p.Level.Min != 150 || p.Level.Max != 200 {
+		t.Fatalf("peak %+v", p.Level)
+	}
+	if len(p.Levels) != 3 || p.Levels[2].Eligible || !p.Levels[0].Eligible || p.Levels[0].Median != 110 {
+		t.Errorf("levels %+v", p.Levels)
+	}
+}
+
+func TestPeakMedianOfEvenRoundsInterpolates(t *testing.T) {
+	p := Peaks([]Sample{sample(16, 1, 100, true), sample(16, 2, 200, true)})[0]
+	if p.Level.Median != 150 {
+		t.Errorf("median %v, want 150", p.Level.Median)
+	}
+}
+
+func TestNoEligibleLevel(t *testing.T) {
+	p := Peaks([]Sample{sample(16, 1, 100, false), sample(64, 1, 300, false)})[0]
+	if p.OK {
+		t.Fatal("peak from failed samples")
+	}
+	if !strings.Contains(p.Reason, "16 connections, round 1: socket errors: read 1") {
+		t.Errorf("reason %q", p.Reason)
+	}
+}
+
+func TestSeriesSplitByN(t *testing.T) {
+	a, b := sample(64, 1, 10, true), sample(64, 1, 20, true)
+	a.Test, b.Test, a.N, b.N = "queries", "queries", 1, 20
+	ps := Peaks([]Sample{a, b})
+	if len(ps) != 2 || ps[0].N != 1 || ps[1].N != 20 || ps[1].Level.Median != 20 {
+		t.Errorf("%+v", ps)
+	}
+}

@@ -1,0 +1,87 @@
+// Package sweep runs the plan of a benchmark (frameworks × tests × N ×
+// levels × rounds, frameworks shuffled per round), applies the success gate
+// to every sample and picks each test's peak, all as DESIGN.md's
+// "Measurement method" defines them.
+//
+// One Sample is one measured window: one framework variant, one test, one N,
+// one concurrency level, one round. The gate decides whether a sample
+// counts; the peak of a test is the highest, over levels, of the median RPS
+// over rounds at that level, among levels whose every round passed the gate.
+package sweep
+
+import (
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+// Key identifies a sample (DESIGN.md, Sample key): framework, variant,
+// runtime, test, N, connections, pipeline depth, engine and round.
+type Key struct {
+	Framework   string     `json:"framework"`
+	Variant     string     `json:"variant"`
+	Runtime     string     `json:"runtime"`
+	Test        string     `json:"test"`
+	Type        suite.Type `json:"type"`
+	N           int        `json:"n,omitempty"` // rows per request (queries, updates); 0 otherwise
+	Connections int        `json:"connections"` // concurrency level
+	Pipeline    int        `json:"pipeline"`    // pipelining depth, 1 = none
+	Engine      string     `json:"engine"`
+	Round       int        `json:"round"` // 1-based
+}
+
+// Latency holds the percentiles of a sample's merged HDR histogram, in ms.
+type Latency struct {
+	P50  float64 `json:"p50_ms"`
+	P90  float64 `json:"p90_ms"`
+	P99  float64 `json:"p99_ms"`
+	P999 float64 `json:"p99_9_ms"`
+	Max  float64 `json:"max_ms"`
+}
+
+// Sample is one measured window and everything measured during it.
+type Sample struct {
+	Key
+	// Window is the measured window in seconds.
+	Window float64 `json:"window_s"`
+	// Responses counts responses sent and answered inside the window.
+	Responses int64 `json:"responses"`
+	// Success counts counted responses with status 200.
+	Success int64 `json:"success"`
+	// RPS is Responses / Window, requests/s (DESIGN.md, A sample's window).
+	RPS float64 `json:"rps"`
+	// StatusCounts maps an HTTP status code (as text) to its count.
+	StatusCounts map[string]int64 `json:"status_counts,omitempty"`
+	// Errors maps an error class (connect, read, write, timeout, status) to
+	// its count; Examples gives the first message of each class.
+	Errors   map[string]int64  `json:"errors,omitempty"`
+	Examples map[string]string `json:"error_examples,omitempty"`
+	// SocketErrors is connect + read + write + timeout errors.
+	SocketErrors int64 `json:"socket_errors"`
+	// Latency summarises Histogram (ms).
+	Latency Latency `json:"latency"`
+	// Histogram is the merged latency histogram in µs, in HdrHistogram's
+	// V2 compressed encoding (base64 in JSON), so any percentile can be
+	// recomputed later.
+	Histogram []byte `json:"histogram"`
+	// ServerCPU is the CPU time (user+system) of the server's process tree
+	// during the window, in seconds; CPUPerRequest is that over Responses,
+	// in ms per request.
+	ServerCPU     float64 `json:"server_cpu_s"`
+	CPUPerRequest float64 `json:"cpu_ms_per_request"`
+	// ServerRSS is the peak resident memory (sum of VmHWM over the server's
+	// process tree) at the end of the window, in bytes.
+	ServerRSS uint64 `json:"server_rss_peak_bytes"`
+	// GeneratorCPU is the load generator's own CPU time during the window,
+	// in seconds; GeneratorSaturated flags a sample during which the
+	// generator's CPU set was at least 90% busy (it measured the generator,
+	// not the server).
+	GeneratorCPU       float64 `json:"generator_cpu_s"`
+	GeneratorSaturated bool    `json:"generator_saturated"`
+	// Gate is the success gate's verdict on this sample.
+	Gate GateResult `json:"gate"`
+}
+
+// GateResult is the success gate's verdict: Passed, or the reason it failed.
+type GateResult struct {
+	Passed bool   `json:"passed"`
+	Reason string `json:"reason,omitempty"`
+}

@@ -1,0 +1,71 @@
+package verify
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
+)
+
+// openDatabase opens the framework's own SQLite database copy with the
+// per-connection settings every adapter uses (DESIGN.md, The dataset):
+// busy_timeout 5000 ms and synchronous NORMAL. It fails if path does not
+// exist rather than creating an empty database.
+func openDatabase(path string) (*sql.DB, error) {
+	if path == "" {
+		return nil, fmt.Errorf("no database path given (Target.DatabasePath)")
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)")
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// readWorld returns the World table as id -> randomNumber.
+func readWorld(ctx context.Context, db *sql.DB, path string) (map[int64]int64, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id, randomNumber FROM World")
+	if err != nil {
+		return nil, fmt.Errorf("read World from %s: %w", path, err)
+	}
+	defer rows.Close()
+	world := make(map[int64]int64, worldMax)
+	for rows.Next() {
+		var id, n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("read World from %s: %w", path, err)
+		}
+		world[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read World from %s: %w", path, err)
+	}
+	return world, nil
+}
+
+// insertFortune adds a Fortune row with an unused id (one above the
+// largest) and returns it.
+func insertFortune(ctx context.Context, db *sql.DB, path, message string) (fortune, error) {
+	var id int
+	if err := db.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) + 1 FROM Fortune").Scan(&id); err != nil {
+		return fortune{}, fmt.Errorf("find a free Fortune id in %s: %w", path, err)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO Fortune (id, message) VALUES (?, ?)", id, message); err != nil {
+		return fortune{}, fmt.Errorf("insert Fortune row %d into %s: %w", id, path, err)
+	}
+	return fortune{id, message}, nil
+}
+
+// deleteFortune removes the Fortune row id.
+func deleteFortune(ctx context.Context, db *sql.DB, path string, id int) error {
+	if _, err := db.ExecContext(ctx, "DELETE FROM Fortune WHERE id = ?", id); err != nil {
+		return fmt.Errorf("delete Fortune row %d from %s: %w", id, path, err)
+	}
+	return nil
+}
