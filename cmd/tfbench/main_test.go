@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tfbench/tfbench/dataset"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+// TestBenchSmokeEndToEnd runs suites/smoke.yaml against go-stdlib through
+// the CLI, as `tfbench bench` would, and checks what a user relies on:
+// every test verified, every level gated, real RPS, a six-section report,
+// and no server process left behind.
+func TestBenchSmokeEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs go-stdlib")
+	}
+	work := t.TempDir()
+	published := filepath.Join(work, "published.md")
+	var stdout, stderr bytes.Buffer
+	code := cli(context.Background(), []string{"bench",
+		"--suite", "../../suites/smoke.yaml", "--frameworks", "go-stdlib",
+		"--frameworks-dir", "../../frameworks", "--work", work, "--report", published,
+	}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	f, err := results.Read(filepath.Join(work, "runs", "latest", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status != results.Complete || f.Suite.Name != "smoke" || len(f.Frameworks) != 1 || f.Frameworks[0].Error != "" {
+		t.Fatalf("run status %q suite %q frameworks %+v", f.Status, f.Suite.Name, f.Frameworks)
+	}
+	if len(f.Verifications) != 6 {
+		t.Fatalf("%d verification verdicts, want 6", len(f.Verifications))
+	}
+	for _, v := range f.Verifications {
+		if v.Status != "pass" {
+			t.Errorf("verify %s: %s %v", v.Test, v.Status, v.Reasons)
+		}
+	}
+	if len(f.Samples) != 6 {
+		t.Fatalf("%d samples, want 6 (one level, one round, N=20 for queries and updates)", len(f.Samples))
+	}
+	seen := map[suite.Type]bool{}
+	for _, s := range f.Samples {
+		seen[s.Type] = true
+		if !s.Gate.Passed {
+			t.Errorf("%s c=%d failed the gate: %s", s.Test, s.Connections, s.Gate.Reason)
+		}
+		if s.RPS <= 0 || s.Responses < 100 || s.Success != s.Responses || len(s.Histogram) == 0 {
+			t.Errorf("%s: RPS %.0f, %d responses, %d successes, %d histogram bytes", s.Test, s.RPS, s.Responses, s.Success, len(s.Histogram))
+		}
+		if s.ServerCPU <= 0 || s.ServerRSS == 0 {
+			t.Errorf("%s: server CPU %.3f s, RSS %d bytes: the probe read nothing", s.Test, s.ServerCPU, s.ServerRSS)
+		}
+		if (s.Type == suite.Queries || s.Type == suite.Updates) != (s.N == 20) {
+			t.Errorf("%s: N = %d", s.Test, s.N)
+		}
+	}
+	if len(seen) != 6 {
+		t.Errorf("samples cover %d test types, want 6", len(seen))
+	}
+	md, err := os.ReadFile(published)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"json", "plaintext", "db", "queries", "fortunes", "updates"} {
+		section := "\n## " + name + "\n"
+		i := bytes.Index(md, []byte(section))
+		if i < 0 {
+			t.Errorf("report has no %q section", name)
+			continue
+		}
+		body := string(md[i+len(section):])
+		if j := strings.Index(body, "\n## "); j >= 0 {
+			body = body[:j]
+		}
+		if !strings.Contains(body, "| go-stdlib |") || !strings.Contains(body, "| pass") || strings.Contains(body, "| —") {
+			t.Errorf("section %s lacks a measured, verified go-stdlib row:\n%s", name, body)
+		}
+	}
+	if left := processesUnder(work); len(left) > 0 {
+		t.Errorf("server processes outlived the run: %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(work, "runs", f.RunID, "logs", "go-stdlib-default-r1.log")); err != nil {
+		t.Errorf("server log: %v", err)
+	}
+	// The run included updates; the source dataset must be untouched.
+	hash, err := dataset.ContentHash(filepath.Join(work, "dataset", "tfb.db"))
+	if err != nil || !strings.HasPrefix(hash, "2f9f3e71") {
+		t.Errorf("source dataset content hash %s (%v), want the pinned 2f9f3e71…", hash, err)
+	}
+	dbs, _ := filepath.Glob(filepath.Join(work, "runs", f.RunID, "db", "*"))
+	if len(dbs) != 0 {
+		t.Errorf("database copies left without --keep: %v", dbs)
+	}
+}
+
+// processesUnder lists the live processes whose executable or command line
+// mentions dir.
+func processesUnder(dir string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || len(cmd) == 0 {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && len(stat) > i+2 && stat[i+2] == 'Z' {
+			continue // a zombie holds nothing
+		}
+		if strings.Contains(string(cmd), dir) {
+			out = append(out, e.Name()+": "+strings.ReplaceAll(string(cmd), "\x00", " "))
+		}
+	}
+	return out
+}
+
+func TestUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"nope"}, 2, `unknown command "nope"`},
+		{[]string{"bench", "--frameworks", "nosuch", "--frameworks-dir", "../../frameworks", "--suite", "../../suites/smoke.yaml"}, 1, `no framework "nosuch" in ../../frameworks (have go-stdlib`},
+		{[]string{"bench", "--tests", "jsn", "--frameworks-dir", "../../frameworks", "--suite", "../../suites/smoke.yaml"}, 1, `no test named "jsn"`},
+		{[]string{"bench", "--suite", "../../harness/suite/testdata/gate-over.yaml"}, 1, `gate-over.yaml:3: key "gate": 120% is outside 0..100%`},
+		{[]string{"bench", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"report", "--results", "/nonexistent/results.json"}, 1, "no such file"},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		code := cli(context.Background(), c.args, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr.String(), c.code, c.want)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"bench", "verify", "dataset", "report", "frameworks"} {
+		var stdout, stderr bytes.Buffer
+		if code := cli(context.Background(), []string{cmd, "--help"}, &stdout, &stderr); code != 0 {
+			t.Errorf("%s --help: exit %d", cmd, code)
+		}
+		if !strings.Contains(stderr.String(), "Usage: tfbench "+cmd) {
+			t.Errorf("%s --help printed %q", cmd, stderr.String())
+		}
+	}
+}
+
+func TestDatasetCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tfb.db")
+	var stdout, stderr bytes.Buffer
+	if code := cli(context.Background(), []string{"dataset", "--out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "World 10000 rows, Fortune 12 rows, content sha256 2f9f3e71") {
+		t.Errorf("stdout %q", stdout.String())
+	}
+}
