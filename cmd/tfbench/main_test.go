@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/results"
@@ -170,5 +171,79 @@ func TestDatasetCommand(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "World 10000 rows, Fortune 12 rows, content sha256 2f9f3e71") {
 		t.Errorf("stdout %q", stdout.String())
+	}
+}
+
+// TestInterruptKeepsSamples cancels a run (as Ctrl-C does) once its first
+// sample is on disk: the CLI must exit non-zero, leave results.json marked
+// interrupted with that sample in it, and leave no server running.
+func TestInterruptKeepsSamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs go-stdlib")
+	}
+	work := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type outcome struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		code := cli(ctx, []string{"bench", "--suite", "../../suites/smoke.yaml", "--frameworks", "go-stdlib",
+			"--frameworks-dir", "../../frameworks", "--work", work}, &stdout, &stderr)
+		done <- outcome{code, stdout.String(), stderr.String()}
+	}()
+	latest := filepath.Join(work, "runs", "latest", "results.json")
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		if f, err := results.Read(latest); err == nil && len(f.Samples) > 0 {
+			break
+		}
+		select {
+		case o := <-done:
+			t.Fatalf("run ended (exit %d) before a sample was recorded:\n%s\n%s", o.code, o.stdout, o.stderr)
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no sample recorded within 3 minutes")
+		}
+	}
+	cancel()
+	o := <-done
+	if o.code != 1 || !strings.Contains(o.stderr, "interrupted; the samples measured so far are in") {
+		t.Fatalf("exit %d, stderr %q", o.code, o.stderr)
+	}
+	f, err := results.Read(latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status != results.Interrupted || len(f.Samples) == 0 || len(f.Samples) == 6 {
+		t.Errorf("status %q with %d samples, want interrupted with 1..5", f.Status, len(f.Samples))
+	}
+	if left := processesUnder(work); len(left) > 0 {
+		t.Errorf("server processes outlived the interrupted run: %v", left)
+	}
+}
+
+func TestVerifyCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs go-stdlib")
+	}
+	work := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := cli(context.Background(), []string{"verify", "--suite", "../../suites/smoke.yaml", "--frameworks", "go-stdlib:default",
+		"--tests", "json,fortunes", "--frameworks-dir", "../../frameworks", "--work", work}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"go-stdlib/default json       pass", "go-stdlib/default fortunes   pass"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(work, "runs", "latest")); err == nil {
+		t.Error("verify moved runs/latest, which names the newest benchmark run")
 	}
 }

@@ -75,6 +75,9 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if err := linkLatest(filepath.Join(cfg.WorkDir, "runs"), r.cfg.RunID); err != nil {
+		return nil, "", err
+	}
 	err = r.bench(ctx)
 	status := results.Complete
 	if err != nil {
@@ -147,9 +150,6 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	f := &results.File{RunID: cfg.RunID, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests)}
 	r.rec, err = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err != nil {
-		return nil, err
-	}
-	if err := linkLatest(filepath.Join(cfg.WorkDir, "runs"), cfg.RunID); err != nil {
 		return nil, err
 	}
 	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", cfg.RunID, len(cfg.Targets), len(cfg.Tests), cfg.Suite.Rounds, r.rec.Path)
@@ -493,8 +493,9 @@ func suiteRecord(s *suite.Suite, tests []suite.Test) results.Suite {
 	return out
 }
 
-// LatestResults is the path of the newest run's results.json under
-// workDir: runs/latest is a symbolic link to the newest run's folder.
+// LatestResults is the path of the newest benchmark run's results.json
+// under workDir: runs/latest is a symbolic link to the folder of the newest
+// Bench run (Verify runs do not move it).
 func LatestResults(workDir string) string {
 	return filepath.Join(workDir, "runs", "latest", "results.json")
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"time"
 
 	"github.com/tfbench/tfbench/harness/results"
 )
@@ -12,7 +13,9 @@ import (
 // results.json. A target that cannot be built or started is returned with
 // its Framework.Error set.
 func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Verification, string, error) {
-	cfg.Suite.Rounds = 1
+	if cfg.RunID == "" {
+		cfg.RunID = "verify-" + time.Now().UTC().Format("20060102-150405")
+	}
 	r, err := newRunner(ctx, cfg)
 	if err != nil {
 		return nil, nil, "", err
