@@ -40,23 +40,23 @@ func (v *verifier) antiCache(ctx context.Context, c Check, first Result, r *Resu
 		return
 	}
 	defer func() {
-		if err := deleteFortune(context.WithoutCancel(ctx), db, v.target.DatabasePath, row.id); err != nil {
+		if err := deleteFortune(context.WithoutCancel(ctx), db, v.target.DatabasePath, row.ID); err != nil {
 			r.add(Fail, "test %q: fortunes anti-caching check: %v; remove it before load", c.Name, err)
 		}
 	}()
 	f, err := v.get(ctx, c.Type, c.Path)
 	if err != nil {
-		r.add(Fail, "GET %s (after inserting Fortune row %d): %v", c.Path, row.id, err)
+		r.add(Fail, "GET %s (after inserting Fortune row %d): %v", c.Path, row.ID, err)
 		return
 	}
-	if tableLacksRow(f.body, row.id) {
+	if tableLacksRow(f.body, row.ID) {
 		r.add(Fail, "GET %s: the page does not show Fortune row %d %q inserted into the database just before: the server caches the page or its rows (TFB rules, fortunes: load every Fortune row per request, no caching)",
-			c.Path, row.id, row.message)
+			c.Path, row.ID, row.Message)
 		return
 	}
 	var one Result
 	checkFortunesPage(&one, f.body, newExpectedPage(renderPage(pageRows(row))), false)
-	prefix := fmt.Sprintf("GET %s (after inserting Fortune row %d %q): ", c.Path, row.id, row.message)
+	prefix := fmt.Sprintf("GET %s (after inserting Fortune row %d %q): ", c.Path, row.ID, row.Message)
 	for _, reason := range one.Reasons {
 		if !slices.Contains(first.Reasons, reason) {
 			r.add(Fail, "%s%s", prefix, reason)

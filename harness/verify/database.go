@@ -59,7 +59,7 @@ func insertFortune(ctx context.Context, db *sql.DB, path, message string) (fortu
 	if _, err := db.ExecContext(ctx, "INSERT INTO Fortune (id, message) VALUES (?, ?)", id, message); err != nil {
 		return fortune{}, fmt.Errorf("insert Fortune row %d into %s: %w", id, path, err)
 	}
-	return fortune{id, message}, nil
+	return fortune{ID: id, Message: message}, nil
 }
 
 // deleteFortune removes the Fortune row id.

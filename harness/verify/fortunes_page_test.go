@@ -24,10 +24,10 @@ func TestRenderStandardIsTheReferenceFile(t *testing.T) {
 }
 
 func TestPageRowsOrder(t *testing.T) {
-	extra := fortune{13, `<b>tfbench check 7f3a</b> & "q"`}
+	extra := fortune{ID: 13, Message: `<b>tfbench check 7f3a</b> & "q"`}
 	var ids []int
 	for _, f := range pageRows(extra) {
-		ids = append(ids, f.id)
+		ids = append(ids, f.ID)
 	}
 	// "<b" sorts before "<s" (the script row), both before upper-case
 	// letters; lower-case "fortune" and the Japanese row come last.

@@ -80,7 +80,7 @@ func TestCheckFortunesPageNoMarkupWarn(t *testing.T) {
 // TestCheckFortunesPageInsertedRow checks a page for the anti-caching
 // Fortune table: the inserted row must be there, escaped, in byte order.
 func TestCheckFortunesPageInsertedRow(t *testing.T) {
-	row := fortune{13, `<b>tfbench check 7f3a</b> & "q"`}
+	row := fortune{ID: 13, Message: `<b>tfbench check 7f3a</b> & "q"`}
 	exp := newExpectedPage(renderPage(pageRows(row)))
 	good := "<tr><td>13</td><td>&lt;b&gt;tfbench check 7f3a&lt;/b&gt; &amp; &#34;q&#34;</td></tr>"
 	cases := []struct {

@@ -229,7 +229,7 @@ func TestRunEveryRule(t *testing.T) {
 
 		// fortunes.
 		{name: "fortunes reference (html/template, indented, meta)", typ: suite.Fortunes, want: Pass},
-		{name: "fortunes &apos; &quot; as the reference file", typ: suite.Fortunes, opts: sortedBy(func(a, b fortune) int { return strings.Compare(a.message, b.message) }), want: Pass},
+		{name: "fortunes &apos; &quot; as the reference file", typ: suite.Fortunes, opts: sortedBy(func(a, b fortune) int { return strings.Compare(a.Message, b.Message) }), want: Pass},
 		{name: "fortunes &#x27; &#x22;", typ: suite.Fortunes, want: Pass,
 			opts: withPage(func(p []byte) []byte {
 				return bytes.ReplaceAll(bytes.ReplaceAll(p, []byte("&#39;"), []byte("&#x27;")), []byte("&#34;"), []byte("&#x22;"))
@@ -253,7 +253,7 @@ func TestRunEveryRule(t *testing.T) {
 			})},
 		{name: "fortunes missing row", typ: suite.Fortunes, want: Fail,
 			opts: serverOpts{fortunes: func(rows []fortune) []byte {
-				return templatePage(slices.DeleteFunc(rows, func(f fortune) bool { return f.id == 7 }))
+				return templatePage(slices.DeleteFunc(rows, func(f fortune) bool { return f.ID == 7 }))
 			}},
 			reasons: []string{
 				`GET /fortunes: the table differs from the expected one (TFB rules, fortunes): after </tr><tr><td>: expected text "7", got text "10"`,
@@ -261,7 +261,7 @@ func TestRunEveryRule(t *testing.T) {
 		{name: "fortunes unescaped script", typ: suite.Fortunes, want: Fail,
 			opts: serverOpts{fortunes: func(rows []fortune) []byte {
 				rows = slices.Clone(rows)
-				slices.SortFunc(rows, func(a, b fortune) int { return strings.Compare(a.message, b.message) })
+				slices.SortFunc(rows, func(a, b fortune) int { return strings.Compare(a.Message, b.Message) })
 				var view []struct {
 					ID      int
 					Message string
@@ -270,7 +270,7 @@ func TestRunEveryRule(t *testing.T) {
 					view = append(view, struct {
 						ID      int
 						Message string
-					}{f.id, f.message})
+					}{f.ID, f.Message})
 				}
 				var b bytes.Buffer
 				unescapedTemplate.Execute(&b, view)
@@ -280,14 +280,14 @@ func TestRunEveryRule(t *testing.T) {
 		{name: "fortunes ORDER BY, id 0 appended", typ: suite.Fortunes, want: Fail,
 			opts: sortedBy(func(a, b fortune) int {
 				// id 0 last, the rest by message: SQL ORDER BY, then append.
-				if (a.id == 0) != (b.id == 0) {
-					return map[bool]int{true: 1, false: -1}[a.id == 0]
+				if (a.ID == 0) != (b.ID == 0) {
+					return map[bool]int{true: 1, false: -1}[a.ID == 0]
 				}
-				return strings.Compare(a.message, b.message)
+				return strings.Compare(a.Message, b.Message)
 			}),
 			contains: "GET /fortunes: the rows are out of order"},
 		{name: "fortunes locale order", typ: suite.Fortunes, want: Fail,
-			opts:     sortedBy(func(a, b fortune) int { return strings.Compare(localeKey(a.message), localeKey(b.message)) }),
+			opts:     sortedBy(func(a, b fortune) int { return strings.Compare(localeKey(a.Message), localeKey(b.Message)) }),
 			contains: "GET /fortunes: the rows are out of order"},
 		{name: "fortunes status 500, no anti-caching noise", typ: suite.Fortunes, want: Fail,
 			opts:    serverOpts{mutate: onType(suite.Fortunes, "*", func(rp *reply) { rp.status = 500 })},

@@ -75,7 +75,7 @@ func buildDataset(path string) error {
 		}
 	}
 	for _, f := range standardFortunes {
-		if _, err := tx.Exec("INSERT INTO Fortune VALUES (?, ?)", f.id, f.message); err != nil {
+		if _, err := tx.Exec("INSERT INTO Fortune VALUES (?, ?)", f.ID, f.Message); err != nil {
 			return err
 		}
 	}
@@ -322,7 +322,7 @@ func (s *refServer) fortunesPage() ([]byte, error) {
 	var rows []fortune
 	for rs.Next() {
 		var f fortune
-		if err := rs.Scan(&f.id, &f.message); err != nil {
+		if err := rs.Scan(&f.ID, &f.Message); err != nil {
 			return nil, err
 		}
 		rows = append(rows, f)
@@ -330,7 +330,7 @@ func (s *refServer) fortunesPage() ([]byte, error) {
 	if err := rs.Err(); err != nil {
 		return nil, err
 	}
-	rows = append(rows, fortune{0, "Additional fortune added at request time."})
+	rows = append(rows, fortune{ID: 0, Message: "Additional fortune added at request time."})
 	var page []byte
 	if s.opts.fortunes != nil {
 		page = s.opts.fortunes(rows)
@@ -344,14 +344,14 @@ func (s *refServer) fortunesPage() ([]byte, error) {
 // templatePage sorts rows by message and renders them with fortunesTemplate.
 func templatePage(rows []fortune) []byte {
 	rows = slices.Clone(rows)
-	slices.SortFunc(rows, func(a, b fortune) int { return strings.Compare(a.message, b.message) })
+	slices.SortFunc(rows, func(a, b fortune) int { return strings.Compare(a.Message, b.Message) })
 	type row struct {
 		ID      int
 		Message string
 	}
 	var view []row
 	for _, f := range rows {
-		view = append(view, row{f.id, f.message})
+		view = append(view, row{f.ID, f.Message})
 	}
 	var b bytes.Buffer
 	if err := fortunesTemplate.Execute(&b, view); err != nil {
