@@ -31,9 +31,7 @@
 package framework
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,6 +47,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tfbench/tfbench/harness/internal/yamlfile"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -152,78 +151,21 @@ type Variant struct {
 	Env map[string]string
 }
 
-// Error is a framework.yaml problem at a line of a file. Error() formats it
-// as "FILE:LINE: key "KEY": MSG", or "FILE:LINE: MSG" when no key applies
-// (a YAML syntax error).
-type Error struct {
-	// File is the framework.yaml path as given to Load.
-	File string
-	// Line is the 1-based line of the offending key or value (for a missing
-	// key, the line of the mapping that lacks it).
-	Line int
-	// Key is the dotted path of the offending key, e.g. "ready_timeout",
-	// "endpoints.queries", "variants.pool.env".
-	Key string
-	// Msg says what is wrong and, where it helps, what is accepted.
-	Msg string
-}
-
-func (e *Error) Error() string {
-	if e.Key == "" {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d: key %q: %s", e.File, e.Line, e.Key, e.Msg)
-}
+// Error is a framework.yaml problem at a line of a file (the shared
+// yamlfile.Error). Error() formats it as "FILE:LINE: key "KEY": MSG", or
+// "FILE:LINE: MSG" when no key applies (a YAML syntax error). Its Key is
+// the dotted path of the offending key, e.g. "ready_timeout",
+// "endpoints.queries", "variants.pool.env"; its Line is always at least 1.
+type Error = yamlfile.Error
 
 var (
 	nameRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 	envKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 )
 
-// yamlParserProblems are the problems go.yaml.in/yaml/v3 reports from its
-// parser (parserc.go) rather than its scanner. For these it prints the
-// 0-based line of the construct it was parsing ("line 2" for the third
-// line) and omits "line 0"; scanner errors are already 1-based.
-var yamlParserProblems = []string{
-	"did not find expected ',' or ']'",
-	"did not find expected ',' or '}'",
-	"did not find expected '-' indicator",
-	"did not find expected <document start>",
-	"did not find expected <stream-start>",
-	"did not find expected key",
-	"did not find expected node content",
-	"found duplicate %TAG directive",
-	"found duplicate %YAML directive",
-	"found incompatible YAML document",
-	"found undefined tag handle",
-}
-
-// yamlErrorLine turns a yaml.v3 syntax error into a 1-based line and the
-// message without the "yaml: line N: " prefix.
-func yamlErrorLine(err error) (int, string) {
-	text := err.Error()
-	line, msg := 0, strings.TrimPrefix(text, "yaml: ")
-	if m := yamlLine.FindStringSubmatch(text); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	}
-	if slices.Contains(yamlParserProblems, msg) {
-		line++
-	}
-	return max(line, 1), msg
-}
-
-// loader carries the file name for error messages.
-type loader struct{ file string }
-
-func (l loader) errf(n *yaml.Node, key, format string, args ...any) error {
-	line := 1
-	if n != nil && n.Line > 0 {
-		line = n.Line
-	}
-	return &Error{File: l.file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)}
-}
+// loader reads one framework.yaml; its yamlfile.File names the file in
+// errors.
+type loader struct{ yamlfile.File }
 
 // Load reads and validates one framework.yaml. Errors: the file cannot be
 // read; YAML syntax; and every schema rule, each as an *Error naming file,
@@ -238,23 +180,10 @@ func Load(path string) (*Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("framework: %w", err)
 	}
-	l := loader{file: path}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, l.errf(nil, "", "empty file (want a mapping with schema: 1)")
-		}
-		line, msg := yamlErrorLine(err)
-		return nil, &Error{File: path, Line: line, Msg: "YAML: " + msg}
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, l.errf(&extra, "", "more than one YAML document")
-	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		root = root.Content[0]
+	l := loader{yamlfile.File{Path: path}}
+	root, err := l.Decode(data, "a mapping of keys (schema, name, start, ...)")
+	if err != nil {
+		return nil, err
 	}
 	s := &Spec{
 		File:         path,
@@ -268,92 +197,28 @@ func Load(path string) (*Spec, error) {
 	return s, nil
 }
 
-// entries returns a mapping's key/value pairs, rejecting non-mappings and
-// duplicate keys. keyPath is the dotted path of n itself ("" for the root).
-func (l loader) entries(n *yaml.Node, keyPath string) ([][2]*yaml.Node, error) {
-	n = deref(n)
-	if n.Kind != yaml.MappingNode {
-		what := keyPath
-		if what == "" {
-			return nil, l.errf(n, "", "the file must be a mapping of keys (schema, name, start, ...), found %s", kindName(n))
-		}
-		return nil, l.errf(n, what, "must be a mapping, found %s", kindName(n))
-	}
-	seen := map[string]int{}
-	var out [][2]*yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := deref(n.Content[i]), deref(n.Content[i+1])
-		if k.Kind != yaml.ScalarNode {
-			return nil, l.errf(k, keyPath, "keys must be plain strings")
-		}
-		if prev, dup := seen[k.Value]; dup {
-			return nil, l.errf(k, join(keyPath, k.Value), "duplicate key (first on line %d)", prev)
-		}
-		seen[k.Value] = k.Line
-		out = append(out, [2]*yaml.Node{k, v})
-	}
-	return out, nil
-}
-
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
-
-func join(prefix, key string) string {
-	if prefix == "" {
-		return key
-	}
-	return prefix + "." + key
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "nothing (null)"
-		}
-		return fmt.Sprintf("%q", n.Value)
-	}
-	return "an empty document"
-}
-
-// str reads a scalar as a string; null and non-scalars are errors.
-func (l loader) str(v *yaml.Node, key string) (string, error) {
-	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-		return "", l.errf(v, key, "must be a string, found %s", kindName(v))
-	}
-	return v.Value, nil
-}
-
 func (l loader) spec(root *yaml.Node, s *Spec) error {
-	kv, err := l.entries(root, "")
+	kv, err := l.Entries(root, "")
 	if err != nil {
 		return err
 	}
 	have := map[string]bool{}
 	for _, e := range kv {
-		k, v := e[0], e[1]
+		k, v := e.Key, e.Value
 		key := k.Value
 		have[key] = true
 		switch key {
 		case "schema":
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
-				return l.errf(v, key, "must be the integer %d, found %s", SchemaVersion, kindName(v))
+				return l.Errorf(v, key, "must be the integer %d, found %s", SchemaVersion, yamlfile.Describe(v))
 			}
 			n, err := strconv.Atoi(v.Value)
 			if err != nil || n != SchemaVersion {
-				return l.errf(v, key, "unsupported schema %s (this tfbench reads schema %d)", v.Value, SchemaVersion)
+				return l.Errorf(v, key, "unsupported schema %s (this tfbench reads schema %d)", v.Value, SchemaVersion)
 			}
 			s.Schema = n
 		case "name":
-			if s.Name, err = l.str(v, key); err != nil {
+			if s.Name, err = l.Str(v, key); err != nil {
 				return err
 			}
 			dir := s.Dir
@@ -361,39 +226,30 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 				dir = abs
 			}
 			if dir = filepath.Base(dir); s.Name != dir {
-				return l.errf(v, key, "%q must equal the directory name %q", s.Name, dir)
+				return l.Errorf(v, key, "%q must equal the directory name %q", s.Name, dir)
 			}
 		case "description":
-			s.Description, err = l.str(v, key)
+			s.Description, err = l.Str(v, key)
 		case "language":
-			s.Language, err = l.str(v, key)
+			s.Language, err = l.Str(v, key)
 		case "rendering":
-			s.Rendering, err = l.str(v, key)
+			s.Rendering, err = l.Str(v, key)
 		case "runtime":
-			s.Runtime, err = l.str(v, key)
+			s.Runtime, err = l.Str(v, key)
 		case "build":
-			s.Build, err = l.str(v, key)
+			s.Build, err = l.Str(v, key)
 		case "start":
-			if s.Start, err = l.str(v, key); err == nil && strings.TrimSpace(s.Start) == "" {
-				err = l.errf(v, key, "must not be empty")
+			if s.Start, err = l.Str(v, key); err == nil && strings.TrimSpace(s.Start) == "" {
+				err = l.Errorf(v, key, "must not be empty")
 			}
 		case "ready":
-			if s.Ready, err = l.str(v, key); err == nil && !strings.HasPrefix(s.Ready, "/") {
-				err = l.errf(v, key, "%q must be a path starting with /", s.Ready)
+			if s.Ready, err = l.Str(v, key); err == nil && !strings.HasPrefix(s.Ready, "/") {
+				err = l.Errorf(v, key, "%q must be a path starting with /", s.Ready)
 			}
 		case "ready_timeout":
-			var txt string
-			if txt, err = l.str(v, key); err != nil {
-				break
+			if s.ReadyTimeout, err = l.Duration(v, key); err == nil && s.ReadyTimeout <= 0 {
+				err = l.Errorf(v, key, "%q must be positive", v.Value)
 			}
-			d, perr := time.ParseDuration(txt)
-			switch {
-			case perr != nil:
-				err = l.errf(v, key, "%q is not a duration (e.g. 60s, 2m)", txt)
-			case d <= 0:
-				err = l.errf(v, key, "%q must be positive", txt)
-			}
-			s.ReadyTimeout = d
 		case "env":
 			s.Env, err = l.env(v, key)
 		case "endpoints":
@@ -401,7 +257,7 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 		case "variants":
 			s.Variants, err = l.variants(v, key)
 		default:
-			return l.errf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, build, start, ready, ready_timeout, env, endpoints, variants)")
+			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, build, start, ready, ready_timeout, env, endpoints, variants)")
 		}
 		if err != nil {
 			return err
@@ -414,7 +270,7 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 		{"variants", "missing (required: at least one variant, e.g. `default: {}`)"},
 	} {
 		if !have[req.key] {
-			return l.errf(root, req.key, "%s", req.why)
+			return l.Errorf(root, req.key, "%s", req.why)
 		}
 	}
 	return nil
@@ -424,21 +280,21 @@ func (l loader) env(n *yaml.Node, keyPath string) (map[string]string, error) {
 	if n.Tag == "!!null" {
 		return nil, nil
 	}
-	kv, err := l.entries(n, keyPath)
+	kv, err := l.Entries(n, keyPath)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]string, len(kv))
 	for _, e := range kv {
-		k, v := e[0], e[1]
-		key := join(keyPath, k.Value)
+		k, v := e.Key, e.Value
+		key := e.Path
 		if !envKeyRE.MatchString(k.Value) {
-			return nil, l.errf(k, key, "not a valid environment variable name")
+			return nil, l.Errorf(k, key, "not a valid environment variable name")
 		}
 		if slices.Contains(reserved, k.Value) {
-			return nil, l.errf(k, key, "is set by the harness and may not be overridden")
+			return nil, l.Errorf(k, key, "is set by the harness and may not be overridden")
 		}
-		val, err := l.str(v, key)
+		val, err := l.Str(v, key)
 		if err != nil {
 			return nil, err
 		}
@@ -451,35 +307,35 @@ func (l loader) endpoints(n *yaml.Node, keyPath string) (map[suite.Type]string, 
 	if n.Tag == "!!null" {
 		return nil, nil
 	}
-	kv, err := l.entries(n, keyPath)
+	kv, err := l.Entries(n, keyPath)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[suite.Type]string, len(kv))
 	for _, e := range kv {
-		k, v := e[0], e[1]
-		key := join(keyPath, k.Value)
+		k, v := e.Key, e.Value
+		key := e.Path
 		t := suite.Type(k.Value)
 		if !t.Valid() {
 			names := make([]string, len(suite.Types))
 			for i, t := range suite.Types {
 				names[i] = string(t)
 			}
-			return nil, l.errf(k, key, "unknown test type (known: %s)", strings.Join(names, ", "))
+			return nil, l.Errorf(k, key, "unknown test type (known: %s)", strings.Join(names, ", "))
 		}
-		p, err := l.str(v, key)
+		p, err := l.Str(v, key)
 		if err != nil {
 			return nil, err
 		}
 		if !strings.HasPrefix(p, "/") {
-			return nil, l.errf(v, key, "%q must be a path starting with /", p)
+			return nil, l.Errorf(v, key, "%q must be a path starting with /", p)
 		}
 		hasN := strings.Contains(p, "{n}")
 		if t.TakesN() && !hasN {
-			return nil, l.errf(v, key, "%q lacks the {n} placeholder for the row count (e.g. /%s?queries={n})", p, t)
+			return nil, l.Errorf(v, key, "%q lacks the {n} placeholder for the row count (e.g. /%s?queries={n})", p, t)
 		}
 		if !t.TakesN() && hasN {
-			return nil, l.errf(v, key, "%q has {n}, which only queries and updates take", p)
+			return nil, l.Errorf(v, key, "%q has {n}, which only queries and updates take", p)
 		}
 		out[t] = p
 	}
@@ -488,45 +344,45 @@ func (l loader) endpoints(n *yaml.Node, keyPath string) (map[suite.Type]string, 
 
 func (l loader) variants(n *yaml.Node, keyPath string) ([]Variant, error) {
 	if n.Tag == "!!null" {
-		return nil, l.errf(n, keyPath, "needs at least one variant, e.g. `default: {}`")
+		return nil, l.Errorf(n, keyPath, "needs at least one variant, e.g. `default: {}`")
 	}
-	kv, err := l.entries(n, keyPath)
+	kv, err := l.Entries(n, keyPath)
 	if err != nil {
 		return nil, err
 	}
 	if len(kv) == 0 {
-		return nil, l.errf(n, keyPath, "needs at least one variant, e.g. `default: {}`")
+		return nil, l.Errorf(n, keyPath, "needs at least one variant, e.g. `default: {}`")
 	}
 	out := make([]Variant, 0, len(kv))
 	for _, e := range kv {
-		k, v := e[0], e[1]
-		vp := join(keyPath, k.Value)
+		k, v := e.Key, e.Value
+		vp := e.Path
 		if !nameRE.MatchString(k.Value) {
-			return nil, l.errf(k, vp, "variant names use letters, digits, '.', '_' and '-'")
+			return nil, l.Errorf(k, vp, "variant names use letters, digits, '.', '_' and '-'")
 		}
 		vr := Variant{Name: k.Value}
 		if v.Tag == "!!null" {
 			out = append(out, vr)
 			continue
 		}
-		fields, err := l.entries(v, vp)
+		fields, err := l.Entries(v, vp)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range fields {
-			fk, fv := f[0], f[1]
-			key := join(vp, fk.Value)
+			fk, fv := f.Key, f.Value
+			key := f.Path
 			switch fk.Value {
 			case "description":
-				vr.Description, err = l.str(fv, key)
+				vr.Description, err = l.Str(fv, key)
 			case "start":
-				if vr.Start, err = l.str(fv, key); err == nil && strings.TrimSpace(vr.Start) == "" {
-					err = l.errf(fv, key, "must not be empty (omit it to use the adapter's start)")
+				if vr.Start, err = l.Str(fv, key); err == nil && strings.TrimSpace(vr.Start) == "" {
+					err = l.Errorf(fv, key, "must not be empty (omit it to use the adapter's start)")
 				}
 			case "env":
 				vr.Env, err = l.env(fv, key)
 			default:
-				err = l.errf(fk, key, "unknown key (known: description, start, env)")
+				err = l.Errorf(fk, key, "unknown key (known: description, start, env)")
 			}
 			if err != nil {
 				return nil, err

@@ -5,32 +5,23 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tfbench/tfbench/harness/internal/yamlfile"
 )
 
-// Error is a problem in a suite file, located by file, line and key.
-// Its message reads "suites/tfb.yaml:12: key \"gate\": 120% is outside 0..100%".
-type Error struct {
-	File string // path of the suite file
-	Line int    // 1-based line of the offending node, 0 when unknown
-	Key  string // the YAML key at fault, "" for the document as a whole
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	loc := e.File
-	if e.Line > 0 {
-		loc += ":" + strconv.Itoa(e.Line)
-	}
-	if e.Key == "" {
-		return loc + ": " + e.Msg
-	}
-	return fmt.Sprintf("%s: key %q: %s", loc, e.Key, e.Msg)
-}
+// Error is a problem in a suite file, located by file, line and key (the
+// shared yamlfile.Error). Its message reads
+// "suites/tfb.yaml:12: key \"gate\": 120% is outside 0..100%". Key is the
+// bare key at fault ("gate", under defaults or in a test), "" for the file
+// as a whole; a duplicate key is named by its dotted path
+// ("defaults.duration", "tests.type").
+type Error = yamlfile.Error
 
 // Built-in defaults used where a suite's defaults block is silent. They are
 // TFB's method values where TFB has one (8 s timeout, 100% gate) and values
@@ -75,58 +66,47 @@ func Load(path string) (*Suite, error) {
 }
 
 // Parse validates suite YAML held in memory; file names it in errors.
+// Errors are *Error: a YAML syntax error (at its line), an empty file, more
+// than one YAML document, a duplicate key, and every suite rule.
 func Parse(file string, data []byte) (*Suite, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{File: file, Line: yamlErrLine(err), Msg: "malformed YAML: " + err.Error()}
+	p := parser{yamlfile.File{Path: file}}
+	root, err := p.Decode(data, "a mapping of keys (name, defaults, tests)")
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 {
-		return nil, &Error{File: file, Msg: "empty suite file"}
-	}
-	p := parser{file: file}
-	root := doc.Content[0]
-	if root.Kind != yaml.MappingNode {
-		return nil, p.errf(root, "", "a suite is a mapping with name, defaults and tests")
+	top, err := p.Entries(root, "")
+	if err != nil {
+		return nil, err
 	}
 	s := &Suite{File: file, Rounds: 1, Defaults: builtin}
 	sum := sha256.Sum256(data)
 	s.Hash = hex.EncodeToString(sum[:])
 	var testsNode *yaml.Node
-	err := p.each(root, func(key string, k, v *yaml.Node) error {
+	for _, e := range top {
+		key, v := e.Key.Value, e.Value
 		switch key {
 		case "name":
-			return p.str(v, key, &s.Name)
+			s.Name, err = p.Str(v, key)
 		case "defaults":
-			return p.each(v, func(key string, k, v *yaml.Node) error {
-				if key == "rounds" {
-					if err := p.integer(v, key, &s.Rounds); err != nil {
-						return err
-					}
-					if s.Rounds < 1 {
-						return p.errf(v, key, "rounds must be at least 1")
-					}
-					return nil
-				}
-				return p.setting(key, k, v, &s.Defaults)
-			})
+			err = p.defaults(v, s)
 		case "tests":
 			testsNode = v
-			return nil
+		default:
+			err = p.Errorf(e.Key, key, "unknown key (want name, defaults, tests)")
 		}
-		return p.errf(k, key, "unknown key (want name, defaults, tests)")
-	})
-	if err != nil {
-		return nil, err
+		if err != nil {
+			return nil, err
+		}
 	}
 	if s.Name == "" {
-		return nil, p.errf(root, "name", "missing")
+		return nil, p.Errorf(root, "name", "missing")
 	}
 	if testsNode == nil || testsNode.Kind != yaml.SequenceNode || len(testsNode.Content) == 0 {
 		n := root
 		if testsNode != nil {
 			n = testsNode
 		}
-		return nil, p.errf(n, "tests", "a non-empty list of tests is required")
+		return nil, p.Errorf(n, "tests", "a non-empty list of tests is required")
 	}
 	seen := map[string]int{}
 	for _, tn := range testsNode.Content {
@@ -135,7 +115,7 @@ func Parse(file string, data []byte) (*Suite, error) {
 			return nil, err
 		}
 		if line, dup := seen[t.Name]; dup {
-			return nil, p.errf(tn, "name", fmt.Sprintf("test %q already defined on line %d", t.Name, line))
+			return nil, p.Errorf(tn, "name", "test %q already defined on line %d", t.Name, line)
 		}
 		seen[t.Name] = t.Line
 		s.Tests = append(s.Tests, t)
@@ -171,68 +151,71 @@ func (s *Suite) Select(names []string) ([]Test, error) {
 	return out, nil
 }
 
-type parser struct{ file string }
+// parser reads one suite file; its yamlfile.File names the file in errors.
+type parser struct{ yamlfile.File }
 
-func (p parser) errf(n *yaml.Node, key, msg string) error {
-	return &Error{File: p.file, Line: n.Line, Key: key, Msg: msg}
-}
-
-// each walks a mapping node, calling fn with each key and value.
-func (p parser) each(n *yaml.Node, fn func(key string, k, v *yaml.Node) error) error {
-	if n.Kind != yaml.MappingNode {
-		return p.errf(n, "", "expected a mapping")
+// defaults reads the defaults block: rounds and the Settings keys.
+func (p parser) defaults(n *yaml.Node, s *Suite) error {
+	kv, err := p.Entries(n, "defaults")
+	if err != nil {
+		return err
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if err := fn(k.Value, k, v); err != nil {
+	for _, e := range kv {
+		key, v := e.Key.Value, e.Value
+		if key != "rounds" {
+			err = p.setting(key, e.Key, v, &s.Defaults)
+		} else if s.Rounds, err = p.Int(v, key); err == nil && s.Rounds < 1 {
+			err = p.Errorf(v, key, "rounds must be at least 1")
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// test reads one entry of the tests list, starting from the defaults.
 func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	t := Test{Line: n.Line, Settings: defaults}
 	t.Concurrency = append([]int(nil), defaults.Concurrency...)
-	var queriesNode *yaml.Node
-	err := p.each(n, func(key string, k, v *yaml.Node) error {
-		switch key {
-		case "name":
-			return p.str(v, key, &t.Name)
-		case "type":
-			var s string
-			if err := p.str(v, key, &s); err != nil {
-				return err
-			}
-			t.Type = Type(s)
-			if !t.Type.Valid() {
-				return p.errf(v, key, fmt.Sprintf("unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates)", s))
-			}
-			return nil
-		case "path":
-			if err := p.str(v, key, &t.Path); err != nil {
-				return err
-			}
-			if !strings.HasPrefix(t.Path, "/") {
-				return p.errf(v, key, "a path starts with /")
-			}
-			return nil
-		case "queries":
-			queriesNode = v
-			return p.levels(v, key, &t.Queries)
-		case "rounds":
-			return p.errf(k, key, "rounds is suite-wide: set it under defaults")
-		}
-		return p.setting(key, k, v, &t.Settings)
-	})
+	kv, err := p.Entries(n, "tests")
 	if err != nil {
 		return t, err
 	}
+	var queriesNode *yaml.Node
+	for _, e := range kv {
+		key, v := e.Key.Value, e.Value
+		switch key {
+		case "name":
+			t.Name, err = p.Str(v, key)
+		case "type":
+			var s string
+			if s, err = p.Str(v, key); err == nil {
+				if t.Type = Type(s); !t.Type.Valid() {
+					err = p.Errorf(v, key, "unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates)", s)
+				}
+			}
+		case "path":
+			if t.Path, err = p.Str(v, key); err == nil && !strings.HasPrefix(t.Path, "/") {
+				err = p.Errorf(v, key, "a path starts with /")
+			}
+		case "queries":
+			queriesNode = v
+			t.Queries, err = p.levels(v, key)
+		case "rounds":
+			err = p.Errorf(e.Key, key, "rounds is suite-wide: set it under defaults")
+		default:
+			err = p.setting(key, e.Key, v, &t.Settings)
+		}
+		if err != nil {
+			return t, err
+		}
+	}
 	if t.Name == "" {
-		return t, p.errf(n, "name", "every test needs a name")
+		return t, p.Errorf(n, "name", "every test needs a name")
 	}
 	if t.Type == "" {
-		return t, p.errf(n, "type", fmt.Sprintf("test %q has no type", t.Name))
+		return t, p.Errorf(n, "type", "test %q has no type", t.Name)
 	}
 	if t.Path == "" {
 		t.Path = DefaultPath[t.Type]
@@ -242,149 +225,94 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 			t.Queries = append([]int(nil), DefaultQueries...)
 		}
 		if !strings.Contains(t.Path, "{n}") {
-			return t, p.errf(n, "path", fmt.Sprintf("a %s path needs the {n} placeholder", t.Type))
+			return t, p.Errorf(n, "path", "a %s path needs the {n} placeholder", t.Type)
 		}
 		for _, q := range t.Queries {
 			if q > 500 {
-				return t, p.errf(queriesNode, "queries", fmt.Sprintf("%d is above 500, the most TFB allows", q))
+				return t, p.Errorf(queriesNode, "queries", "%d is above 500, the most TFB allows", q)
 			}
 		}
 	} else if queriesNode != nil {
-		return t, p.errf(queriesNode, "queries", fmt.Sprintf("only queries and updates tests take queries, not %s", t.Type))
+		return t, p.Errorf(queriesNode, "queries", "only queries and updates tests take queries, not %s", t.Type)
 	}
 	return t, nil
 }
 
 // setting parses one key of the Settings block (defaults or a test).
-func (p parser) setting(key string, k, v *yaml.Node, s *Settings) error {
+func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 	switch key {
 	case "duration":
-		return p.duration(v, key, &s.Duration, false)
+		s.Duration, err = p.duration(v, key, false)
 	case "warmup":
-		return p.duration(v, key, &s.Warmup, true)
+		s.Warmup, err = p.duration(v, key, true)
 	case "timeout":
-		return p.duration(v, key, &s.Timeout, false)
+		s.Timeout, err = p.duration(v, key, false)
 	case "concurrency":
-		return p.levels(v, key, &s.Concurrency)
+		s.Concurrency, err = p.levels(v, key)
 	case "pipeline":
-		if err := p.integer(v, key, &s.Pipeline); err != nil {
-			return err
+		if s.Pipeline, err = p.Int(v, key); err == nil && s.Pipeline < 1 {
+			err = p.Errorf(v, key, "pipeline depth must be at least 1")
 		}
-		if s.Pipeline < 1 {
-			return p.errf(v, key, "pipeline depth must be at least 1")
-		}
-		return nil
 	case "min_responses":
-		if err := p.integer(v, key, &s.MinResponses); err != nil {
-			return err
+		if s.MinResponses, err = p.Int(v, key); err == nil && s.MinResponses < 1 {
+			err = p.Errorf(v, key, "min_responses must be at least 1")
 		}
-		if s.MinResponses < 1 {
-			return p.errf(v, key, "min_responses must be at least 1")
-		}
-		return nil
 	case "gate":
-		return p.gate(v, key, &s.Gate)
+		s.Gate, err = p.gate(v, key)
 	case "engine":
-		if err := p.str(v, key, &s.Engine); err != nil {
-			return err
+		if s.Engine, err = p.Str(v, key); err == nil && !slices.Contains(Engines, s.Engine) {
+			err = p.Errorf(v, key, "unknown engine %q (want one of %s)", s.Engine, strings.Join(Engines, ", "))
 		}
-		for _, e := range Engines {
-			if e == s.Engine {
-				return nil
-			}
-		}
-		return p.errf(v, key, fmt.Sprintf("unknown engine %q (want one of %s)", s.Engine, strings.Join(Engines, ", ")))
+	default:
+		err = p.Errorf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine, and in a test also name, type, path, queries)")
 	}
-	return p.errf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine, and in a test also name, type, path, queries)")
+	return err
 }
 
-func (p parser) str(v *yaml.Node, key string, out *string) error {
-	if v.Kind != yaml.ScalarNode {
-		return p.errf(v, key, "expected a string")
+// duration reads a positive duration, or with zeroOK a non-negative one.
+func (p parser) duration(v *yaml.Node, key string, zeroOK bool) (time.Duration, error) {
+	d, err := p.Duration(v, key)
+	if err == nil && (d < 0 || (d == 0 && !zeroOK)) {
+		err = p.Errorf(v, key, "%s must be positive", v.Value)
 	}
-	*out = v.Value
-	return nil
-}
-
-func (p parser) integer(v *yaml.Node, key string, out *int) error {
-	if v.Kind != yaml.ScalarNode {
-		return p.errf(v, key, "expected a whole number")
-	}
-	n, err := strconv.Atoi(v.Value)
-	if err != nil {
-		return p.errf(v, key, fmt.Sprintf("%q is not a whole number", v.Value))
-	}
-	*out = n
-	return nil
-}
-
-func (p parser) duration(v *yaml.Node, key string, out *time.Duration, zeroOK bool) error {
-	if v.Kind != yaml.ScalarNode {
-		return p.errf(v, key, "expected a duration such as 15s or 500ms")
-	}
-	d, err := time.ParseDuration(v.Value)
-	if err != nil {
-		return p.errf(v, key, fmt.Sprintf("%q is not a duration (write 15s, 500ms, 1m)", v.Value))
-	}
-	if d < 0 || (d == 0 && !zeroOK) {
-		return p.errf(v, key, fmt.Sprintf("%s must be positive", v.Value))
-	}
-	*out = d
-	return nil
+	return d, err
 }
 
 // levels parses a non-empty list of positive integers (concurrency levels
 // or query counts N).
-func (p parser) levels(v *yaml.Node, key string, out *[]int) error {
+func (p parser) levels(v *yaml.Node, key string) ([]int, error) {
 	if v.Kind != yaml.SequenceNode {
-		return p.errf(v, key, "expected a list such as [16, 64, 256]")
+		return nil, p.Errorf(v, key, "expected a list such as [16, 64, 256]")
 	}
 	if len(v.Content) == 0 {
-		return p.errf(v, key, "the list is empty: give at least one level")
+		return nil, p.Errorf(v, key, "the list is empty: give at least one level")
 	}
-	var ls []int
+	ls := make([]int, 0, len(v.Content))
 	for _, e := range v.Content {
-		var n int
-		if err := p.integer(e, key, &n); err != nil {
-			return err
+		n, err := p.Int(e, key)
+		if err != nil {
+			return nil, err
 		}
 		if n < 1 {
-			return p.errf(e, key, fmt.Sprintf("%d: levels must be positive", n))
+			return nil, p.Errorf(e, key, "%d: levels must be positive", n)
 		}
 		ls = append(ls, n)
 	}
-	*out = ls
-	return nil
+	return ls, nil
 }
 
 // gate parses a percentage such as "100%" or "99.5%" into a share 0..1.
-func (p parser) gate(v *yaml.Node, key string, out *float64) error {
+func (p parser) gate(v *yaml.Node, key string) (float64, error) {
 	s := strings.TrimSpace(v.Value)
 	if v.Kind != yaml.ScalarNode || !strings.HasSuffix(s, "%") {
-		return p.errf(v, key, fmt.Sprintf("%q: write the gate as a percentage such as 100%%", v.Value))
+		return 0, p.Errorf(v, key, "%q: write the gate as a percentage such as 100%%", v.Value)
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
 	if err != nil {
-		return p.errf(v, key, fmt.Sprintf("%q is not a percentage", v.Value))
+		return 0, p.Errorf(v, key, "%q is not a percentage", v.Value)
 	}
 	if f < 0 || f > 100 {
-		return p.errf(v, key, fmt.Sprintf("%s is outside 0..100%%", s))
+		return 0, p.Errorf(v, key, "%s is outside 0..100%%", s)
 	}
-	*out = f / 100
-	return nil
-}
-
-// yamlErrLine extracts "line N" from a yaml.v3 syntax error, 0 if absent.
-func yamlErrLine(err error) int {
-	msg := err.Error()
-	i := strings.Index(msg, "line ")
-	if i < 0 {
-		return 0
-	}
-	j := i + 5
-	for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
-		j++
-	}
-	n, _ := strconv.Atoi(msg[i+5 : j])
-	return n
+	return f / 100, nil
 }
