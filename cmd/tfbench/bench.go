@@ -47,50 +47,11 @@ func (c *common) config(log io.Writer) (run.Config, error) {
 	if err != nil {
 		return run.Config{}, err
 	}
-	targets, err := selectTargets(specs, list(c.frameworks), c.dir)
+	targets, err := run.Select(specs, list(c.frameworks), c.dir)
 	if err != nil {
 		return run.Config{}, err
 	}
 	return run.Config{Suite: s, Tests: tests, Targets: targets, WorkDir: c.work, Keep: c.keep, Seed: c.seed, Log: log}, nil
-}
-
-// selectTargets resolves NAME or NAME:VARIANT items against the
-// discovered adapters; no items selects every variant of every adapter.
-func selectTargets(specs []*framework.Spec, items []string, dir string) ([]run.Target, error) {
-	var out []run.Target
-	if len(items) == 0 {
-		for _, s := range specs {
-			for _, v := range s.Variants {
-				out = append(out, run.Target{Spec: s, Variant: v})
-			}
-		}
-		return out, nil
-	}
-	byName := map[string]*framework.Spec{}
-	var names []string
-	for _, s := range specs {
-		byName[s.Name] = s
-		names = append(names, s.Name)
-	}
-	for _, item := range items {
-		name, variant, hasVariant := strings.Cut(item, ":")
-		s, ok := byName[name]
-		if !ok {
-			return nil, fmt.Errorf("no framework %q in %s (have %s)", name, dir, strings.Join(names, ", "))
-		}
-		if !hasVariant {
-			for _, v := range s.Variants {
-				out = append(out, run.Target{Spec: s, Variant: v})
-			}
-			continue
-		}
-		v, err := s.Variant(variant)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, run.Target{Spec: s, Variant: v})
-	}
-	return out, nil
 }
 
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -38,5 +39,40 @@ func TestBenchNeedsTargets(t *testing.T) {
 	_, _, err := Bench(context.Background(), Config{Suite: s, WorkDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "no frameworks to run") {
 		t.Errorf("err %v", err)
+	}
+}
+
+func TestSelect(t *testing.T) {
+	a := &framework.Spec{Name: "a", Variants: []framework.Variant{{Name: "pool"}, {Name: "serialized"}}}
+	b := &framework.Spec{Name: "b", Variants: []framework.Variant{{Name: "default"}}}
+	specs := []*framework.Spec{a, b}
+	names := func(ts []Target) string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.Name())
+		}
+		return strings.Join(out, ",")
+	}
+	cases := []struct {
+		items []string
+		want  string
+		err   string
+	}{
+		{nil, "a/pool,a/serialized,b/default", ""},
+		{[]string{"b", "a:serialized"}, "b/default,a/serialized", ""},
+		{[]string{"c"}, "", `no framework "c" in frameworks (have a, b)`},
+		{[]string{"a:cluster"}, "", `framework a: no variant "cluster" (have: pool, serialized)`},
+	}
+	for _, c := range cases {
+		got, err := Select(specs, c.items, "frameworks")
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%v: err %v, want %q", c.items, err, c.err)
+			}
+			continue
+		}
+		if err != nil || names(got) != c.want {
+			t.Errorf("%v: %s (%v), want %s", c.items, names(got), err, c.want)
+		}
 	}
 }

@@ -1,0 +1,49 @@
+package run
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tfbench/tfbench/harness/framework"
+)
+
+// Select resolves the CLI's NAME or NAME:VARIANT items against the adapters
+// discovered in dir; no items selects every variant of every adapter, and
+// NAME alone every variant of NAME. An unknown name is an error listing the
+// adapters in dir; an unknown variant one listing the adapter's variants.
+func Select(specs []*framework.Spec, items []string, dir string) ([]Target, error) {
+	var out []Target
+	if len(items) == 0 {
+		for _, s := range specs {
+			for _, v := range s.Variants {
+				out = append(out, Target{Spec: s, Variant: v})
+			}
+		}
+		return out, nil
+	}
+	byName := map[string]*framework.Spec{}
+	var names []string
+	for _, s := range specs {
+		byName[s.Name] = s
+		names = append(names, s.Name)
+	}
+	for _, item := range items {
+		name, variant, hasVariant := strings.Cut(item, ":")
+		s, ok := byName[name]
+		if !ok {
+			return nil, fmt.Errorf("no framework %q in %s (have %s)", name, dir, strings.Join(names, ", "))
+		}
+		if !hasVariant {
+			for _, v := range s.Variants {
+				out = append(out, Target{Spec: s, Variant: v})
+			}
+			continue
+		}
+		v, err := s.Variant(variant)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Target{Spec: s, Variant: v})
+	}
+	return out, nil
+}
