@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"io"
@@ -8,7 +9,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -323,5 +327,157 @@ func TestConfig(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); err == nil {
 		t.Error("openApp created the missing database")
+	}
+}
+
+// goroutinesCreated reads the process's count of goroutines started so far.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestDBCallsStartNoGoroutinePerQuery guards dbContext: with a cancelable
+// context (as r.Context() is), database/sql and modernc.org/sqlite start one
+// goroutine each per query, a flood that starved requests for up to a second
+// at 64 connections. 350 statements under a cancelable context must start
+// only the update transaction's database/sql watcher (Tx.awaitDone), plus at
+// most a few of the runtime's own (GC workers, cleanup goroutines); the
+// regression starts at least 350.
+func TestDBCallsStartNoGoroutinePerQuery(t *testing.T) {
+	_, a, _ := start(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	work := func() {
+		t.Helper()
+		rows, err := a.loadWorlds(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.loadWorlds(ctx, 100); err != nil {
+			t.Fatal(err)
+		}
+		for i := range rows {
+			rows[i].RandomNumber = rows[i].ID%worldRows + 1
+		}
+		if err := a.saveWorlds(ctx, rows); err != nil {
+			t.Fatal(err)
+		}
+		for range 50 {
+			if list, err := a.loadFortunes(ctx); err != nil || len(list) != len(testFortunes) {
+				t.Fatalf("loadFortunes: %d rows, %v; want %d rows", len(list), err, len(testFortunes))
+			}
+		}
+	}
+	work() // open and prepare on every connection it needs first
+	before := goroutinesCreated()
+	work()
+	if n := goroutinesCreated() - before; n < 1 || n > 5 {
+		t.Errorf("350 statements started %d goroutines, want 1 (Tx.awaitDone) to 5", n)
+	}
+}
+
+// awaitGateWaiters returns once exactly n goroutines are parked in
+// gate.enter, read from a dump of all goroutine stacks ("goroutine N
+// [select]:" with a frame ".gate.enter("). A goroutine is shown parked only
+// after its send is queued on the channel. It fails the test if that never
+// happens within many scheduler yields (a hang guard, not a time limit).
+func awaitGateWaiters(t *testing.T, n int) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for range 100000 {
+		got := 0
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, " [select") && strings.Contains(g, ".gate.enter(") {
+				got++
+			}
+		}
+		if got == n {
+			return
+		}
+		runtime.Gosched()
+	}
+	t.Fatalf("never saw %d goroutines parked in gate.enter", n)
+}
+
+// TestGateAdmitsInArrivalOrder: with every slot taken, waiters queue in
+// arrival order and each freed slot goes to the oldest (database/sql hands a
+// freed connection to a random waiter instead). Each waiter is started only
+// once the previous one is seen parked in enter, so the arrival order is
+// known; no timing is involved.
+func TestGateAdmitsInArrivalOrder(t *testing.T) {
+	const slots, waiters = 2, 6
+	g := make(gate, slots)
+	for range slots {
+		if err := g.enter(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	admitted := make(chan int)
+	for i := range waiters {
+		go func() {
+			if err := g.enter(context.Background()); err != nil {
+				panic(err) // cannot happen: Background never ends
+			}
+			admitted <- i
+		}()
+		awaitGateWaiters(t, i+1)
+	}
+	for want := range waiters {
+		g.leave()
+		if got := <-admitted; got != want {
+			t.Fatalf("freed slot %d went to waiter %d, want %d (arrival order)", want+1, got, want)
+		}
+	}
+
+	// A waiter whose request ends gives up its place and holds no slot.
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error)
+	go func() { errc <- g.enter(ctx) }()
+	awaitGateWaiters(t, 1)
+	cancel()
+	if err := <-errc; err != context.Canceled {
+		t.Errorf("enter after cancel: %v, want context.Canceled", err)
+	}
+	if len(g) != slots {
+		t.Errorf("gate holds %d slots, want %d", len(g), slots)
+	}
+}
+
+// TestPoolsNeverWait: under a burst of concurrent db, queries, fortunes and
+// updates requests, database/sql never makes a request wait for a
+// connection (DB.Stats().WaitCount), since the gates admit no more requests
+// than each pool has connections. With more Ps than connections, a handler
+// that skipped its gate (or a gate wider than its pool) makes waits all but
+// certain here; with the gates the count is 0 whatever the schedule.
+func TestPoolsNeverWait(t *testing.T) {
+	_, a, _ := start(t)
+	if got, want := a.read.Stats().MaxOpenConnections, cap(a.readGate); got != want {
+		t.Fatalf("read pool has %d connections, read gate %d slots", got, want)
+	}
+	if got, want := a.write.Stats().MaxOpenConnections, cap(a.writeGate); got != want || want != 1 {
+		t.Fatalf("write pool has %d connections, write gate %d slots; want 1 and 1", got, want)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4 * cap(a.readGate)))
+	h := a.handler()
+	paths := []string{"/queries?queries=20", "/updates?queries=20", "/fortunes", "/db"}
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Go(func() {
+			for j := range 8 {
+				p := paths[(i+j)%len(paths)]
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, httptest.NewRequest("GET", p, nil))
+				if w.Code != 200 {
+					t.Errorf("GET %s: status %d, body %q", p, w.Code, w.Body)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for name, db := range map[string]*sql.DB{"read": a.read, "write": a.write} {
+		if s := db.Stats(); s.WaitCount != 0 {
+			t.Errorf("%s pool: %d requests waited for a connection (%v in all), want 0", name, s.WaitCount, s.WaitDuration)
+		}
 	}
 }
