@@ -20,7 +20,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
@@ -440,45 +439,23 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	}
 	after, _ := probe.Tree(ctx, srv.Pid)
 	genAfter, _ := probe.Self(ctx)
-	s := sweep.Sample{
-		Key: sweep.Key{
-			Framework: t.Spec.Name, Variant: t.Variant.Name, Runtime: r.frameworkRecord(t).Runtime,
-			Test: test.Name, Type: test.Type, N: n, Connections: conns, Pipeline: test.Pipeline,
-			Engine: test.Engine, Round: round,
-		},
-		Window: res.Window.Seconds(), Responses: res.Responses, Success: res.Success, RPS: res.RPS(),
-		SocketErrors: res.SocketErrors(), ServerRSS: after.PeakRSS,
-		ServerCPU: max(0, after.CPU-before.CPU), GeneratorCPU: max(0, genAfter-genBefore),
+	s, err := sweep.FromResult(sweep.Key{
+		Framework: t.Spec.Name, Variant: t.Variant.Name, Runtime: r.frameworkRecord(t).Runtime,
+		Test: test.Name, Type: test.Type, N: n, Connections: conns, Pipeline: test.Pipeline,
+		Engine: test.Engine, Round: round,
+	}, res)
+	if err != nil {
+		return s, err
 	}
+	s.ServerRSS = after.PeakRSS
+	s.ServerCPU = max(0, after.CPU-before.CPU)
+	s.GeneratorCPU = max(0, genAfter-genBefore)
 	if s.Responses > 0 {
 		s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
 	}
 	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, len(r.gen))
-	s.StatusCounts = map[string]int64{}
-	for code, c := range res.StatusCounts {
-		s.StatusCounts[strconv.Itoa(code)] = c
-	}
-	s.Errors, s.Examples = map[string]int64{}, map[string]string{}
-	for class, c := range res.Errors {
-		s.Errors[string(class)] = c
-	}
-	for class, e := range res.Examples {
-		s.Examples[string(class)] = e
-	}
-	if res.Latency != nil {
-		s.Latency = latency(res.Latency)
-		if s.Histogram, err = res.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
-			return s, fmt.Errorf("encode the latency histogram: %w", err)
-		}
-	}
 	s.Gate = sweep.Gate(s, test.Gate, test.MinResponses)
 	return s, nil
-}
-
-// latency summarises a µs histogram in ms.
-func latency(h *hdrhistogram.Histogram) sweep.Latency {
-	q := func(p float64) float64 { return float64(h.ValueAtQuantile(p)) / 1000 }
-	return sweep.Latency{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: float64(h.Max()) / 1000}
 }
 
 func suiteRecord(s *suite.Suite, tests []suite.Test) results.Suite {

@@ -3,6 +3,10 @@ package sweep
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tfbench/tfbench/harness/load"
 )
 
 func TestGate(t *testing.T) {
@@ -35,5 +39,33 @@ func TestGate(t *testing.T) {
 				t.Errorf("passing sample has reason %q", g.Reason)
 			}
 		})
+	}
+}
+
+func TestFromResult(t *testing.T) {
+	h := hdrhistogram.New(1, 8_000_000, 3)
+	for i := int64(1); i <= 1000; i++ {
+		h.RecordValue(i * 10) // 10 µs .. 10 ms
+	}
+	r := &load.Result{
+		Window: 2 * time.Second, Responses: 1000, Success: 990,
+		StatusCounts: map[int]int64{200: 990, 500: 10},
+		Errors:       map[load.Class]int64{load.Status: 10, load.Read: 2},
+		Examples:     map[load.Class]string{load.Read: "read: reset"},
+		Latency:      h,
+	}
+	s, err := FromResult(Key{Framework: "f", Test: "json"}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RPS != 500 || s.SocketErrors != 2 || s.StatusCounts["500"] != 10 || s.Errors["status"] != 10 || s.Examples["read"] != "read: reset" || s.Window != 2 {
+		t.Errorf("sample %+v", s)
+	}
+	if s.Latency.P50 != 5.003 || s.Latency.Max != 10.007 {
+		t.Errorf("latency %+v, want p50 5.003 ms and max 10.007 ms (HDR bucket upper bounds)", s.Latency)
+	}
+	back, err := hdrhistogram.Decode(s.Histogram)
+	if err != nil || back.TotalCount() != 1000 {
+		t.Errorf("stored histogram: %v, %d values", err, back.TotalCount())
 	}
 }

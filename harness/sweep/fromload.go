@@ -1,0 +1,45 @@
+package sweep
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tfbench/tfbench/harness/load"
+)
+
+// FromResult turns one load generator result into a Sample with key k: the
+// counts, RPS (requests/s), error classes with their first examples, and
+// the latency histogram (µs) both summarised in ms and stored in
+// HdrHistogram's V2 compressed encoding. Server cost, generator health and
+// the gate are the caller's to fill. The error is the histogram encoder's.
+func FromResult(k Key, r *load.Result) (Sample, error) {
+	s := Sample{
+		Key: k, Window: r.Window.Seconds(), Responses: r.Responses, Success: r.Success,
+		RPS: r.RPS(), SocketErrors: r.SocketErrors(),
+		StatusCounts: map[string]int64{}, Errors: map[string]int64{}, Examples: map[string]string{},
+	}
+	for code, c := range r.StatusCounts {
+		s.StatusCounts[strconv.Itoa(code)] = c
+	}
+	for class, c := range r.Errors {
+		s.Errors[string(class)] = c
+	}
+	for class, e := range r.Examples {
+		s.Examples[string(class)] = e
+	}
+	if r.Latency != nil {
+		s.Latency = Summarize(r.Latency)
+		var err error
+		if s.Histogram, err = r.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
+			return s, fmt.Errorf("encode the latency histogram: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Summarize reads p50, p90, p99, p99.9 and max from a µs histogram, in ms.
+func Summarize(h *hdrhistogram.Histogram) Latency {
+	q := func(p float64) float64 { return float64(h.ValueAtQuantile(p)) / 1000 }
+	return Latency{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: float64(h.Max()) / 1000}
+}
