@@ -18,19 +18,22 @@ import (
 
 // common are the flags bench and verify share.
 type common struct {
+	command                             []string // the command line, recorded in results.json
 	suite, frameworks, tests, dir, work string
 	keep                                bool
 	seed                                int64
 }
 
-func (c *common) register(fs *flag.FlagSet, defaultSuite string) {
+func (c *common) register(fs *flag.FlagSet, defaultSuite string, measuring bool) {
 	fs.StringVar(&c.suite, "suite", defaultSuite, "suite file")
 	fs.StringVar(&c.frameworks, "frameworks", "", "comma-separated frameworks to run, NAME or NAME:VARIANT (default: all in --frameworks-dir, every variant)")
 	fs.StringVar(&c.tests, "tests", "", "comma-separated test names from the suite (default: all)")
 	fs.StringVar(&c.dir, "frameworks-dir", "frameworks", "folder holding one adapter per subfolder")
 	fs.StringVar(&c.work, "work", ".tfbench", "scratch folder: dataset, builds, runs/<run-id>/ (results.json, logs)")
-	fs.BoolVar(&c.keep, "keep", false, "keep each framework's database copy after its round")
-	fs.Int64Var(&c.seed, "seed", 0, "seed of the per-round framework shuffle (default: from the clock; recorded in results.json)")
+	if measuring {
+		fs.BoolVar(&c.keep, "keep", false, "keep each framework's database copy after its round")
+		fs.Int64Var(&c.seed, "seed", 0, "seed of the per-round framework shuffle (default: from the clock; recorded in results.json)")
+	}
 }
 
 // config loads the suite and frameworks the flags name.
@@ -51,13 +54,14 @@ func (c *common) config(log io.Writer) (run.Config, error) {
 	if err != nil {
 		return run.Config{}, err
 	}
-	return run.Config{Suite: s, Tests: tests, Targets: targets, WorkDir: c.work, Keep: c.keep, Seed: c.seed, Log: log}, nil
+	return run.Config{Suite: s, Tests: tests, Targets: targets, WorkDir: c.work, Keep: c.keep, Seed: c.seed, Log: log, Command: c.command}, nil
 }
 
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE] [--copy-results FILE]", stderr)
-	c.register(fs, "suites/tfb.yaml")
+	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--keep] [--seed N]", stderr)
+	c.register(fs, "suites/tfb.yaml", true)
+	c.command = append([]string{"tfbench", "bench"}, args...)
 	reportPath := fs.String("report", "", "also write the markdown report to this file (it is always written beside results.json)")
 	copyResults := fs.String("copy-results", "", "also copy results.json to this file")
 	if err := parse(fs, args); err != nil {
@@ -137,8 +141,9 @@ func summarize(w io.Writer, f *results.File) {
 
 func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("verify", "verify [--suite FILE] [--frameworks LIST] [--tests LIST]", stderr)
-	c.register(fs, "suites/tfb.yaml")
+	fs := newFlags("verify", "verify [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR]", stderr)
+	c.register(fs, "suites/tfb.yaml", false)
+	c.command = append([]string{"tfbench", "verify"}, args...)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

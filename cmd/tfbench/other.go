@@ -38,7 +38,7 @@ func datasetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", "report [--results FILE] [--out FILE]", stderr)
-	in := fs.String("results", run.LatestResults(".tfbench"), "results.json to render (default: the newest run)")
+	in := fs.String("results", run.LatestResults(".tfbench"), "results.json to render (the default is the newest bench run)")
 	out := fs.String("out", "", "markdown file to write (default: standard output)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -58,8 +58,8 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func frameworksCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("frameworks", "frameworks [--dir DIR]", stderr)
-	dir := fs.String("dir", "frameworks", "folder holding one adapter per subfolder")
+	fs := newFlags("frameworks", "frameworks [--frameworks-dir DIR]", stderr)
+	dir := fs.String("frameworks-dir", "frameworks", "folder holding one adapter per subfolder")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

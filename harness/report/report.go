@@ -57,6 +57,9 @@ func (b *builder) header() {
 	b.printf("# tfbench: %s\n\n", f.Suite.Name)
 	when := f.Started.UTC().Format("2006-01-02 15:04 UTC")
 	b.printf("Run `%s`, %s, %s.\n\n", f.RunID, when, f.Status)
+	if len(f.Command) > 0 {
+		b.printf("Command: `%s`\n\n", strings.Join(f.Command, " "))
+	}
 	b.printf("## Machine and method\n\n")
 	h := f.Host
 	cpus := fmt.Sprintf("%s, %d logical CPUs", orDash(h.CPUModel), h.LogicalCPUs)

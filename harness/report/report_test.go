@@ -27,7 +27,7 @@ func hist(t *testing.T, n int) []byte {
 
 func fixture(t *testing.T) *results.File {
 	f := &results.File{
-		SchemaVersion: 1, MethodVersion: 1, RunID: "r1", Status: results.Complete,
+		SchemaVersion: 1, MethodVersion: 1, RunID: "r1", Status: results.Complete, Command: []string{"tfbench", "bench", "--tests", "json,queries"},
 		Started: time.Date(2026, 11, 29, 19, 30, 0, 0, time.UTC),
 		Suite: results.Suite{Name: "smoke", File: "suites/smoke.yaml", Hash: "0123456789abcdef", Rounds: 2, Tests: []results.Test{
 			{Name: "json", Type: "json", Path: "/json", Concurrency: []int{8, 16}, Pipeline: 1, Duration: 1, Warmup: 0.2, Timeout: 8, Gate: 1, MinResponses: 100},
@@ -78,6 +78,7 @@ func TestMarkdown(t *testing.T) {
 	out := squeeze(buf.String())
 	want := []string{
 		"# tfbench: smoke",
+		"Command: `tfbench bench --tests json,queries`",
 		"| CPU sets | load generator on CPU 0, servers on CPU 1 |",
 		// json: 16 connections failed a round, so the peak is the 8-connection median 11,000.
 		"| go-stdlib | default   |   11,000 |    100.0% |   10,000–12,000 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",

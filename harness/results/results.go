@@ -84,12 +84,15 @@ const (
 
 // File is the content of results.json.
 type File struct {
-	SchemaVersion int       `json:"schema_version"`
-	MethodVersion int       `json:"method_version"`
-	RunID         string    `json:"run_id"`
-	Status        string    `json:"status"` // running, complete or interrupted
-	Started       time.Time `json:"started"`
-	Finished      time.Time `json:"finished,omitzero"`
+	SchemaVersion int    `json:"schema_version"`
+	MethodVersion int    `json:"method_version"`
+	RunID         string `json:"run_id"`
+	// Command is the command line that started the run, e.g.
+	// ["tfbench", "bench", "--tests", "json"].
+	Command  []string  `json:"command,omitempty"`
+	Status   string    `json:"status"` // running, complete or interrupted
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished,omitzero"`
 	// Seed is the seed of the per-round shuffles of framework order.
 	Seed          int64          `json:"seed"`
 	Suite         Suite          `json:"suite"`

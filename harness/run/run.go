@@ -60,6 +60,10 @@ type Config struct {
 	Log io.Writer
 	// StopGrace is how long a server gets between SIGTERM and SIGKILL.
 	StopGrace time.Duration
+	// Command is the command line that started the run, recorded in
+	// results.json and shown in the report, so a run limited to some
+	// frameworks or tests says so.
+	Command []string
 }
 
 // DatasetPath is where the run keeps the source dataset inside WorkDir.
@@ -146,7 +150,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	}
 	host := probe.HostInfo(ctx)
 	host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), r.srv.String(), cpuset.Disjoint(r.gen, r.srv)
-	f := &results.File{RunID: cfg.RunID, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests)}
+	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests)}
 	r.rec, err = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err != nil {
 		return nil, err

@@ -264,7 +264,7 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "unknown engine %q (want one of %s)", s.Engine, strings.Join(Engines, ", "))
 		}
 	default:
-		err = p.Errorf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine, and in a test also name, type, path, queries)")
+		err = p.Errorf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine; under defaults also rounds; in a test also name, type, path, queries)")
 	}
 	return err
 }
@@ -272,7 +272,11 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 // duration reads a positive duration, or with zeroOK a non-negative one.
 func (p parser) duration(v *yaml.Node, key string, zeroOK bool) (time.Duration, error) {
 	d, err := p.Duration(v, key)
-	if err == nil && (d < 0 || (d == 0 && !zeroOK)) {
+	switch {
+	case err != nil:
+	case d < 0 && zeroOK:
+		err = p.Errorf(v, key, "%s must not be negative (0s turns it off)", v.Value)
+	case d <= 0 && !zeroOK:
 		err = p.Errorf(v, key, "%s must be positive", v.Value)
 	}
 	return d, err
