@@ -8,11 +8,14 @@ import (
 )
 
 // Class is an error class, the key of Result.Errors and Result.Examples
-// (DESIGN.md, "The load generator": connect, read, write, timeout, status).
+// (DESIGN.md, "The load generator": connect, read, write, timeout, status;
+// and check, for responses checked under load).
 type Class string
 
 // The error classes. Connect, Read, Write and Timeout are socket errors
-// (Result.SocketErrors); Status counts non-2xx responses.
+// (Result.SocketErrors); Status counts non-2xx responses; Check counts
+// sampled responses that failed Options.Check. Status and Check errors are
+// not socket errors: the gate counts them separately.
 const (
 	// Connect: a TCP connection could not be opened (refused, dial timeout).
 	Connect Class = "connect"
@@ -26,10 +29,17 @@ const (
 	Timeout Class = "timeout"
 	// Status: a counted response had a status outside 200..299.
 	Status Class = "status"
+	// Check: a counted response sampled for checking failed Options.Check
+	// (DESIGN.md, "The load generator": the same rules as verification, under
+	// load). The response itself still counts in Responses and StatusCounts.
+	Check Class = "check"
 )
 
 // Classes lists the error classes in report order.
-var Classes = []Class{Connect, Read, Write, Timeout, Status}
+var Classes = []Class{Connect, Read, Write, Timeout, Status, Check}
+
+// numClasses is len(Classes), the size of per-connection arrays.
+const numClasses = 6
 
 // classIndex numbers the classes for per-connection arrays.
 func classIndex(c Class) int {
@@ -42,8 +52,10 @@ func classIndex(c Class) int {
 		return 2
 	case Timeout:
 		return 3
-	default:
+	case Status:
 		return 4
+	default: // Check
+		return 5
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,27 +27,56 @@ type plan struct {
 	stop  atomic.Bool     // set when the caller cancels the run
 }
 
-// conn is one connection's closed loop: write a batch of Pipeline requests,
-// read their responses in order, record each, repeat until the window ends.
-// Only its own goroutine touches its fields, except c, which abort reads
-// under mu.
+// conn is one connection's loop: write a batch of Pipeline requests (in
+// constant-rate mode: one request, at its scheduled time), read their
+// responses in order, record each, check the sampled ones, repeat until the
+// window ends. Only its own goroutine touches its fields, except c, which
+// abort reads under mu.
 type conn struct {
 	p      *plan
 	mu     sync.Mutex
 	c      net.Conn
 	parse  *parser
-	hist   *hdrhistogram.PackedHistogram // latency, µs
+	hist   *hdrhistogram.PackedHistogram // latency, µs (corrected at a Rate)
+	uhist  *hdrhistogram.PackedHistogram // at a Rate: uncorrected latency, µs; else nil
 	tally  tally
 	dialer net.Dialer
+	timer  *time.Timer // for sleep; made on first use
+
+	// Constant-rate mode: the next request's intended send time is
+	// p.start + slot*p.interval; slot starts at i/Connections for the i-th
+	// connection (the stagger) and grows by 1 per request sent. ready is
+	// when the connection last became free to send: its last response was
+	// complete or it reconnected (zero: opened before the window).
+	slot  float64
+	ready time.Time
+
+	// Checks: untilCheck is how many responses pass before the next one is
+	// sampled (0: the next one); checks holds the sampled responses of the
+	// current batch, checked once the batch is read.
+	untilCheck int
+	checks     []sampled
+}
+
+// sampled is one response kept for Options.Check.
+type sampled struct {
+	status int
+	header http.Header
+	body   []byte
+	at     time.Time // when it was complete
 }
 
 func newConn(p *plan) *conn {
-	return &conn{
+	k := &conn{
 		p:      p,
 		parse:  newParser(nil, readBufSize),
 		hist:   hdrhistogram.NewPacked(1, p.maxMicros, 3),
 		dialer: net.Dialer{Timeout: p.Timeout},
 	}
+	if p.Rate > 0 {
+		k.uhist = hdrhistogram.NewPacked(1, p.maxUMicros, 3)
+	}
+	return k
 }
 
 // open dials the server under ctx. It returns the dial error, if any.
@@ -59,6 +89,7 @@ func (k *conn) open(ctx context.Context) error {
 	k.c = c
 	k.mu.Unlock()
 	k.parse.reset(c)
+	k.untilCheck = 0 // a connection's first response is always checked
 	return nil
 }
 
@@ -110,6 +141,7 @@ func (k *conn) run() {
 				continue
 			}
 			k.tally.connects++
+			k.ready = now
 		}
 		if !k.round() {
 			return
@@ -118,14 +150,19 @@ func (k *conn) run() {
 }
 
 // sleep waits d, or until the window ends; it reports whether the run goes
-// on.
+// on. It reuses one timer per connection, so that waiting for a scheduled
+// send does not allocate.
 func (k *conn) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
+	if k.timer == nil {
+		k.timer = time.NewTimer(d)
+	} else {
+		k.timer.Reset(d)
+	}
 	select {
-	case <-t.C:
+	case <-k.timer.C:
 		return true
 	case <-k.p.win.Done():
+		k.timer.Stop()
 		return false
 	}
 }
@@ -134,15 +171,43 @@ func (k *conn) sleep(d time.Duration) bool {
 // goes on; after an error or a Connection: close response it has closed the
 // connection.
 //
+// In constant-rate mode the batch is one request, written at its intended
+// send time: round first waits for it, or writes at once if the connection
+// is behind schedule; a request whose intended time is not inside the window
+// is not sent. Its latency runs from the intended time if the connection was
+// still busy then (the delay coordinated omission hides), else from the
+// write, so that the lateness of the generator's own timer or goroutine
+// wake-up is not charged to the server.
+//
 // Every response of the batch must be complete by its write time plus
 // Timeout; the deadline is cut at the window's end, where responses stop
 // counting anyway. Requests pipelined behind a Connection: close response are
 // abandoned with the connection, counted neither as responses nor as errors.
+// Responses sampled for Options.Check are checked after the batch, so a
+// check's time is in no response's latency.
 func (k *conn) round() bool {
 	p := k.p
+	var from time.Time // where the batch's latency starts; zero: at the write
+	if p.Rate > 0 {
+		off := k.slot * p.interval
+		if off >= float64(p.Duration) {
+			return false
+		}
+		intended := p.start.Add(time.Duration(off))
+		if k.ready.After(intended) {
+			from = intended // behind schedule: busy at the intended time
+		}
+		if wait := time.Until(intended); wait > 0 && !k.sleep(wait) {
+			return false
+		}
+		k.slot++
+	}
 	sent := time.Now()
 	if !sent.Before(p.end) {
 		return false
+	}
+	if from.IsZero() {
+		from = sent
 	}
 	deadline := sent.Add(p.Timeout)
 	if deadline.After(p.end) {
@@ -158,7 +223,22 @@ func (k *conn) round() bool {
 	if _, err := c.Write(p.batch); err != nil {
 		return k.fail(Write, err)
 	}
+	more := k.read(from, sent)
+	if len(k.checks) > 0 {
+		k.check()
+	}
+	return more
+}
+
+// read reads the responses to the batch written at sent, records the ones
+// complete inside the window, their latency measured from from (and in
+// constant-rate mode, uncorrected, from sent), and keeps the ones sampled for
+// checking in k.checks. It reports whether the run goes on.
+func (k *conn) read(from, sent time.Time) bool {
+	p := k.p
 	for range p.Pipeline {
+		keep := p.Check != nil && k.untilCheck == 0
+		k.parse.keep = keep
 		resp, err := k.parse.next()
 		if err != nil {
 			return k.fail(Read, err)
@@ -167,7 +247,17 @@ func (k *conn) round() bool {
 		if done.After(p.end) {
 			return false
 		}
-		k.record(resp, sent, done)
+		k.record(resp, from, done)
+		if k.uhist != nil {
+			k.uhist.RecordValue(max(1, min(done.Sub(sent).Microseconds(), p.maxUMicros)))
+			k.ready = done
+		}
+		if keep {
+			k.checks = append(k.checks, sampled{resp.status, k.parse.header, k.parse.body, done})
+			k.parse.header, k.parse.body = nil, nil
+			k.untilCheck = p.CheckEvery
+		}
+		k.untilCheck--
 		if resp.close {
 			k.close()
 			return true
@@ -176,10 +266,27 @@ func (k *conn) round() bool {
 	return true
 }
 
-// record counts one response answered inside the window: written at sent,
-// complete at done.
-func (k *conn) record(resp response, sent, done time.Time) {
-	us := done.Sub(sent).Microseconds()
+// check runs Options.Check on the sampled responses in k.checks, counts them
+// and their failures, and empties k.checks.
+func (k *conn) check() {
+	for i := range k.checks {
+		s := &k.checks[i]
+		k.tally.checked++
+		if err := k.p.Check(s.status, s.header, s.body); err != nil {
+			k.tally.fail(Check, s.at, func() string {
+				return fmt.Sprintf("check GET %s: %s", k.p.Path, err)
+			})
+		}
+	}
+	clear(k.checks)
+	k.checks = k.checks[:0]
+}
+
+// record counts one response answered inside the window, complete at done,
+// with its latency (Result.Latency) measured from from: its request's write,
+// or in constant-rate mode perhaps its intended send time.
+func (k *conn) record(resp response, from, done time.Time) {
+	us := done.Sub(from).Microseconds()
 	us = max(1, min(us, k.p.maxMicros))
 	k.hist.RecordValue(us)
 	t := &k.tally

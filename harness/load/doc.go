@@ -1,40 +1,88 @@
 // Package load is tfbench's load generator: it drives one framework endpoint
-// with closed-loop HTTP/1.1 load for one measured window (a sample) and
-// reports what came back.
+// with HTTP/1.1 load for one measured window (a sample), closed-loop or at a
+// constant rate, and reports what came back.
 //
 // # Engines
 //
 // An [Engine] runs one sample: Run(ctx, Options) returns a *[Result] for the
-// window given in [Options].Duration. Engines differ in how they speak HTTP,
-// never in what a Result means (DESIGN.md, "The load generator"). This package
-// implements engine "raw" ([Raw], also the package function [Run]):
+// window given in [Options].Duration; its error is for bad options or a
+// cancelled ctx only. Engines differ in how they speak HTTP, never in what a
+// Result means (DESIGN.md, "The load generator"): the units, the window rule,
+// the error classes and the checks below hold for every engine, and an engine
+// that cannot honour an option (a constant rate, checks, pipelining) refuses
+// it with an error rather than ignore it. Engine "raw" ([Raw], also the
+// package function [Run]) is this package's own client:
 //
-//   - HTTP/1.1 keep-alive over plain TCP, one goroutine per connection, each
-//     connection a closed loop (concurrency = open connections);
+//   - HTTP/1.1 keep-alive over plain TCP, one goroutine per connection
+//     (concurrency = open connections);
 //   - the request is serialized once per run, with tfbench's fixed header set
 //     (Host, the test type's Accept, Connection: keep-alive, User-Agent
 //     suite.UserAgent, no Accept-Encoding; DESIGN.md, "Requests");
-//   - pipelining depth N: N requests go out in one write, their N responses
-//     are read back in order (depth 1 is a plain closed loop);
+//   - pipelining depth N (closed-loop mode): N requests go out in one write,
+//     their N responses are read back in order (depth 1 is a plain closed
+//     loop);
 //   - a minimal response parser (status line, headers, Content-Length,
-//     chunked and close-delimited bodies) that does not allocate per response.
+//     chunked and close-delimited bodies) that does not allocate per response,
+//     except for the responses sampled for a check.
+//
+// # Modes
+//
+// Closed loop ([Options].Rate 0): every connection writes its next batch as
+// soon as the previous batch's responses are in, so the offered load is
+// whatever the server sustains. Latency runs from the write of the request
+// (for a pipelined batch: the batch's write) to the end of its response.
+//
+// Constant rate ([Options].Rate > 0, requests/s across all connections;
+// wrk2's method): every connection sends one request at a time (pipeline
+// depth 1) on a fixed schedule, one every Connections/Rate seconds, the
+// connections' first sends staggered evenly across one such interval from
+// the window's start. A connection behind schedule (its previous response
+// came after the next intended send time, or it was reconnecting) sends at
+// once, once per missed slot, skipping none; so a server that stalls is still
+// offered every request the schedule holds. A closed loop would instead send
+// nothing while it waits, and its latencies would leave out the time the
+// unsent requests would have waited ("coordinated omission"). So each
+// request's latency in [Result].Latency runs from its intended send time when
+// its connection was behind schedule, and from its write when the connection
+// was free and waited for its timer (the timer's own lateness, typically a few
+// hundred µs, is the generator's and is not charged to the server); this is the
+// corrected latency. [Result].Uncorrected holds every request's latency from
+// its write, as a closed loop measures it. If the server is slower than the
+// rate, connections fall behind for good, send back to back, and the
+// corrected latency grows through the window.
 //
 // # Window
 //
 // Connections are opened before the window starts. Only responses whose
-// request was sent and answered inside the window count; requests in flight
-// when it ends are dropped from both numerator and denominator and their
-// connections closed (DESIGN.md, "A sample's window"). RPS is counted
-// responses per second of window.
+// request was sent (in constant-rate mode: also intended to be sent) and
+// answered inside the window count; requests in flight when it ends are
+// dropped from both numerator and denominator and their connections closed
+// (DESIGN.md, "A sample's window"). RPS is counted responses per second of
+// window.
 //
 // # Units
 //
-// Latency is recorded per connection in an HDR histogram (hdrhistogram-go, 3
-// significant digits) in microseconds, from the write of the request (for a
-// pipelined batch: the batch's write) to the end of its response, over the
-// range 1 µs .. Timeout; slower values are clamped to Timeout. The connection
-// histograms are merged into [Result].Latency at the end. Throughput is in
-// requests/s ([Result.RPS]); body sizes in bytes.
+// Latency is recorded per connection in HDR histograms (hdrhistogram-go, 3
+// significant digits) in microseconds, merged into [Result].Latency (and, in
+// constant-rate mode, [Result].Uncorrected) at the end. The range is 1 µs ..
+// Options.Timeout, except for the corrected histogram in constant-rate mode:
+// 1 µs .. max(Options.Timeout, Options.Duration), since a request can wait
+// behind schedule for up to the whole window. Slower values are clamped to
+// the maximum. Throughput is in requests/s ([Result.RPS], Options.Rate); body
+// sizes in bytes.
+//
+// # Checks under load
+//
+// When [Options].Check is set, a sample of the counted responses is checked
+// against it (DESIGN.md: the same rules as verification, so that a server
+// that breaks only under concurrency fails the gate): the first response of
+// every connection, after every (re)connect, then 1 in [Options].CheckEvery
+// (default [DefaultCheckEvery], 100) of that connection's responses. A
+// sampled response's header and whole body (decoded, if chunked) are kept
+// and passed to Check on the connection's goroutine once its batch is read,
+// so a check's time is in no latency. [Result].Checked counts the checked
+// responses; a failed one is an error of class check, and still counts as a
+// response with its status.
 //
 // # Errors
 //
@@ -47,10 +95,15 @@
 //   - write: sending the request failed (broken pipe, reset);
 //   - timeout: a response was not complete within Options.Timeout of its
 //     request's write (or a write did not finish within it);
-//   - status: a counted response had a non-2xx status.
+//   - status: a counted response had a non-2xx status;
+//   - check: a checked response failed Options.Check; the example is
+//     "check GET <path>: <Check's error>".
 //
+// Connect, read, write and timeout are socket errors ([Result.SocketErrors]);
+// status and check errors are not, and the gate counts them on their own.
 // After a connect, read, write or timeout error the connection is closed and
 // reopened (a failed connect is retried after 10 ms) until the window ends. A
 // response carrying Connection: close is counted, then the connection is
-// reopened. Errors are counted only when they happen inside the window.
+// reopened. Errors are counted only when they happen inside the window;
+// checks only for counted responses.
 package load

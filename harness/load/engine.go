@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Engine is a load generator engine: it runs one sample's load as o
@@ -11,7 +12,7 @@ import (
 // samples from different engines compare. Run's error is for bad options or
 // a cancelled ctx only.
 type Engine interface {
-	// Name is the engine's name in suites and results ("raw").
+	// Name is the engine's name in suites and results ("raw", "hey").
 	Name() string
 	// Run measures one window; see Run.
 	Run(ctx context.Context, o Options) (*Result, error)
@@ -24,15 +25,50 @@ type Raw struct{}
 // Name returns "raw".
 func (Raw) Name() string { return "raw" }
 
-// Run is the package function Run.
-func (Raw) Run(ctx context.Context, o Options) (*Result, error) { return Run(ctx, o) }
+// Run is the package function Run, after refusing what raw does not speak:
+// Options.Scheme "https" and Options.HTTP2 are an error naming engine hey.
+func (Raw) Run(ctx context.Context, o Options) (*Result, error) {
+	if o.Scheme == "https" || o.HTTP2 {
+		return nil, fmt.Errorf("load: options: Scheme %q, HTTP2 %v: engine raw speaks HTTP/1.1 over plain TCP only (use engine hey)", o.Scheme, o.HTTP2)
+	}
+	return Run(ctx, o)
+}
 
-// EngineFor returns the engine a suite names (suite.Settings.Engine). An
-// empty name means "raw". Unknown names are an error naming the engine.
+// engineNames lists the engine names EngineFor knows.
+var engineNames = []string{"raw", "hey"}
+
+// EngineFor returns the engine a suite names (suite.Settings.Engine): "raw"
+// ([Raw]) or "hey" ([Hey]). An empty name means "raw"; to choose by URL
+// scheme use EngineForScheme. An unknown name is an error naming it and the
+// known ones.
 func EngineFor(name string) (Engine, error) {
 	switch name {
 	case "", "raw":
 		return Raw{}, nil
+	case "hey":
+		return Hey{}, nil
 	}
-	return nil, fmt.Errorf("load: unknown engine %q (known: raw)", name)
+	return nil, fmt.Errorf("load: unknown engine %q (known: %s)", name, strings.Join(engineNames, ", "))
+}
+
+// EngineForScheme returns the engine for a target with URL scheme scheme
+// ("http", "https"; empty means "http") and the engine name a suite gives
+// (empty: choose by scheme). With no name, http gets raw and https gets hey
+// (issue 3: chosen automatically by URL scheme). A named engine must speak
+// the scheme: raw with https is an error naming both engines. An unknown
+// scheme or engine name is an error naming it.
+func EngineForScheme(name, scheme string) (Engine, error) {
+	switch scheme {
+	case "", "http":
+		return EngineFor(name)
+	case "https":
+		switch name {
+		case "":
+			return Hey{}, nil
+		case "raw":
+			return nil, fmt.Errorf("load: engine raw cannot load https:// targets (plain TCP only); use engine hey")
+		}
+		return EngineFor(name)
+	}
+	return nil, fmt.Errorf("load: unknown URL scheme %q (known: http, https)", scheme)
 }

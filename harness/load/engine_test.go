@@ -9,7 +9,7 @@ func TestEngineFor(t *testing.T) {
 			t.Errorf("EngineFor(%q) = %v, %v; want engine raw", name, e, err)
 		}
 	}
-	if _, err := EngineFor("hey"); err == nil || err.Error() != `load: unknown engine "hey" (known: raw)` {
-		t.Errorf("EngineFor(hey): error %v", err)
+	if _, err := EngineFor("wrk"); err == nil || err.Error() != `load: unknown engine "wrk" (known: raw, hey)` {
+		t.Errorf("EngineFor(wrk): error %v", err)
 	}
 }

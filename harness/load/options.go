@@ -2,10 +2,17 @@ package load
 
 import (
 	"fmt"
+	"math"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 )
+
+// DefaultCheckEvery is Options.CheckEvery's default: 1 in 100 responses is
+// checked under load, besides the first of every connection (issue 3, item
+// 5; DESIGN.md, "The load generator").
+const DefaultCheckEvery = 100
 
 // Options describe one sample's load: where it goes, what it asks for and how
 // hard and how long it pushes.
@@ -20,24 +27,63 @@ type Options struct {
 	// Accept is the Accept header's value (suite.Type.Accept()); empty sends
 	// no Accept header.
 	Accept string
-	// Connections is the concurrency: open connections, each a closed loop
-	// (>= 1).
+	// Connections is the concurrency: open connections, each a closed loop,
+	// or in constant-rate mode each a fixed schedule (>= 1).
 	Connections int
 	// Pipeline is the HTTP/1.1 pipelining depth, requests in flight per
-	// connection (>= 1; 0 means 1; TFB uses 16 for plaintext).
+	// connection (>= 1; 0 means 1; TFB uses 16 for plaintext). It must be 1
+	// when Rate is set.
 	Pipeline int
+	// Rate selects constant-rate mode (wrk2's method; see the package doc):
+	// the request rate in requests/s across all connections, each connection
+	// sending one request every Connections/Rate seconds (first sends
+	// staggered across one interval) whatever the responses do, a connection
+	// behind schedule sending at once, and latency corrected for coordinated
+	// omission (Result.Latency; uncorrected in Result.Uncorrected). 0 means
+	// closed-loop mode. Must be >= 0 and finite; > 0 requires Pipeline 1.
+	Rate float64
+	// Check, when not nil, checks a sample of the counted responses under
+	// load (DESIGN.md: the same rules as verification): the first response
+	// of every connection, after every (re)connect, then 1 in CheckEvery of
+	// that connection's responses. It gets the response's status code, its
+	// header (keys canonical as http.CanonicalHeaderKey makes them, values as
+	// received with surrounding white space trimmed, Content-Length and
+	// Transfer-Encoding included, trailers not) and its whole body (decoded,
+	// if chunked; empty if none). It returns nil if the response passes, else
+	// an error saying what is wrong, which counts as an error of class Check
+	// (the first becomes Result.Examples[Check]). header and body are fresh
+	// for every call; Check may keep them. Check runs on the connection's
+	// goroutine, outside any lock, after the batch's responses are read (so
+	// its time is in no latency), and concurrently for different
+	// connections: it must be safe for concurrent use.
+	Check func(status int, header http.Header, body []byte) error
+	// CheckEvery is how often Check samples responses: 1 in CheckEvery of
+	// each connection's responses, besides its first (>= 1; 0 means
+	// DefaultCheckEvery, 100; 1 checks every response). Ignored when Check is
+	// nil.
+	CheckEvery int
 	// Duration is the measured window (> 0).
 	Duration time.Duration
 	// Timeout bounds every response: a response not complete within Timeout
 	// of its request's write is an error of class timeout. It also bounds
-	// connects and writes, and is the latency histogram's maximum (>= 1 ms).
+	// connects and writes, and is the latency histograms' maximum (>= 1 ms;
+	// in constant-rate mode Result.Latency's maximum is max(Timeout,
+	// Duration)).
 	Timeout time.Duration
+	// Scheme is the URL scheme: "http" (empty means "http") or "https".
+	// Engine raw speaks http only; https needs engine hey (EngineForScheme).
+	Scheme string
+	// HTTP2 asks for HTTP/2, negotiated by ALPN over TLS: it requires Scheme
+	// "https" (no h2c) and engine hey.
+	HTTP2 bool
 }
 
 // config is a validated Options with its defaults filled in.
 type config struct {
 	Options
-	maxMicros int64 // latency histogram maximum, µs (Timeout)
+	maxMicros  int64   // Latency histogram maximum, µs: Timeout, or max(Timeout, Duration) at a Rate
+	maxUMicros int64   // Uncorrected histogram maximum, µs: Timeout
+	interval   float64 // at a Rate: one connection's interval between sends, ns (Connections/Rate s)
 }
 
 // validate checks o and fills its defaults. The error names the field and the
@@ -54,6 +100,9 @@ func (o Options) validate() (config, error) {
 	}
 	if o.Pipeline == 0 {
 		o.Pipeline = 1
+	}
+	if o.CheckEvery == 0 {
+		o.CheckEvery = DefaultCheckEvery
 	}
 	for _, f := range []struct{ name, v string }{
 		{"Addr", o.Addr}, {"Host", o.Host}, {"Path", o.Path}, {"Accept", o.Accept},
@@ -75,6 +124,26 @@ func (o Options) validate() (config, error) {
 		return bad("Duration is %s, want > 0", o.Duration)
 	case o.Timeout < time.Millisecond:
 		return bad("Timeout is %s, want >= 1ms", o.Timeout)
+	case o.CheckEvery < 1:
+		return bad("CheckEvery is %d, want >= 1", o.CheckEvery)
+	case o.Rate < 0 || math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0):
+		return bad("Rate is %v, want >= 0 requests/s (0: closed loop)", o.Rate)
+	case o.Rate > 0 && o.Pipeline > 1:
+		return bad("Pipeline is %d with Rate %v requests/s, want Pipeline 1 (constant-rate mode does not pipeline)", o.Pipeline, o.Rate)
 	}
-	return config{Options: o, maxMicros: o.Timeout.Microseconds()}, nil
+	if o.Scheme == "" {
+		o.Scheme = "http"
+	}
+	if o.Scheme != "http" && o.Scheme != "https" {
+		return bad("Scheme is %q, want http or https", o.Scheme)
+	}
+	if o.HTTP2 && o.Scheme != "https" {
+		return bad("HTTP2 is set with Scheme %q, want https (HTTP/2 is negotiated over TLS; no h2c)", o.Scheme)
+	}
+	cfg := config{Options: o, maxMicros: o.Timeout.Microseconds(), maxUMicros: o.Timeout.Microseconds()}
+	if o.Rate > 0 {
+		cfg.maxMicros = max(o.Timeout, o.Duration).Microseconds()
+		cfg.interval = float64(o.Connections) / o.Rate * 1e9
+	}
+	return cfg, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 )
 
 // Parser limits. A response beyond them is a read error and its connection
@@ -44,11 +45,18 @@ type response struct {
 // the status line, the headers it needs (Content-Length, Transfer-Encoding,
 // Connection) and the body, which it skips while counting its bytes. It keeps
 // one buffer for the life of a connection and allocates nothing per response
-// unless a line outgrows the buffer or a response is malformed.
+// unless a line outgrows the buffer, a response is malformed, or keep is set.
+//
+// With keep set, next also keeps the response's whole header section and body
+// in header and body (fresh for each response, for a sampled check).
 type parser struct {
 	src  io.Reader
 	buf  []byte
 	r, w int // unread bytes are buf[r:w]
+
+	keep   bool        // next keeps the header and body of the response it reads
+	header http.Header // kept header lines, canonical keys, values as received
+	body   []byte      // kept body, decoded if chunked; empty (perhaps nil) if none
 }
 
 // newParser returns a parser reading src through a buffer of size bytes.
@@ -115,14 +123,36 @@ func (p *parser) line() ([]byte, error) {
 	}
 }
 
-// discard skips n bytes of the stream.
+// discard skips n bytes of the stream, appending them to body when keep is
+// set.
 func (p *parser) discard(n int64) error {
+	if p.keep {
+		return p.keepBytes(n)
+	}
 	for {
 		avail := int64(p.w - p.r)
 		if avail >= n {
 			p.r += int(n)
 			return nil
 		}
+		n -= avail
+		p.r, p.w = 0, 0
+		if err := p.fill(); err != nil {
+			return unexpected(err)
+		}
+	}
+}
+
+// keepBytes appends the next n bytes of the stream to body.
+func (p *parser) keepBytes(n int64) error {
+	for {
+		avail := int64(p.w - p.r)
+		if avail >= n {
+			p.body = append(p.body, p.buf[p.r:p.r+int(n)]...)
+			p.r += int(n)
+			return nil
+		}
+		p.body = append(p.body, p.buf[p.r:p.w]...)
 		n -= avail
 		p.r, p.w = 0, 0
 		if err := p.fill(); err != nil {
@@ -148,6 +178,11 @@ func unexpected(err error) error {
 // Transfer-Encoding ending in chunked means chunked; any other
 // Transfer-Encoding, or neither header, means the body runs to the end of the
 // stream; else Content-Length.
+//
+// With p.keep set it also fills p.header with the final response's header
+// lines (keys canonical as http.CanonicalHeaderKey makes them, values with
+// optional white space trimmed, in order; trailers are not kept) and p.body
+// with its body, decoded if chunked.
 func (p *parser) next() (response, error) {
 	for {
 		l, err := p.line()
@@ -157,6 +192,9 @@ func (p *parser) next() (response, error) {
 		status, http11, ok := parseStatusLine(l)
 		if !ok {
 			return response{}, parseErrorf("malformed status line %q", clip(l))
+		}
+		if p.keep {
+			p.header, p.body = make(http.Header), nil
 		}
 		hdr := len(l)
 		var (
@@ -180,6 +218,10 @@ func (p *parser) next() (response, error) {
 				return response{}, parseErrorf("malformed header line %q", clip(l))
 			}
 			name, value := l[:colon], trimOWS(l[colon+1:])
+			if p.keep {
+				key := http.CanonicalHeaderKey(string(name))
+				p.header[key] = append(p.header[key], string(value))
+			}
 			switch {
 			case foldEqual(name, "content-length"):
 				n, ok := parseDecimal(value)
@@ -214,6 +256,9 @@ func (p *parser) next() (response, error) {
 		case length > maxBodyBytes:
 			return response{}, errBodyOverCap
 		default:
+			if p.keep {
+				p.body = make([]byte, 0, length)
+			}
 			resp.body, err = length, p.discard(length)
 		}
 		if err != nil {
@@ -275,6 +320,9 @@ func (p *parser) chunked(hdr int) (int64, error) {
 func (p *parser) toEOF() (int64, error) {
 	var total int64
 	for {
+		if p.keep {
+			p.body = append(p.body, p.buf[p.r:p.w]...)
+		}
 		total += int64(p.w - p.r)
 		p.r, p.w = 0, 0
 		if total > maxBodyBytes {

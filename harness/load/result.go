@@ -19,15 +19,34 @@ type Result struct {
 	// StatusCounts counts the counted responses by status code.
 	StatusCounts map[int]int64
 	// Errors counts errors by class; classes without errors are absent.
-	// Errors[Status] is the number of counted responses outside 200..299.
+	// Errors[Status] is the number of counted responses outside 200..299;
+	// Errors[Check] the number of checked responses that failed
+	// Options.Check.
 	Errors map[Class]int64
 	// Examples holds the first error message of each class in Errors, e.g.
-	// "read 127.0.0.1:8080: connection reset by peer" or
-	// "status 500 for GET /db".
+	// "read 127.0.0.1:8080: connection reset by peer",
+	// "status 500 for GET /db" or "check GET /db: <Check's error>".
 	Examples map[Class]string
+	// Checked counts the counted responses passed to Options.Check (0 when
+	// Check is nil): the first of every connection, then 1 in
+	// Options.CheckEvery. Errors[Check] of them failed.
+	Checked int64
 	// Latency is the merged per-connection latency histogram of the counted
-	// responses, in µs, 1 µs .. Options.Timeout, 3 significant digits.
+	// responses, in µs, 3 significant digits. In closed-loop mode each value
+	// runs from the request's write to the end of its response, over 1 µs ..
+	// Options.Timeout. In constant-rate mode (Options.Rate > 0) it is
+	// corrected for coordinated omission (wrk2's method): a request whose
+	// connection was behind schedule is measured from its intended send time,
+	// others from their write (see the package doc); the range is 1 µs ..
+	// max(Options.Timeout, Options.Duration). Slower values are clamped to
+	// the maximum.
 	Latency *hdrhistogram.Histogram
+	// Uncorrected is, in constant-rate mode, the latency histogram measured
+	// from each request's actual write instead of its intended send time, in
+	// µs, 1 µs .. Options.Timeout, 3 significant digits, one value per counted
+	// response. It is nil in closed-loop mode, where Latency is measured that
+	// way.
+	Uncorrected *hdrhistogram.Histogram
 	// BodyBytes sums the body bytes (decoded, for chunked) of the counted
 	// responses.
 	BodyBytes int64
@@ -47,18 +66,19 @@ func (r *Result) RPS() float64 {
 }
 
 // SocketErrors is the number of connect, read, write and timeout errors
-// (status errors excluded); the success gate requires it to be 0.
+// (status and check errors excluded); the success gate requires it to be 0
+// and counts Errors[Status] and Errors[Check] on their own.
 func (r *Result) SocketErrors() int64 {
 	return r.Errors[Connect] + r.Errors[Read] + r.Errors[Write] + r.Errors[Timeout]
 }
 
 // tally is one connection's counts, merged into a Result at the end.
 type tally struct {
-	responses, success, bodyBytes, connects int64
-	other                                   map[int]int64 // statuses other than 200
-	errors                                  [5]int64      // by classIndex
-	example                                 [5]string     // first message by classIndex
-	exampleAt                               [5]time.Time  // when example was seen
+	responses, success, bodyBytes, connects, checked int64
+	other                                            map[int]int64         // statuses other than 200
+	errors                                           [numClasses]int64     // by classIndex
+	example                                          [numClasses]string    // first message by classIndex
+	exampleAt                                        [numClasses]time.Time // when example was seen
 }
 
 // fail counts one error of class c seen at time at; msg builds its message,
@@ -89,12 +109,13 @@ func (r *Result) merge(ts []*tally) {
 	r.StatusCounts = make(map[int]int64)
 	r.Errors = make(map[Class]int64)
 	r.Examples = make(map[Class]string)
-	var first [5]time.Time
+	var first [numClasses]time.Time
 	for _, t := range ts {
 		r.Responses += t.responses
 		r.Success += t.success
 		r.BodyBytes += t.bodyBytes
 		r.Connects += t.connects
+		r.Checked += t.checked
 		if t.success > 0 {
 			r.StatusCounts[200] += t.success
 		}

@@ -10,8 +10,10 @@ import (
 
 // Run is engine raw: it opens o.Connections connections to o.Addr, then
 // measures one window of o.Duration in which every connection runs a closed
-// loop of pipelined batches (o.Pipeline requests per write), and returns the
-// merged Result.
+// loop of pipelined batches (o.Pipeline requests per write), or, when o.Rate
+// is set, sends one request at a time on its fixed schedule (constant-rate
+// mode, see the package doc), and returns the merged Result. When o.Check is
+// set, a sample of the counted responses is checked with it.
 //
 // Connections are opened before the window starts, each within o.Timeout; one
 // that fails is retried inside the window, where failures count as connect
@@ -32,6 +34,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	conns := make([]*conn, cfg.Connections)
 	for i := range conns {
 		conns[i] = newConn(p)
+		// Constant-rate mode: stagger the first sends evenly across one
+		// connection's interval.
+		conns[i].slot = float64(i) / float64(len(conns))
 	}
 
 	// Open the connections before the window: a failure here is not counted;
@@ -77,10 +82,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	close(finished)
 
 	r := &Result{Window: cfg.Duration, Latency: hdrhistogram.New(1, cfg.maxMicros, 3)}
+	if cfg.Rate > 0 {
+		r.Uncorrected = hdrhistogram.New(1, cfg.maxUMicros, 3)
+	}
 	tallies := make([]*tally, len(conns))
 	for i, k := range conns {
 		tallies[i] = &k.tally
 		k.hist.MergeInto(r.Latency)
+		if k.uhist != nil {
+			k.uhist.MergeInto(r.Uncorrected)
+		}
 	}
 	r.merge(tallies)
 	select {

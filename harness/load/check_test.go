@@ -1,0 +1,398 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+// kept is one response as the parser keeps it for a check.
+type kept struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// With keep set the parser keeps each response's header, keys canonical and
+// values as received (Content-Length and Transfer-Encoding included,
+// trailers and interim responses' headers not), and its whole body, decoded
+// if chunked, whatever the reads and the buffer size.
+func TestParseKeep(t *testing.T) {
+	cases := []struct {
+		file string
+		want []kept
+	}{
+		{"content-length.http", []kept{{200, http.Header{
+			"Server": {"x"}, "Date": {"Mon, 02 Jan 2006 15:04:05 GMT"}, "Content-Type": {"text/plain"}, "Content-Length": {"13"},
+		}, "Hello, World!"}}},
+		{"chunked-ext-trailers.http", []kept{{200, http.Header{
+			"Content-Type": {"text/html; charset=utf-8"}, "Transfer-Encoding": {"chunked"},
+		}, "Hello" + "abcdefghijklmnopqrstuvwxyz" + "0123456789"}}},
+		{"pipelined.http", []kept{
+			{200, http.Header{"Content-Length": {"27"}}, `{"message":"Hello, World!"}`},
+			{500, http.Header{"Transfer-Encoding": {"gzip, chunked"}}, "err"},
+			{204, http.Header{"Content-Length": {"0"}}, ""},
+			{404, http.Header{"Content-Length": {"9"}, "Connection": {"keep-alive, Close"}}, "not found"},
+		}},
+		{"close-delimited.http", []kept{{200, http.Header{"Content-Type": {"text/plain"}}, "body until the server closes\n"}}},
+	}
+	readers := map[string]func(io.Reader) io.Reader{
+		"whole":    func(r io.Reader) io.Reader { return r },
+		"one-byte": iotest.OneByteReader,
+		"half":     iotest.HalfReader,
+	}
+	for _, c := range cases {
+		data, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rname, wrap := range readers {
+			for _, size := range []int{16, readBufSize} {
+				p := newParser(wrap(bytes.NewReader(data)), size)
+				p.keep = true
+				var got []kept
+				for {
+					resp, err := p.next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("%s (%s reader, %d-byte buffer): %v", c.file, rname, size, err)
+					}
+					if resp.body != int64(len(p.body)) {
+						t.Errorf("%s (%s reader, %d-byte buffer): counted %d body bytes, kept %d", c.file, rname, size, resp.body, len(p.body))
+					}
+					got = append(got, kept{resp.status, p.header, string(p.body)})
+				}
+				if !reflect.DeepEqual(got, c.want) {
+					t.Errorf("%s (%s reader, %d-byte buffer): kept\n%+v\nwant\n%+v", c.file, rname, size, got, c.want)
+				}
+			}
+		}
+	}
+}
+
+// Repeated header lines are kept in order under one canonical key.
+func TestParseKeepRepeatedHeaders(t *testing.T) {
+	in := "HTTP/1.1 200 OK\r\nset-cookie: a=1\r\nX-ID:  7 \r\nSET-COOKIE: b=2\r\nContent-Length: 2\r\n\r\nok"
+	p := newParser(strings.NewReader(in), readBufSize)
+	p.keep = true
+	if _, err := p.next(); err != nil {
+		t.Fatal(err)
+	}
+	want := http.Header{"Set-Cookie": {"a=1", "b=2"}, "X-Id": {"7"}, "Content-Length": {"2"}}
+	if !reflect.DeepEqual(p.header, want) || string(p.body) != "ok" {
+		t.Errorf("kept %v %q, want %v %q", p.header, p.body, want, "ok")
+	}
+}
+
+// checkCall is one call of a recording Check.
+type checkCall struct {
+	status int
+	header http.Header
+	body   string
+	after  int64 // responses the connection had counted when Check ran
+}
+
+// On one connection in a one-hour window, Check sees the first response and
+// then every CheckEvery-th, with exact header and body, after the batch it
+// belongs to has been read; the unsampled responses still allocate nothing.
+func TestRoundChecksSample(t *testing.T) {
+	k := fakeRound(t, 16)
+	var calls []checkCall
+	k.p.Check = func(status int, h http.Header, body []byte) error {
+		calls = append(calls, checkCall{status, h, string(body), k.tally.responses})
+		return nil
+	}
+	k.p.CheckEvery = 10
+	k.untilCheck = 0 // as after open
+	for range 100 {
+		if !k.round() {
+			t.Fatal("round ended the run")
+		}
+	}
+	// 1600 responses: numbers 0, 10, ..., 1590 are checked.
+	if len(calls) != 160 || k.tally.checked != 160 {
+		t.Fatalf("%d calls, %d counted as checked; want 160 of 1600 responses", len(calls), k.tally.checked)
+	}
+	want := http.Header{"Server": {"x"}, "Date": {"Mon, 02 Jan 2006 15:04:05 GMT"}, "Content-Type": {"text/plain"}, "Content-Length": {"13"}}
+	for i, c := range calls {
+		if c.status != 200 || !reflect.DeepEqual(c.header, want) || c.body != "Hello, World!" {
+			t.Fatalf("call %d: %d %v %q; want 200 %v %q", i, c.status, c.header, c.body, want, "Hello, World!")
+		}
+		if c.after%16 != 0 {
+			t.Fatalf("call %d ran after %d responses, want after a whole batch of 16", i, c.after)
+		}
+	}
+	if k.tally.errors[classIndex(Check)] != 0 || len(k.checks) != 0 {
+		t.Errorf("%d check errors, %d checks pending; want 0, 0", k.tally.errors[classIndex(Check)], len(k.checks))
+	}
+
+	// No sample falls in the next rounds: they allocate nothing.
+	k.p.CheckEvery = 1 << 30
+	k.untilCheck = 1 << 30
+	allocs := testing.AllocsPerRun(1000, func() { k.round() })
+	if allocs != 0 || len(calls) != 160 {
+		t.Errorf("%.1f allocations per round with Check set but no sample due, %d calls; want 0, 160", allocs, len(calls))
+	}
+}
+
+// A failing check counts as class Check with "check GET <path>: <error>",
+// and the response still counts as a 200.
+func TestRoundCheckFails(t *testing.T) {
+	k := fakeRound(t, 1)
+	k.p.Check = func(int, http.Header, []byte) error { return errors.New(`body "Hello, World!", want "Hi"`) }
+	k.p.CheckEvery = 2
+	k.untilCheck = 0
+	for range 5 { // responses 0, 2 and 4 are checked
+		k.round()
+	}
+	tl := &k.tally
+	if tl.responses != 5 || tl.success != 5 || tl.checked != 3 || tl.errors[classIndex(Check)] != 3 {
+		t.Errorf("%d responses, %d successes, %d checked, %d check errors; want 5, 5, 3, 3",
+			tl.responses, tl.success, tl.checked, tl.errors[classIndex(Check)])
+	}
+	if want := `check GET /plaintext: body "Hello, World!", want "Hi"`; tl.example[classIndex(Check)] != want {
+		t.Errorf("example %q, want %q", tl.example[classIndex(Check)], want)
+	}
+}
+
+// helloJSON is the JSON test's body.
+const helloJSON = `{"message":"Hello, World!"}`
+
+// checkHello is a Check for helloJSON bodies.
+func checkHello(status int, h http.Header, body []byte) error {
+	if string(body) != helloJSON {
+		return fmt.Errorf("body %q, want %q", body, helloJSON)
+	}
+	return nil
+}
+
+// wrongUnderConcurrency answers helloJSON, but a wrong body when another
+// request is being handled at the same time. Each request takes 2 ms, so
+// that requests on different connections overlap.
+func wrongUnderConcurrency() http.HandlerFunc {
+	var inFlight atomic.Int64
+	return func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		time.Sleep(2 * time.Millisecond)
+		if n > 1 || inFlight.Load() > 1 {
+			io.WriteString(w, `{"message":"Hello, World?"}`)
+		} else {
+			io.WriteString(w, helloJSON)
+		}
+		inFlight.Add(-1)
+	}
+}
+
+// A server that returns a wrong body only under concurrency fails checks at
+// 4 connections and passes them at 1.
+func TestRunCheckWrongUnderConcurrency(t *testing.T) {
+	s := newServer(t, wrongUnderConcurrency())
+	o := Options{Addr: s.addr(), Path: "/json", Connections: 4, Duration: 500 * time.Millisecond, Timeout: 2 * time.Second, Check: checkHello}
+	r := run(t, o)
+	if r.Checked < 4 || r.Errors[Check] == 0 || r.Errors[Check] > r.Checked {
+		t.Errorf("%d checked, %d check errors; want >= 4 checked (first of each connection), some failed", r.Checked, r.Errors[Check])
+	}
+	if want := `check GET /json: body "{\"message\":\"Hello, World?\"}", want "{\"message\":\"Hello, World!\"}"`; r.Examples[Check] != want {
+		t.Errorf("example %q, want %q", r.Examples[Check], want)
+	}
+	if r.Success != r.Responses || r.StatusCounts[200] != r.Responses || r.SocketErrors() != 0 {
+		t.Errorf("%d responses, %d successes, statuses %v, socket errors %d; want all counted as 200, none",
+			r.Responses, r.Success, r.StatusCounts, r.SocketErrors())
+	}
+
+	// One connection to a fresh server (none of the requests above still in
+	// its handler): one request at a time, every body right. Responses 0,
+	// 100, 200, ... of the connection are checked.
+	s.Close()
+	o.Addr, o.Connections = newServer(t, wrongUnderConcurrency()).addr(), 1
+	r = run(t, o)
+	if r.Responses == 0 || r.Connects != 0 || len(r.Errors) != 0 || r.Checked != (r.Responses+99)/100 {
+		t.Errorf("1 connection: %d responses, %d reconnects, errors %v %v, %d checked; want > 0, 0, none, %d",
+			r.Responses, r.Connects, r.Errors, r.Examples, r.Checked, (r.Responses+99)/100)
+	}
+}
+
+// The first response of each connection is checked: 4 connections at fewer
+// than 100 responses each (a 20 ms handler, 500 ms) give exactly 4 checks;
+// a server closing every connection has every response checked.
+func TestRunCheckFirstOfEachConnection(t *testing.T) {
+	var mu sync.Mutex
+	var calls int
+	check := func(status int, h http.Header, body []byte) error {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		return checkHello(status, h, body)
+	}
+	slow := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		io.WriteString(w, helloJSON)
+	})
+	r := run(t, Options{Addr: slow.addr(), Path: "/json", Connections: 4, Duration: 500 * time.Millisecond, Timeout: 2 * time.Second, Check: check})
+	if r.Responses < 4 || r.Responses > 4*25 || r.Connects != 0 || r.Checked != 4 || calls != 4 || len(r.Errors) != 0 {
+		t.Errorf("%d responses, %d reconnects, %d checked, %d calls, errors %v; want 4..100, 0, 4, 4, none",
+			r.Responses, r.Connects, r.Checked, calls, r.Errors)
+	}
+
+	calls = 0
+	closing := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Connection", "close")
+		io.WriteString(w, helloJSON)
+	})
+	r = run(t, Options{Addr: closing.addr(), Path: "/json", Connections: 2, Duration: 200 * time.Millisecond, Timeout: 2 * time.Second, Check: check})
+	if r.Responses < 10 || r.Checked != r.Responses || calls != int(r.Responses) || len(r.Errors) != 0 {
+		t.Errorf("Connection: close: %d responses, %d checked, %d calls, errors %v; want >= 10, every response checked once, none",
+			r.Responses, r.Checked, calls, r.Errors)
+	}
+	if r.Uncorrected != nil {
+		t.Errorf("Uncorrected is set in closed-loop mode")
+	}
+}
+
+// Check gets the header as the server sent it and the whole body: decoded
+// from many chunks, or read by Content-Length.
+func TestRunCheckExactHeaderAndBody(t *testing.T) {
+	page := strings.Repeat("<tr><td>11</td><td>&lt;script&gt;</td></tr>", 50) // 2150 bytes
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Server", "test")
+		if r.URL.Path == "/length" {
+			w.Header().Set("Content-Length", fmt.Sprint(len(page)))
+			io.WriteString(w, page)
+			return
+		}
+		f := w.(http.Flusher)
+		for i := 0; i < len(page); i += 100 {
+			io.WriteString(w, page[i:min(i+100, len(page))])
+			f.Flush()
+		}
+	})
+	for _, c := range []struct {
+		path    string
+		framing http.Header
+	}{
+		{"/chunked", http.Header{"Transfer-Encoding": {"chunked"}}},
+		{"/length", http.Header{"Content-Length": {"2150"}}},
+	} {
+		var mu sync.Mutex
+		var bad []string
+		var calls int
+		check := func(status int, h http.Header, body []byte) error {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			if _, err := http.ParseTime(h.Get("Date")); err != nil {
+				bad = append(bad, "Date: "+err.Error())
+			}
+			got := h.Clone()
+			got.Del("Date")
+			want := http.Header{"Content-Type": {"text/html; charset=utf-8"}, "Server": {"test"}}
+			maps.Copy(want, c.framing)
+			if status != 200 || !reflect.DeepEqual(got, want) || string(body) != page {
+				bad = append(bad, fmt.Sprintf("%d %v, %d-byte body; want 200 %v, the %d-byte page", status, got, len(body), want, len(page)))
+			}
+			return nil
+		}
+		r := run(t, Options{Addr: s.addr(), Path: c.path, Connections: 2, Duration: 200 * time.Millisecond, Timeout: 2 * time.Second,
+			Check: check, CheckEvery: 1})
+		if r.Responses == 0 || r.Checked != r.Responses || calls != int(r.Responses) || len(r.Errors) != 0 {
+			t.Errorf("%s: %d responses, %d checked, %d calls, errors %v; want > 0 and every one checked once, no errors",
+				c.path, r.Responses, r.Checked, calls, r.Errors)
+		}
+		if len(bad) > 0 {
+			t.Errorf("%s: %d of %d checks got the wrong response; first: %s", c.path, len(bad), calls, bad[0])
+		}
+	}
+}
+
+// Check errors are not socket errors.
+func TestResultCheckErrorsAreNotSocketErrors(t *testing.T) {
+	r := &Result{Errors: map[Class]int64{Read: 2, Check: 7, Status: 1}}
+	if got := r.SocketErrors(); got != 2 {
+		t.Errorf("SocketErrors %d, want 2 (check and status errors excluded)", got)
+	}
+	if want := []Class{Connect, Read, Write, Timeout, Status, Check}; !slices.Equal(Classes, want) || len(Classes) != numClasses {
+		t.Errorf("Classes %v, want %v", Classes, want)
+	}
+	var tl tally
+	tl.checked = 3
+	tl.fail(Check, time.Unix(1, 0), func() string { return "check GET /db: bad" })
+	var m Result
+	m.merge([]*tally{&tl, {checked: 2}})
+	if m.Checked != 5 || m.Errors[Check] != 1 || m.Examples[Check] != "check GET /db: bad" {
+		t.Errorf("merged: %d checked, errors %v, examples %v; want 5, 1 check error with its example", m.Checked, m.Errors, m.Examples)
+	}
+}
+
+// BenchmarkRoundChecked is BenchmarkRound with a trivial Check at the
+// default sampling (1 in 100): the cost of keeping the sampled responses.
+func BenchmarkRoundChecked(b *testing.B) {
+	for _, depth := range []int{1, 16} {
+		b.Run(fmt.Sprintf("pipeline-%d", depth), func(b *testing.B) {
+			k := fakeRound(b, depth)
+			k.p.Check = func(int, http.Header, []byte) error { return nil }
+			k.p.CheckEvery = DefaultCheckEvery
+			b.ReportAllocs()
+			for b.Loop() {
+				k.round()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*depth), "ns/response")
+		})
+	}
+}
+
+// Run refuses bad check and rate options with errors naming the fields.
+func TestOptionsValidateCheckAndRate(t *testing.T) {
+	good := Options{Addr: "127.0.0.1:8080", Path: "/json", Connections: 4, Duration: 10 * time.Second, Timeout: 2 * time.Second}
+	cfg, err := good.validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.CheckEvery != 100 || cfg.interval != 0 || cfg.maxMicros != 2_000_000 || cfg.maxUMicros != 2_000_000 {
+		t.Errorf("closed loop: CheckEvery %d, interval %v ns, maxMicros %d, maxUMicros %d; want 100, 0, 2000000, 2000000",
+			cfg.CheckEvery, cfg.interval, cfg.maxMicros, cfg.maxUMicros)
+	}
+	good.Rate = 1000
+	if cfg, err = good.validate(); err != nil {
+		t.Fatal(err)
+	}
+	// 4 connections at 1000 requests/s: each sends every 4 ms. Corrected
+	// latency can reach the window's length.
+	if cfg.interval != 4e6 || cfg.maxMicros != 10_000_000 || cfg.maxUMicros != 2_000_000 {
+		t.Errorf("Rate 1000: interval %v ns, maxMicros %d, maxUMicros %d; want 4e6, 10000000, 2000000", cfg.interval, cfg.maxMicros, cfg.maxUMicros)
+	}
+	cases := []struct {
+		change func(*Options)
+		want   string
+	}{
+		{func(o *Options) { o.CheckEvery = -1 }, "load: options: CheckEvery is -1, want >= 1"},
+		{func(o *Options) { o.Rate = -5 }, "load: options: Rate is -5, want >= 0 requests/s (0: closed loop)"},
+		{func(o *Options) { o.Rate = math.NaN() }, "load: options: Rate is NaN, want >= 0 requests/s (0: closed loop)"},
+		{func(o *Options) { o.Pipeline = 16 },
+			"load: options: Pipeline is 16 with Rate 1000 requests/s, want Pipeline 1 (constant-rate mode does not pipeline)"},
+	}
+	for _, c := range cases {
+		o := good
+		c.change(&o)
+		if _, err := Run(context.Background(), o); err == nil || err.Error() != c.want {
+			t.Errorf("Run: error %v, want %q", err, c.want)
+		}
+	}
+}
