@@ -8,6 +8,7 @@
 //	tfbench verify     [--suite FILE] [--frameworks LIST] [--tests LIST]
 //	tfbench dataset    [--out FILE] [--force]
 //	tfbench report     [--results FILE] [--out FILE]
+//	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--json]
 //	tfbench frameworks [--dir DIR]
 //
 // This file only parses flags and calls the harness packages.
@@ -43,6 +44,7 @@ var commands = []struct {
 	{"verify", "start frameworks and check their responses against the TFB rules, measuring nothing", verifyCmd},
 	{"dataset", "generate the SQLite World/Fortune dataset", datasetCmd},
 	{"report", "render a results.json as markdown", reportCmd},
+	{"load", "drive load at any URL, like wrk or hey, and print the summary a sample gets", loadCmd},
 	{"frameworks", "list the framework adapters and their variants", frameworksCmd},
 }
 

@@ -47,23 +47,38 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 			t.Errorf("verify %s: %s %v", v.Test, v.Status, v.Reasons)
 		}
 	}
-	if len(f.Samples) != 6 {
-		t.Fatalf("%d samples, want 6 (one level, one round, N=20 for queries and updates)", len(f.Samples))
+	if len(f.Samples) != 12 {
+		t.Fatalf("%d samples, want 12 (per test one level and one constant-rate sample; N=20 for queries and updates)", len(f.Samples))
 	}
-	seen := map[suite.Type]bool{}
+	seen := map[suite.Type]int{}
 	for _, s := range f.Samples {
-		seen[s.Type] = true
+		seen[s.Type]++
 		if !s.Gate.Passed {
-			t.Errorf("%s c=%d failed the gate: %s", s.Test, s.Connections, s.Gate.Reason)
+			t.Errorf("%s c=%d rate %g failed the gate: %s", s.Test, s.Connections, s.Rate, s.Gate.Reason)
 		}
 		if s.RPS <= 0 || s.Responses < 100 || s.Success != s.Responses || len(s.Histogram) == 0 {
 			t.Errorf("%s: RPS %.0f, %d responses, %d successes, %d histogram bytes", s.Test, s.RPS, s.Responses, s.Success, len(s.Histogram))
+		}
+		if s.Checked == 0 || s.Errors["check"] != 0 {
+			t.Errorf("%s: %d responses checked under load, %d failed", s.Test, s.Checked, s.Errors["check"])
 		}
 		if s.ServerCPU <= 0 || s.ServerRSS == 0 {
 			t.Errorf("%s: server CPU %.3f s, RSS %d bytes: the probe read nothing", s.Test, s.ServerCPU, s.ServerRSS)
 		}
 		if (s.Type == suite.Queries || s.Type == suite.Updates) != (s.N == 20) {
 			t.Errorf("%s: N = %d", s.Test, s.N)
+		}
+		if s.Rate > 0 {
+			if s.Rate != 200 || s.Uncorrected == nil || s.RPS < 180 || s.RPS > 210 {
+				t.Errorf("%s constant-rate sample: rate %g, achieved %.0f RPS, uncorrected %v", s.Test, s.Rate, s.RPS, s.Uncorrected)
+			}
+		} else if s.Uncorrected != nil {
+			t.Errorf("%s: closed-loop sample with an uncorrected histogram", s.Test)
+		}
+	}
+	for typ, n := range seen {
+		if n != 2 {
+			t.Errorf("%d samples of %s, want 2", n, typ)
 		}
 	}
 	if len(seen) != 6 {
@@ -84,7 +99,7 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 		if j := strings.Index(body, "\n## "); j >= 0 {
 			body = body[:j]
 		}
-		if !strings.Contains(body, "| go-stdlib |") || !strings.Contains(body, "| pass") || strings.Contains(body, "| —") {
+		if !strings.Contains(body, "| go-stdlib |") || !strings.Contains(body, "| pass") || strings.Contains(body, "| —") || !strings.Contains(body, "Latency at a constant 200 requests/s over 8 connections") {
 			t.Errorf("section %s lacks a measured, verified go-stdlib row:\n%s", name, body)
 		}
 	}
@@ -152,7 +167,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"bench", "verify", "dataset", "report", "frameworks"} {
+	for _, cmd := range []string{"bench", "verify", "dataset", "report", "frameworks", "load"} {
 		var stdout, stderr bytes.Buffer
 		if code := cli(context.Background(), []string{cmd, "--help"}, &stdout, &stderr); code != 0 {
 			t.Errorf("%s --help: exit %d", cmd, code)
@@ -219,8 +234,8 @@ func TestInterruptKeepsSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Status != results.Interrupted || len(f.Samples) == 0 || len(f.Samples) == 6 {
-		t.Errorf("status %q with %d samples, want interrupted with 1..5", f.Status, len(f.Samples))
+	if f.Status != results.Interrupted || len(f.Samples) == 0 || len(f.Samples) == 12 {
+		t.Errorf("status %q with %d samples, want interrupted with 1..11", f.Status, len(f.Samples))
 	}
 	if left := processesUnder(work); len(left) > 0 {
 		t.Errorf("server processes outlived the interrupted run: %v", left)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/montanaflynn/stats"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/sweep"
@@ -174,6 +175,9 @@ func (b *builder) test(t results.Test) {
 	if len(t.Queries) > 1 {
 		b.byN(t)
 	}
+	if t.Rate > 0 {
+		notes = append(notes, b.rateTable(t)...)
+	}
 	if len(notes) > 0 {
 		b.printf("Notes:\n\n%s\n\n", strings.Join(notes, "\n"))
 	}
@@ -263,9 +267,19 @@ func (b *builder) byN(t results.Test) {
 // percentiles merges the samples' histograms (µs) and returns p50 and p99
 // in µs; -1 when no histogram could be read.
 func percentiles(ss []sweep.Sample) (p50, p99 int64) {
+	h := merge(ss, func(s sweep.Sample) []byte { return s.Histogram })
+	if h == nil {
+		return -1, -1
+	}
+	return h.ValueAtQuantile(50), h.ValueAtQuantile(99)
+}
+
+// merge decodes and merges one encoded histogram of each sample; nil when
+// none held a value.
+func merge(ss []sweep.Sample, pick func(sweep.Sample) []byte) *hdrhistogram.Histogram {
 	var merged *hdrhistogram.Histogram
 	for _, s := range ss {
-		h, err := hdrhistogram.Decode(s.Histogram)
+		h, err := hdrhistogram.Decode(pick(s))
 		if err != nil {
 			continue
 		}
@@ -276,9 +290,59 @@ func percentiles(ss []sweep.Sample) (p50, p99 int64) {
 		}
 	}
 	if merged == nil || merged.TotalCount() == 0 {
-		return -1, -1
+		return nil
 	}
-	return merged.ValueAtQuantile(50), merged.ValueAtQuantile(99)
+	return merged
+}
+
+// rateTable writes the latency of every framework variant at the test's
+// common constant rate (wrk2's method: corrected for coordinated omission),
+// merged over rounds, and returns the notes that explain its cells.
+func (b *builder) rateTable(t results.Test) []string {
+	b.printf("Latency at a constant %g requests/s over %d connections (from each request's intended send time; merged over rounds):\n\n", t.Rate, t.RateConnections)
+	header := []string{"Framework", "Variant", "Achieved RPS", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "p99 uncorrected ms"}
+	align := []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	var rows [][]string
+	var notes []string
+	for _, fw := range b.f.Frameworks {
+		var ss []sweep.Sample
+		for _, s := range b.f.Samples {
+			if s.Rate > 0 && s.Framework == fw.Name && s.Variant == fw.Variant && s.Test == t.Name {
+				ss = append(ss, s)
+			}
+		}
+		if len(ss) == 0 {
+			continue
+		}
+		line := []string{fw.Name, fw.Variant}
+		var rps []float64
+		failed := ""
+		for _, s := range ss {
+			rps = append(rps, s.RPS)
+			if !s.Gate.Passed && failed == "" {
+				failed = fmt.Sprintf("round %d: %s", s.Round, s.Gate.Reason)
+			}
+		}
+		achieved, _ := stats.Median(rps)
+		h := merge(ss, func(s sweep.Sample) []byte { return s.Histogram })
+		u := merge(ss, func(s sweep.Sample) []byte { return s.UncorrectedHistogram })
+		if failed != "" || h == nil || u == nil {
+			if failed == "" {
+				failed = "no latency recorded"
+			}
+			rows = append(rows, append(line, "—", "—", "—", "—", "—", "—", "—"))
+			notes = append(notes, fmt.Sprintf("- %s (%s): constant rate: %s", fw.Name, fw.Variant, failed))
+			continue
+		}
+		if achieved < 0.95*t.Rate {
+			notes = append(notes, fmt.Sprintf("- %s (%s): sustained only %s of the %g requests/s asked for: its latency grows with the backlog", fw.Name, fw.Variant, thousands(achieved), t.Rate))
+		}
+		q := func(x *hdrhistogram.Histogram, p float64) string { return ms(x.ValueAtQuantile(p)) }
+		rows = append(rows, append(line, thousands(achieved), q(h, 50), q(h, 90), q(h, 99), q(h, 99.9), ms(h.Max()), q(u, 99)))
+	}
+	b.table(header, rows, align)
+	b.printf("\n")
+	return notes
 }
 
 // cost returns the median CPU ms per request over the samples, their

@@ -30,7 +30,7 @@ func fixture(t *testing.T) *results.File {
 		SchemaVersion: 1, MethodVersion: 1, RunID: "r1", Status: results.Complete, Command: []string{"tfbench", "bench", "--tests", "json,queries"},
 		Started: time.Date(2026, 11, 29, 19, 30, 0, 0, time.UTC),
 		Suite: results.Suite{Name: "smoke", File: "suites/smoke.yaml", Hash: "0123456789abcdef", Rounds: 2, Tests: []results.Test{
-			{Name: "json", Type: "json", Path: "/json", Concurrency: []int{8, 16}, Pipeline: 1, Duration: 1, Warmup: 0.2, Timeout: 8, Gate: 1, MinResponses: 100},
+			{Name: "json", Type: "json", Path: "/json", Concurrency: []int{8, 16}, Pipeline: 1, Duration: 1, Warmup: 0.2, Timeout: 8, Gate: 1, MinResponses: 100, Rate: 500, RateConnections: 8},
 			{Name: "queries", Type: "queries", Path: "/queries?queries={n}", Queries: []int{1, 20}, Concurrency: []int{8}, Pipeline: 1, Duration: 1, Gate: 1, MinResponses: 100},
 		}},
 		Host: probe.Host{CPUModel: "Test CPU", LogicalCPUs: 2, MemoryBytes: 24 << 30, GeneratorCPUs: "0", ServerCPUs: "1", Disjoint: true},
@@ -62,6 +62,15 @@ func fixture(t *testing.T) *results.File {
 	add("slow", "a|b", "json", 0, 8, 2, 5500, true)
 	add("slow", "a|b", "json", 0, 16, 1, 100, false)
 	add("slow", "a|b", "json", 0, 16, 2, 100, false)
+	addRate := func(fw, variant string, round int, rps float64) {
+		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: variant, Test: "json", Connections: 8, Rate: 500, Pipeline: 1, Round: round},
+			RPS: rps, Responses: int64(rps), Success: int64(rps), Histogram: hist(t, 100), UncorrectedHistogram: hist(t, 10)}
+		s.Gate.Passed = true
+		f.Samples = append(f.Samples, s)
+	}
+	addRate("go-stdlib", "default", 1, 500)
+	addRate("go-stdlib", "default", 2, 499)
+	addRate("slow", "a|b", 1, 300)
 	for _, n := range []int{1, 20} {
 		add("go-stdlib", "default", "queries", n, 8, 1, float64(4000/n), true)
 		add("go-stdlib", "default", "queries", n, 8, 2, float64(4000/n), true)
@@ -88,6 +97,11 @@ func TestMarkdown(t *testing.T) {
 		"| slow      | a\\|b      |        — |         — |               — |           — |      — |      — |          — |      — | fail         |",
 		"| go-stdlib | default   |  4,000 |    200 |",
 		"- go-stdlib (default): warn: 501 gave 501 rows",
+		// the constant-rate table: corrected 1..100 ms, uncorrected 1..10 ms
+		"Latency at a constant 500 requests/s over 8 connections",
+		"| go-stdlib | default | 500 | 50.02 | 90.05 | 99.01 | 100.03 | 100.03 | 10.01 |",
+		"| slow | a\\|b | 300 |",
+		"- slow (a|b): sustained only 300 of the 500 requests/s asked for",
 		"- slow (a|b): fail: queries=0 gave 0 rows",
 	}
 	for _, w := range want {

@@ -51,6 +51,10 @@ type Test struct {
 	Gate         float64 `json:"gate"`
 	MinResponses int     `json:"min_responses"`
 	Engine       string  `json:"engine"`
+	// Rate is the constant-rate sample's rate in requests/s (0 = none) and
+	// RateConnections its connection count.
+	Rate            float64 `json:"rate,omitempty"`
+	RateConnections int     `json:"rate_connections,omitempty"`
 }
 
 // Framework records one framework variant as it ran.

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -380,34 +381,57 @@ func (r *runner) test(ctx context.Context, t Target, srv *framework.Server, test
 		ns = []int{0}
 	}
 	if test.Warmup > 0 {
-		top := test.Concurrency[0]
-		for _, c := range test.Concurrency {
-			top = max(top, c)
+		o, err := r.options(srv, test, shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
+			conns: slices.Max(test.Concurrency), pipeline: test.Pipeline, duration: test.Warmup})
+		if err == nil {
+			_, err = o.engine.Run(ctx, o.Options)
 		}
-		o := r.options(srv, test, suite.PathFor(path, max(test.Headline(), 1)), top, test.Warmup)
-		if _, err := load.Run(ctx, o); err != nil {
+		if err != nil {
 			return fmt.Errorf("%s %s warmup: %w", t.Name(), test.Name, err)
 		}
 	}
+	var shots []shot
 	for _, n := range ns {
 		for _, c := range test.Concurrency {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			s, err := r.measure(ctx, t, srv, test, suite.PathFor(path, n), n, c, round)
-			if err != nil {
-				return err
-			}
-			if ctx.Err() != nil {
-				return ctx.Err() // a window cut short by an interrupt is not a sample
-			}
-			if err := r.rec.Sample(s); err != nil {
-				return err
-			}
-			r.logf("round %d/%d: %s %s%s c=%d: %s", round, r.cfg.Suite.Rounds, t.Name(), test.Name, nText(n), c, summary(s))
+			shots = append(shots, shot{path: suite.PathFor(path, n), n: n, conns: c, pipeline: test.Pipeline, duration: test.Duration})
 		}
 	}
+	if test.Rate > 0 {
+		n := test.Headline()
+		shots = append(shots, shot{path: suite.PathFor(path, n), n: n, conns: test.RateConnections, pipeline: 1, rate: test.Rate, duration: test.Duration})
+	}
+	for _, sh := range shots {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s, err := r.measure(ctx, t, srv, test, sh, round)
+		if ctx.Err() != nil {
+			return ctx.Err() // a window cut short by an interrupt is not a sample
+		}
+		if err != nil {
+			return err
+		}
+		if err := r.rec.Sample(s); err != nil {
+			return err
+		}
+		r.logf("round %d/%d: %s %s%s %s: %s", round, r.cfg.Suite.Rounds, t.Name(), test.Name, nText(sh.n), sh.level(), summary(s))
+	}
 	return nil
+}
+
+// shot is one load run: a sample's or the warmup's.
+type shot struct {
+	path               string
+	n, conns, pipeline int
+	rate               float64 // requests/s; 0 = closed loop
+	duration           time.Duration
+}
+
+func (sh shot) level() string {
+	if sh.rate > 0 {
+		return fmt.Sprintf("%g requests/s over %d connections", sh.rate, sh.conns)
+	}
+	return fmt.Sprintf("c=%d", sh.conns)
 }
 
 func nText(n int) string {
@@ -425,19 +449,40 @@ func summary(s sweep.Sample) string {
 	return out + ", gate FAILED: " + s.Gate.Reason
 }
 
-func (r *runner) options(srv *framework.Server, test suite.Test, path string, conns int, d time.Duration) load.Options {
-	return load.Options{
-		Addr: srv.Addr, Path: path, Accept: test.Type.Accept(), Connections: conns,
-		Pipeline: test.Pipeline, Duration: d, Timeout: test.Timeout,
+// engineOptions is a load run: the engine and its options.
+type engineOptions struct {
+	engine load.Engine
+	load.Options
+}
+
+// options builds the load run of one shot: the suite's engine, the fixed
+// request of the test type, and (engine raw) the test type's rule checked on
+// a sample of responses under load (verify.Checker).
+func (r *runner) options(srv *framework.Server, test suite.Test, sh shot) (engineOptions, error) {
+	e, err := load.EngineFor(test.Engine)
+	if err != nil {
+		return engineOptions{}, err
 	}
+	o := load.Options{
+		Addr: srv.Addr, Path: sh.path, Accept: test.Type.Accept(), Connections: sh.conns,
+		Pipeline: sh.pipeline, Rate: sh.rate, Duration: sh.duration, Timeout: test.Timeout,
+	}
+	if e.Name() == "raw" {
+		o.Check = verify.Checker(test.Type, verify.ExpectedRows(strconv.Itoa(sh.n)))
+	}
+	return engineOptions{e, o}, nil
 }
 
 // measure runs one sample and reads the server's and the generator's CPU
 // around it.
-func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, test suite.Test, path string, n, conns, round int) (sweep.Sample, error) {
+func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot, round int) (sweep.Sample, error) {
+	o, err := r.options(srv, test, sh)
+	if err != nil {
+		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
+	}
 	before, _ := probe.Tree(ctx, srv.Pid)
 	genBefore, _ := probe.Self(ctx)
-	res, err := load.Run(ctx, r.options(srv, test, path, conns, test.Duration))
+	res, err := o.engine.Run(ctx, o.Options)
 	if err != nil {
 		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
 	}
@@ -445,8 +490,8 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	genAfter, _ := probe.Self(ctx)
 	s, err := sweep.FromResult(sweep.Key{
 		Framework: t.Spec.Name, Variant: t.Variant.Name, Runtime: r.frameworkRecord(t).Runtime,
-		Test: test.Name, Type: test.Type, N: n, Connections: conns, Pipeline: test.Pipeline,
-		Engine: test.Engine, Round: round,
+		Test: test.Name, Type: test.Type, N: sh.n, Connections: sh.conns, Rate: sh.rate, Pipeline: sh.pipeline,
+		Engine: o.engine.Name(), Round: round,
 	}, res)
 	if err != nil {
 		return s, err
@@ -468,7 +513,7 @@ func suiteRecord(s *suite.Suite, tests []suite.Test) results.Suite {
 		out.Tests = append(out.Tests, results.Test{
 			Name: t.Name, Type: string(t.Type), Path: t.Path, Queries: t.Queries, Concurrency: t.Concurrency,
 			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
-			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine,
+			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
 		})
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -52,7 +53,7 @@ var DefaultPath = map[Type]string{
 var DefaultQueries = []int{1, 5, 10, 15, 20}
 
 // Engines are the load generator engines a suite may name.
-var Engines = []string{"raw"}
+var Engines = []string{"raw", "hey"}
 
 // Load reads and validates the suite file at path. Every problem is
 // reported as an *Error naming the file, line and key; the first one found
@@ -220,6 +221,12 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if t.Path == "" {
 		t.Path = DefaultPath[t.Type]
 	}
+	if t.Engine == "hey" && (t.Pipeline > 1 || t.Rate > 0) {
+		return t, p.Errorf(n, "engine", "test %q: engine hey neither pipelines nor runs at a constant rate (pipeline %d, rate %g)", t.Name, t.Pipeline, t.Rate)
+	}
+	if t.RateConnections == 0 {
+		t.RateConnections = slices.Min(t.Concurrency)
+	}
 	if t.Type.TakesN() {
 		if t.Queries == nil {
 			t.Queries = append([]int(nil), DefaultQueries...)
@@ -263,10 +270,29 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 		if s.Engine, err = p.Str(v, key); err == nil && !slices.Contains(Engines, s.Engine) {
 			err = p.Errorf(v, key, "unknown engine %q (want one of %s)", s.Engine, strings.Join(Engines, ", "))
 		}
+	case "rate":
+		s.Rate, err = p.rate(v, key)
+	case "rate_connections":
+		if s.RateConnections, err = p.Int(v, key); err == nil && s.RateConnections < 1 {
+			err = p.Errorf(v, key, "rate_connections must be at least 1")
+		}
 	default:
-		err = p.Errorf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine; under defaults also rounds; in a test also name, type, path, queries)")
+		err = p.Errorf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine, rate, rate_connections; under defaults also rounds; in a test also name, type, path, queries)")
 	}
 	return err
+}
+
+// rate reads a constant rate in requests/s: a positive number, or 0 for
+// none.
+func (p parser) rate(v *yaml.Node, key string) (float64, error) {
+	if v.Kind != yaml.ScalarNode {
+		return 0, p.Errorf(v, key, "must be a number of requests/s, found %s", yamlfile.Describe(v))
+	}
+	f, err := strconv.ParseFloat(v.Value, 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) {
+		return 0, p.Errorf(v, key, "%q is not a rate in requests/s (write 1000; 0 turns it off)", v.Value)
+	}
+	return f, nil
 }
 
 // duration reads a positive duration, or with zeroOK a non-negative one.

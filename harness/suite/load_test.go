@@ -140,3 +140,26 @@ func TestSelect(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+func TestRateSettings(t *testing.T) {
+	s, err := Parse("r.yaml", []byte("name: r\ndefaults: {rate: 500, concurrency: [64, 16]}\ntests:\n  - {name: j, type: json}\n  - {name: f, type: fortunes, rate: 0, rate_connections: 8}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := s.Tests[0]; j.Rate != 500 || j.RateConnections != 16 {
+		t.Errorf("json: rate %v over %d connections, want 500 over the smallest level 16", j.Rate, j.RateConnections)
+	}
+	if f := s.Tests[1]; f.Rate != 0 || f.RateConnections != 8 {
+		t.Errorf("fortunes: rate %v over %d", f.Rate, f.RateConnections)
+	}
+	for _, c := range []struct{ yaml, want string }{
+		{"name: r\ndefaults: {rate: -5}\ntests: [{name: j, type: json}]\n", `r.yaml:2: key "rate": "-5" is not a rate in requests/s`},
+		{"name: r\ntests:\n  - {name: j, type: json, rate_connections: 0}\n", `r.yaml:3: key "rate_connections": rate_connections must be at least 1`},
+		{"name: r\ntests:\n  - {name: p, type: plaintext, engine: hey, pipeline: 16}\n", `r.yaml:3: key "engine": test "p": engine hey neither pipelines nor runs at a constant rate (pipeline 16, rate 0)`},
+		{"name: r\ntests:\n  - {name: j, type: json, engine: wrk}\n", `r.yaml:3: key "engine": unknown engine "wrk" (want one of raw, hey)`},
+	} {
+		if _, err := Parse("r.yaml", []byte(c.yaml)); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+}

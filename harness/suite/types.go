@@ -83,8 +83,19 @@ type Settings struct {
 	// MinResponses is the fewest counted responses a sample needs to pass
 	// the gate (DESIGN.md: default 100).
 	MinResponses int
-	// Engine names the load generator engine ("raw").
+	// Engine names the load generator engine: "raw" (HTTP/1.1, the
+	// default) or "hey" (HTTPS and HTTP/2 targets; no pipelining, checks
+	// under load or constant rate).
 	Engine string
+	// Rate, when > 0, adds one constant-rate sample per round (at the
+	// headline N for queries and updates) after the closed-loop levels:
+	// Rate requests/s over RateConnections connections, latency measured
+	// from each request's intended send time (wrk2's method). The report
+	// shows these as one latency table at a common rate. 0 = none.
+	Rate float64
+	// RateConnections is the connection count of the constant-rate sample;
+	// 0 means the smallest concurrency level.
+	RateConnections int
 }
 
 // Test is one entry of a suite's tests list, with the defaults merged in.

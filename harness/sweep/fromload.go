@@ -9,14 +9,15 @@ import (
 )
 
 // FromResult turns one load generator result into a Sample with key k: the
-// counts, RPS (requests/s), error classes with their first examples, and
-// the latency histogram (µs) both summarised in ms and stored in
-// HdrHistogram's V2 compressed encoding. Server cost, generator health and
+// counts, RPS (requests/s), error classes with their first examples, the
+// responses checked under load, and the latency histograms (µs; in
+// constant-rate mode corrected and uncorrected) both summarised in ms and
+// stored in HdrHistogram's V2 compressed encoding. Server cost, generator health and
 // the gate are the caller's to fill. The error is the histogram encoder's.
 func FromResult(k Key, r *load.Result) (Sample, error) {
 	s := Sample{
 		Key: k, Window: r.Window.Seconds(), Responses: r.Responses, Success: r.Success,
-		RPS: r.RPS(), SocketErrors: r.SocketErrors(),
+		RPS: r.RPS(), SocketErrors: r.SocketErrors(), Checked: r.Checked,
 		StatusCounts: map[string]int64{}, Errors: map[string]int64{}, Examples: map[string]string{},
 	}
 	for code, c := range r.StatusCounts {
@@ -28,11 +29,18 @@ func FromResult(k Key, r *load.Result) (Sample, error) {
 	for class, e := range r.Examples {
 		s.Examples[string(class)] = e
 	}
+	var err error
 	if r.Latency != nil {
 		s.Latency = Summarize(r.Latency)
-		var err error
 		if s.Histogram, err = r.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
 			return s, fmt.Errorf("encode the latency histogram: %w", err)
+		}
+	}
+	if r.Uncorrected != nil {
+		u := Summarize(r.Uncorrected)
+		s.Uncorrected = &u
+		if s.UncorrectedHistogram, err = r.Uncorrected.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
+			return s, fmt.Errorf("encode the uncorrected latency histogram: %w", err)
 		}
 	}
 	return s, nil

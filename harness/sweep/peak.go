@@ -47,12 +47,16 @@ type Peak struct {
 	Levels []Level `json:"levels"`
 }
 
-// Peaks groups samples by series and picks each series' peak. Series come
-// back in the order their first sample appears.
+// Peaks groups the closed-loop samples by series and picks each series'
+// peak; constant-rate samples (Rate > 0) measure latency, not capacity, and
+// are left out. Series come back in the order their first sample appears.
 func Peaks(samples []Sample) []Peak {
 	var order []Series
 	bySeries := map[Series][]Sample{}
 	for _, s := range samples {
+		if s.Rate > 0 {
+			continue
+		}
 		k := SeriesOf(s)
 		if _, ok := bySeries[k]; !ok {
 			order = append(order, k)

@@ -58,3 +58,12 @@ func TestSeriesSplitByN(t *testing.T) {
 		t.Errorf("%+v", ps)
 	}
 }
+
+func TestPeaksIgnoreConstantRateSamples(t *testing.T) {
+	rate := sample(16, 1, 500, true)
+	rate.Rate = 500
+	ps := Peaks([]Sample{sample(16, 1, 100, true), rate})
+	if len(ps) != 1 || len(ps[0].Levels) != 1 || ps[0].Level.Median != 100 {
+		t.Errorf("a constant-rate sample entered the peak: %+v", ps)
+	}
+}

@@ -23,9 +23,12 @@ type Key struct {
 	Type        suite.Type `json:"type"`
 	N           int        `json:"n,omitempty"` // rows per request (queries, updates); 0 otherwise
 	Connections int        `json:"connections"` // concurrency level
-	Pipeline    int        `json:"pipeline"`    // pipelining depth, 1 = none
-	Engine      string     `json:"engine"`
-	Round       int        `json:"round"` // 1-based
+	// Rate is the constant rate in requests/s of a constant-rate sample
+	// (wrk2's method); 0 for the closed-loop samples that peaks come from.
+	Rate     float64 `json:"rate,omitempty"`
+	Pipeline int     `json:"pipeline"` // pipelining depth, 1 = none
+	Engine   string  `json:"engine"`
+	Round    int     `json:"round"` // 1-based
 }
 
 // Latency holds the percentiles of a sample's merged HDR histogram, in ms.
@@ -56,8 +59,20 @@ type Sample struct {
 	Examples map[string]string `json:"error_examples,omitempty"`
 	// SocketErrors is connect + read + write + timeout errors.
 	SocketErrors int64 `json:"socket_errors"`
-	// Latency summarises Histogram (ms).
+	// Latency summarises Histogram (ms). In a constant-rate sample it is
+	// measured from each request's intended send time (corrected for
+	// coordinated omission).
 	Latency Latency `json:"latency"`
+	// Uncorrected summarises UncorrectedHistogram (ms): a constant-rate
+	// sample's latency from each request's actual send time; nil in
+	// closed-loop samples.
+	Uncorrected *Latency `json:"uncorrected_latency,omitempty"`
+	// UncorrectedHistogram is that latency's histogram in µs, encoded as
+	// Histogram is.
+	UncorrectedHistogram []byte `json:"uncorrected_histogram,omitempty"`
+	// Checked counts the responses checked under load against the test
+	// type's rule; failures are Errors["check"].
+	Checked int64 `json:"checked"`
 	// Histogram is the merged latency histogram in µs, in HdrHistogram's
 	// V2 compressed encoding (base64 in JSON), so any percentile can be
 	// recomputed later.

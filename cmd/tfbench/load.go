@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/report"
+	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/verify"
+)
+
+func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("load", "load URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--timeout D] [--engine raw|hey] [--http2] [--type TYPE] [--json]", stderr)
+	var conns int
+	var dur time.Duration
+	fs.IntVar(&conns, "c", 64, "concurrency: open connections")
+	fs.IntVar(&conns, "connections", 64, "same as -c")
+	fs.DurationVar(&dur, "d", 10*time.Second, "measured window")
+	fs.DurationVar(&dur, "duration", 10*time.Second, "same as -d")
+	pipeline := fs.Int("pipeline", 1, "HTTP/1.1 pipelining depth (engine raw)")
+	rate := fs.Float64("rate", 0, "constant rate in requests/s over all connections, latency corrected for coordinated omission (wrk2's method); 0 = closed loop")
+	timeout := fs.Duration("timeout", 8*time.Second, "a slower response is an error of class timeout")
+	engine := fs.String("engine", "", "load generator engine: raw (HTTP/1.1) or hey (HTTPS, HTTP/2); default by the URL's scheme")
+	http2 := fs.Bool("http2", false, "HTTP/2 over TLS (https URLs, engine hey)")
+	typ := fs.String("type", "", "TFB test type (json, plaintext, db, queries, fortunes, updates): send its Accept header and check 1 in 100 responses against its rule (engine raw)")
+	asJSON := fs.Bool("json", false, "print the sample as JSON instead of text")
+	// Flags may come before or after the URL, as with wrk and hey.
+	if err := fs.Parse(args); err != nil {
+		return parse(fs, args)
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "tfbench load: a URL is required")
+		fs.Usage()
+		return errUsage
+	}
+	target := fs.Arg(0)
+	if err := parse(fs, fs.Args()[1:]); err != nil {
+		return err
+	}
+	o, err := load.Target(target)
+	if err != nil {
+		return err
+	}
+	o.Connections, o.Duration, o.Pipeline, o.Rate, o.Timeout, o.HTTP2 = conns, dur, *pipeline, *rate, *timeout, *http2
+	e, err := load.EngineForScheme(*engine, o.Scheme)
+	if err != nil {
+		return err
+	}
+	if *typ != "" {
+		t := suite.Type(*typ)
+		if !t.Valid() {
+			return fmt.Errorf("--type %q: want one of json, plaintext, db, queries, fortunes, updates", *typ)
+		}
+		o.Accept = t.Accept()
+		if e.Name() == "raw" {
+			o.Check = verify.Checker(t, 0)
+		}
+	}
+	genBefore, _ := probe.Self(ctx)
+	res, err := e.Run(ctx, o)
+	if err != nil {
+		return err
+	}
+	genAfter, _ := probe.Self(ctx)
+	s, err := sweep.FromResult(sweep.Key{Type: suite.Type(*typ), Connections: o.Connections, Rate: o.Rate, Pipeline: max(o.Pipeline, 1), Engine: e.Name(), Round: 1}, res)
+	if err != nil {
+		return err
+	}
+	s.GeneratorCPU = max(0, genAfter-genBefore)
+	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, runtime.NumCPU())
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		return enc.Encode(s)
+	}
+	return report.Summary(stdout, target, s)
+}

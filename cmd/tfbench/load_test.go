@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+func TestLoadCommand(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Server", "t")
+		w.Header().Set("Content-Type", "application/json")
+		if r.Header.Get("Accept") != "application/json,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7" {
+			w.WriteHeader(400)
+			return
+		}
+		w.Write([]byte(`{"message":"Goodbye"}`))
+	}))
+	defer srv.Close()
+	var stdout, stderr bytes.Buffer
+	code := cli(context.Background(), []string{"load", srv.URL + "/json", "-c", "2", "-d", "300ms", "--type", "json", "--json"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var s sweep.Sample
+	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
+		t.Fatalf("%v in %s", err, stdout.String())
+	}
+	if s.Responses == 0 || s.Success != s.Responses || s.Connections != 2 || s.Engine != "raw" || s.RPS <= 0 {
+		t.Errorf("sample %+v", s)
+	}
+	// The first response of each connection is checked, and the body is wrong.
+	if s.Checked < 2 || s.Errors["check"] != s.Checked || !strings.Contains(s.Examples["check"], "Hello, World!") {
+		t.Errorf("checked %d, check errors %d, example %q", s.Checked, s.Errors["check"], s.Examples["check"])
+	}
+
+	stdout.Reset()
+	if code := cli(context.Background(), []string{"load", "-d", "200ms", "-c", "1", srv.URL + "/x"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("text mode: exit %d: %s", code, stderr.String())
+	}
+	if !strings.HasPrefix(stdout.String(), "GET "+srv.URL+"/x\n  engine raw, 1 connections, pipeline depth 1") || !strings.Contains(stdout.String(), "errors      status ") {
+		t.Errorf("text summary:\n%s", stdout.String())
+	}
+}
+
+func TestLoadCommandErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"load"}, 2, "a URL is required"},
+		{[]string{"load", "ftp://x/"}, 1, "the scheme must be http or https"},
+		{[]string{"load", "http://127.0.0.1:1/", "--type", "jsn"}, 1, `--type "jsn"`},
+		{[]string{"load", "https://127.0.0.1:1/", "--engine", "raw"}, 1, "https"},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		code := cli(context.Background(), c.args, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr.String(), c.code, c.want)
+		}
+	}
+}

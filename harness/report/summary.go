@@ -1,0 +1,81 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// Summary writes one sample as the few lines `tfbench load` prints: counts
+// and RPS (requests/s), status codes, error classes with their first
+// examples, responses checked under load, latency percentiles in ms
+// (corrected and uncorrected in constant-rate mode) and the generator's
+// CPU time.
+func Summary(w io.Writer, target string, s sweep.Sample) error {
+	var b strings.Builder
+	mode := fmt.Sprintf("%d connections, pipeline depth %d", s.Connections, s.Pipeline)
+	if s.Rate > 0 {
+		mode = fmt.Sprintf("constant rate %g requests/s over %d connections", s.Rate, s.Connections)
+	}
+	fmt.Fprintf(&b, "GET %s\n  engine %s, %s, %gs window\n", target, s.Engine, mode, s.Window)
+	fmt.Fprintf(&b, "  responses   %s in the window, %s RPS, %s status 200\n", thousands(float64(s.Responses)), thousands(s.RPS), thousands(float64(s.Success)))
+	if len(s.StatusCounts) > 1 || (len(s.StatusCounts) == 1 && s.StatusCounts["200"] == 0) {
+		fmt.Fprintf(&b, "  statuses    %s\n", sortedCounts(s.StatusCounts))
+	}
+	if len(s.Errors) == 0 {
+		b.WriteString("  errors      none\n")
+	} else {
+		fmt.Fprintf(&b, "  errors      %s\n", sortedCounts(s.Errors))
+		classes := make([]string, 0, len(s.Examples))
+		for c := range s.Examples {
+			classes = append(classes, c)
+		}
+		sort.Strings(classes)
+		for _, c := range classes {
+			fmt.Fprintf(&b, "    %s: %s\n", c, s.Examples[c])
+		}
+	}
+	if s.Checked > 0 {
+		fmt.Fprintf(&b, "  checked     %s responses under load, %d failed\n", thousands(float64(s.Checked)), s.Errors["check"])
+	}
+	label := "latency"
+	if s.Uncorrected != nil {
+		label = "corrected"
+	}
+	fmt.Fprintf(&b, "  %-11s %s\n", label, latencyLine(s.Latency))
+	if s.Uncorrected != nil {
+		fmt.Fprintf(&b, "  uncorrected %s\n", latencyLine(*s.Uncorrected))
+	}
+	sat := "no"
+	if s.GeneratorSaturated {
+		sat = "yes: the figures may measure the generator, not the server"
+	}
+	perReq := 0.0
+	if s.Responses > 0 {
+		perReq = 1e6 * s.GeneratorCPU / float64(s.Responses)
+	}
+	fmt.Fprintf(&b, "  generator   %.2f s CPU (%.1f µs per response), saturated: %s\n", s.GeneratorCPU, perReq, sat)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func latencyLine(l sweep.Latency) string {
+	return fmt.Sprintf("p50 %.3f ms, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f ms", l.P50, l.P90, l.P99, l.P999, l.Max)
+}
+
+// sortedCounts renders a count map as "200: 90, 500: 10" in key order.
+func sortedCounts(m map[string]int64) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
