@@ -27,17 +27,21 @@ type plan struct {
 	stop  atomic.Bool     // set when the caller cancels the run
 }
 
-// conn is one connection's loop: write a batch of Pipeline requests (in
-// constant-rate mode: one request, at its scheduled time), read their
-// responses in order, record each, check the sampled ones, repeat until the
-// window ends. Only its own goroutine touches its fields, except c, which
-// abort reads under mu.
+// conn is one connection's counts, latency histogram, parser and sampled
+// responses, and in constant-rate mode its loop on its own goroutine (run):
+// write one request at its scheduled time, read the response, record it,
+// check it if sampled, repeat until the window ends. Only that goroutine
+// touches its fields, except c, which abort reads under mu. In closed-loop
+// mode an event loop's lconn embeds it (loop.go); the loop's goroutine is
+// then the only one that touches it, and c, dialer, timer, slot and ready
+// are unused.
 type conn struct {
 	p      *plan
 	mu     sync.Mutex
 	c      net.Conn
 	parse  *parser
-	hist   *hdrhistogram.PackedHistogram // latency, µs (corrected at a Rate)
+	hist   *hdrhistogram.PackedHistogram // latency, µs (corrected at a Rate); nil when dense is set
+	dense  *hdrhistogram.Histogram       // closed loop: the event loop's latency histogram, µs, shared by its connections
 	uhist  *hdrhistogram.PackedHistogram // at a Rate: uncorrected latency, µs; else nil
 	tally  tally
 	dialer net.Dialer
@@ -288,7 +292,11 @@ func (k *conn) check() {
 func (k *conn) record(resp response, from, done time.Time) {
 	us := done.Sub(from).Microseconds()
 	us = max(1, min(us, k.p.maxMicros))
-	k.hist.RecordValue(us)
+	if k.dense != nil {
+		k.dense.RecordValue(us)
+	} else {
+		k.hist.RecordValue(us)
+	}
 	t := &k.tally
 	t.responses++
 	t.bodyBytes += resp.body

@@ -13,24 +13,33 @@
 // it with an error rather than ignore it. Engine "raw" ([Raw], also the
 // package function [Run]) is this package's own client:
 //
-//   - HTTP/1.1 keep-alive over plain TCP, one goroutine per connection
-//     (concurrency = open connections);
+//   - HTTP/1.1 keep-alive over plain TCP (concurrency = open connections);
+//   - closed-loop mode runs the connections on event loops, as wrk does: one
+//     per CPU the generator may use (GOMAXPROCS, which follows the process's
+//     CPU affinity), each a goroutine with its own level-triggered epoll set
+//     (Linux) over non-blocking sockets read and written with raw system
+//     calls, the connections whose batch is complete sending their next
+//     batch together after each epoll_wait; so a batch costs one write, one
+//     read as a rule, and a share of one epoll_wait (loop.go says why);
+//     constant-rate mode runs one goroutine per connection;
 //   - the request is serialized once per run, with tfbench's fixed header set
 //     (Host, the test type's Accept, Connection: keep-alive, User-Agent
 //     suite.UserAgent, no Accept-Encoding; DESIGN.md, "Requests");
 //   - pipelining depth N (closed-loop mode): N requests go out in one write,
 //     their N responses are read back in order (depth 1 is a plain closed
 //     loop);
-//   - a minimal response parser (status line, headers, Content-Length,
-//     chunked and close-delimited bodies) that does not allocate per response,
-//     except for the responses sampled for a check.
+//   - a minimal, resumable response parser (status line, headers,
+//     Content-Length, chunked and close-delimited bodies) that takes whatever
+//     one read brings and does not allocate per response, except for the
+//     responses sampled for a check.
 //
 // # Modes
 //
 // Closed loop ([Options].Rate 0): every connection writes its next batch as
 // soon as the previous batch's responses are in, so the offered load is
 // whatever the server sustains. Latency runs from the write of the request
-// (for a pipelined batch: the batch's write) to the end of its response.
+// (for a pipelined batch: the batch's write) to the end of its response: the
+// return of the read that brought its last byte.
 //
 // Constant rate ([Options].Rate > 0, requests/s across all connections;
 // wrk2's method): every connection sends one request at a time (pipeline
@@ -62,8 +71,9 @@
 //
 // # Units
 //
-// Latency is recorded per connection in HDR histograms (hdrhistogram-go, 3
-// significant digits) in microseconds, merged into [Result].Latency (and, in
+// Latency is recorded in HDR histograms (hdrhistogram-go, 3 significant
+// digits) in microseconds, one per event loop in closed-loop mode and one per
+// connection in constant-rate mode, merged into [Result].Latency (and, in
 // constant-rate mode, [Result].Uncorrected) at the end. The range is 1 µs ..
 // Options.Timeout, except for the corrected histogram in constant-rate mode:
 // 1 µs .. max(Options.Timeout, Options.Duration), since a request can wait
@@ -79,8 +89,9 @@
 // every connection, after every (re)connect, then 1 in [Options].CheckEvery
 // (default [DefaultCheckEvery], 100) of that connection's responses. A
 // sampled response's header and whole body (decoded, if chunked) are kept
-// and passed to Check on the connection's goroutine once its batch is read,
-// so a check's time is in no latency. [Result].Checked counts the checked
+// and passed to Check on the goroutine that runs the connection (in
+// closed-loop mode its event loop's) once its batch is read, before the next
+// batch is sent, so a check's time is in no latency. [Result].Checked counts the checked
 // responses; a failed one is an error of class check, and still counts as a
 // response with its status.
 //

@@ -52,10 +52,11 @@ type Options struct {
 	// if chunked; empty if none). It returns nil if the response passes, else
 	// an error saying what is wrong, which counts as an error of class Check
 	// (the first becomes Result.Examples[Check]). header and body are fresh
-	// for every call; Check may keep them. Check runs on the connection's
-	// goroutine, outside any lock, after the batch's responses are read (so
-	// its time is in no latency), and concurrently for different
-	// connections: it must be safe for concurrent use.
+	// for every call; Check may keep them. Check runs on the goroutine that
+	// runs the connection (in closed-loop mode its event loop's, shared with
+	// other connections), outside any lock, after the batch's responses are
+	// read (so its time is in no latency), and concurrently for connections
+	// of different goroutines: it must be safe for concurrent use.
 	Check func(status int, header http.Header, body []byte) error
 	// CheckEvery is how often Check samples responses: 1 in CheckEvery of
 	// each connection's responses, besides its first (>= 1; 0 means

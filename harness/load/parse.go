@@ -47,17 +47,48 @@ type response struct {
 // one buffer for the life of a connection and allocates nothing per response
 // unless a line outgrows the buffer, a response is malformed, or keep is set.
 //
-// With keep set, next also keeps the response's whole header section and body
-// in header and body (fresh for each response, for a sampled check).
+// It is resumable: parse works on the bytes already buffered and, when a
+// response is not complete yet, keeps its place (state) for the next call
+// after more bytes came in (more), so an event loop can feed it whatever one
+// read returns. next is the blocking form, reading from src until a response
+// is complete.
+//
+// With keep set, it also keeps the response's whole header section and body
+// in header and body (fresh for each response, for a sampled check). keep
+// must not change while a response is being parsed.
 type parser struct {
 	src  io.Reader
 	buf  []byte
 	r, w int // unread bytes are buf[r:w]
 
-	keep   bool        // next keeps the header and body of the response it reads
+	keep   bool        // keep the header and body of the response being read
 	header http.Header // kept header lines, canonical keys, values as received
 	body   []byte      // kept body, decoded if chunked; empty (perhaps nil) if none
+
+	// Where parsing stands inside the current response.
+	st                     parseState
+	resp                   response // status and close so far; body when done
+	http11                 bool
+	hdr                    int   // header (and trailer) bytes of this response
+	length                 int64 // Content-Length; -1: none
+	te, chunked            bool  // Transfer-Encoding present; its last coding is chunked
+	closeTok, keepAliveTok bool  // Connection tokens seen
+	remain                 int64 // body or chunk bytes still to skip
 }
+
+// parseState is where the parser stands inside a response.
+type parseState uint8
+
+const (
+	stStatus    parseState = iota // before a status line: between responses
+	stHeader                      // in the header lines
+	stLength                      // in a Content-Length body, remain bytes left
+	stChunkSize                   // before a chunk-size line
+	stChunkData                   // in a chunk's data, remain bytes left
+	stChunkEnd                    // before the CRLF that ends a chunk's data
+	stTrailer                     // in the trailer lines
+	stToEOF                       // in a body that runs to the end of the stream
+)
 
 // newParser returns a parser reading src through a buffer of size bytes.
 func newParser(src io.Reader, size int) *parser {
@@ -65,15 +96,16 @@ func newParser(src io.Reader, size int) *parser {
 }
 
 // reset points the parser at a new stream (a new connection) and drops any
-// buffered bytes of the old one.
+// buffered bytes and the place in any response of the old one.
 func (p *parser) reset(src io.Reader) {
-	p.src, p.r, p.w = src, 0, 0
+	p.src, p.r, p.w, p.st = src, 0, 0, stStatus
 }
 
-// fill reads more bytes into the buffer, first making room: it drops
-// consumed bytes, and grows the buffer when one unfinished line fills it. It
-// returns io.EOF when the stream ends with nothing read.
-func (p *parser) fill() error {
+// more reads once from src into the buffer, first making room: it drops
+// consumed bytes, and grows the buffer when one unfinished line fills it (a
+// line over maxLineBytes is a *parseError). It returns what the read
+// returned.
+func (p *parser) more() (int, error) {
 	switch {
 	case p.r == p.w:
 		p.r, p.w = 0, 0
@@ -82,15 +114,23 @@ func (p *parser) fill() error {
 		p.r = 0
 	case p.w == len(p.buf):
 		if len(p.buf) >= maxLineBytes {
-			return parseErrorf("line over %d bytes", maxLineBytes)
+			return 0, parseErrorf("line over %d bytes", maxLineBytes)
 		}
 		nb := make([]byte, min(2*len(p.buf), maxLineBytes))
 		p.w = copy(nb, p.buf[p.r:p.w])
 		p.r, p.buf = 0, nb
 	}
+	n, err := p.src.Read(p.buf[p.w:])
+	p.w += n
+	return n, err
+}
+
+// fill reads until at least one more byte is buffered (see more). It
+// returns io.EOF when the stream ends with nothing read, and
+// io.ErrNoProgress after 100 empty reads without an error.
+func (p *parser) fill() error {
 	for range 100 {
-		n, err := p.src.Read(p.buf[p.w:])
-		p.w += n
+		n, err := p.more()
 		if n > 0 {
 			return nil
 		}
@@ -101,78 +141,39 @@ func (p *parser) fill() error {
 	return io.ErrNoProgress
 }
 
-// line returns the next line without its LF or CRLF. The slice aliases the
-// buffer and is valid until the next call. At the end of the stream it
-// returns io.EOF if no byte of a line was read, else io.ErrUnexpectedEOF.
-func (p *parser) line() ([]byte, error) {
-	for {
-		if i := bytes.IndexByte(p.buf[p.r:p.w], '\n'); i >= 0 {
-			l := p.buf[p.r : p.r+i]
-			p.r += i + 1
-			if n := len(l); n > 0 && l[n-1] == '\r' {
-				l = l[:n-1]
-			}
-			return l, nil
-		}
-		if err := p.fill(); err != nil {
-			if err == io.EOF && p.r < p.w {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, err
-		}
+// line returns the next complete buffered line without its LF or CRLF, or ok
+// false if no complete line is buffered. The slice aliases the buffer and is
+// valid until the next read.
+func (p *parser) line() ([]byte, bool) {
+	b := p.buf[p.r:p.w]
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return nil, false
 	}
+	p.r += i + 1
+	if i > 0 && b[i-1] == '\r' {
+		i--
+	}
+	return b[:i], true
 }
 
-// discard skips n bytes of the stream, appending them to body when keep is
-// set.
-func (p *parser) discard(n int64) error {
+// skip consumes up to p.remain buffered body bytes, appending them to body
+// when keep is set; it reports whether all remain bytes were there.
+func (p *parser) skip() bool {
+	n := min(p.remain, int64(p.w-p.r))
 	if p.keep {
-		return p.keepBytes(n)
+		p.body = append(p.body, p.buf[p.r:p.r+int(n)]...)
 	}
-	for {
-		avail := int64(p.w - p.r)
-		if avail >= n {
-			p.r += int(n)
-			return nil
-		}
-		n -= avail
-		p.r, p.w = 0, 0
-		if err := p.fill(); err != nil {
-			return unexpected(err)
-		}
-	}
+	p.r += int(n)
+	p.remain -= n
+	return p.remain == 0
 }
 
-// keepBytes appends the next n bytes of the stream to body.
-func (p *parser) keepBytes(n int64) error {
-	for {
-		avail := int64(p.w - p.r)
-		if avail >= n {
-			p.body = append(p.body, p.buf[p.r:p.r+int(n)]...)
-			p.r += int(n)
-			return nil
-		}
-		p.body = append(p.body, p.buf[p.r:p.w]...)
-		n -= avail
-		p.r, p.w = 0, 0
-		if err := p.fill(); err != nil {
-			return unexpected(err)
-		}
-	}
-}
-
-// unexpected turns io.EOF inside a response into io.ErrUnexpectedEOF.
-func unexpected(err error) error {
-	if err == io.EOF {
-		return io.ErrUnexpectedEOF
-	}
-	return err
-}
-
-// next reads one final response. Interim 1xx responses (other than 101) are
-// skipped (RFC 9110 §15.2). It returns io.EOF when the stream ends cleanly
-// before a response starts, io.ErrUnexpectedEOF when it ends inside one, a
-// *parseError for a malformed or over-cap response, or the reader's error.
+// next reads one final response, reading from src as needed. Interim 1xx
+// responses (other than 101) are skipped (RFC 9110 §15.2). It returns io.EOF
+// when the stream ends cleanly before a response starts,
+// io.ErrUnexpectedEOF when it ends inside one, a *parseError for a malformed
+// or over-cap response, or the reader's error.
 //
 // Body framing follows RFC 9112 §6.3: no body for 1xx, 204 and 304;
 // Transfer-Encoding ending in chunked means chunked; any other
@@ -185,156 +186,233 @@ func unexpected(err error) error {
 // with its body, decoded if chunked.
 func (p *parser) next() (response, error) {
 	for {
-		l, err := p.line()
-		if err != nil {
+		resp, done, err := p.parse()
+		if done || err != nil {
+			return resp, err
+		}
+		if err := p.fill(); err == io.EOF {
+			resp, done, err := p.end()
+			if !done {
+				return response{}, err
+			}
+			return resp, nil
+		} else if err != nil {
 			return response{}, err
 		}
-		status, http11, ok := parseStatusLine(l)
-		if !ok {
-			return response{}, parseErrorf("malformed status line %q", clip(l))
-		}
-		if p.keep {
-			p.header, p.body = make(http.Header), nil
-		}
-		hdr := len(l)
-		var (
-			length                 int64 = -1
-			te, chunked            bool
-			closeTok, keepAliveTok bool
-		)
-		for {
-			l, err = p.line()
-			if err != nil {
-				return response{}, unexpected(err)
-			}
-			if len(l) == 0 {
-				break
-			}
-			if hdr += len(l); hdr > maxHeaderBytes {
-				return response{}, parseErrorf("header over cap (%d bytes)", maxHeaderBytes)
-			}
-			colon := bytes.IndexByte(l, ':')
-			if colon <= 0 {
-				return response{}, parseErrorf("malformed header line %q", clip(l))
-			}
-			name, value := l[:colon], trimOWS(l[colon+1:])
-			if p.keep {
-				key := http.CanonicalHeaderKey(string(name))
-				p.header[key] = append(p.header[key], string(value))
-			}
-			switch {
-			case foldEqual(name, "content-length"):
-				n, ok := parseDecimal(value)
-				if !ok {
-					return response{}, parseErrorf("malformed Content-Length %q", clip(value))
-				}
-				if length >= 0 && n != length {
-					return response{}, parseErrorf("conflicting Content-Length %d and %d", length, n)
-				}
-				length = n
-			case foldEqual(name, "transfer-encoding"):
-				te, chunked = true, lastToken(value, "chunked")
-			case foldEqual(name, "connection"):
-				closeTok = closeTok || hasToken(value, "close")
-				keepAliveTok = keepAliveTok || hasToken(value, "keep-alive")
-			}
-		}
-		if status < 200 && status != 101 {
-			continue
-		}
-		resp := response{
-			status: status,
-			close:  closeTok || (!http11 && !keepAliveTok) || status == 101,
-		}
-		switch {
-		case status < 200 || status == 204 || status == 304:
-		case te && chunked:
-			resp.body, err = p.chunked(hdr)
-		case te || length < 0:
-			resp.body, err = p.toEOF()
-			resp.close = true
-		case length > maxBodyBytes:
-			return response{}, errBodyOverCap
-		default:
-			if p.keep {
-				p.body = make([]byte, 0, length)
-			}
-			resp.body, err = length, p.discard(length)
-		}
-		if err != nil {
-			return response{}, err
-		}
-		return resp, nil
 	}
+}
+
+// end is parse for the end of the stream: it completes a body that runs to
+// the end of the stream (done), or returns io.EOF if the stream ended between
+// responses, io.ErrUnexpectedEOF inside one.
+func (p *parser) end() (response, bool, error) {
+	switch {
+	case p.st == stToEOF:
+		p.st = stStatus
+		return p.resp, true, nil
+	case p.st == stStatus && p.r == p.w:
+		return response{}, false, io.EOF
+	}
+	return response{}, false, io.ErrUnexpectedEOF
+}
+
+// parse goes on parsing with the buffered bytes (see next for the rules). It
+// returns done with the response once one is complete; not done and no error
+// when it needs more bytes (more, then parse again; or end if the stream
+// ended); or a *parseError. After an error the parser's place is undefined:
+// the connection must be dropped.
+func (p *parser) parse() (response, bool, error) {
+	for {
+		switch p.st {
+		case stStatus:
+			l, ok := p.line()
+			if !ok {
+				return response{}, false, nil
+			}
+			status, http11, ok := parseStatusLine(l)
+			if !ok {
+				return response{}, false, parseErrorf("malformed status line %q", clip(l))
+			}
+			if p.keep {
+				p.header, p.body = make(http.Header), nil
+			}
+			p.resp = response{status: status}
+			p.http11, p.hdr, p.length = http11, len(l), -1
+			p.te, p.chunked, p.closeTok, p.keepAliveTok = false, false, false, false
+			p.st = stHeader
+			fallthrough
+		case stHeader:
+			for {
+				l, ok := p.line()
+				if !ok {
+					return response{}, false, nil
+				}
+				if len(l) == 0 {
+					break
+				}
+				if err := p.headerLine(l); err != nil {
+					return response{}, false, err
+				}
+			}
+			if done, err := p.headersDone(); done || err != nil {
+				return p.resp, done, err
+			}
+		case stLength:
+			if !p.skip() {
+				return response{}, false, nil
+			}
+			p.st = stStatus
+			return p.resp, true, nil
+		case stChunkSize, stChunkData, stChunkEnd:
+			if done, err := p.chunks(); !done || err != nil {
+				return response{}, false, err
+			}
+		case stTrailer:
+			for {
+				l, ok := p.line()
+				if !ok {
+					return response{}, false, nil
+				}
+				if len(l) == 0 {
+					p.st = stStatus
+					return p.resp, true, nil
+				}
+				if p.hdr += len(l); p.hdr > maxHeaderBytes {
+					return response{}, false, parseErrorf("header over cap (%d bytes)", maxHeaderBytes)
+				}
+			}
+		case stToEOF:
+			n := p.w - p.r
+			if p.keep {
+				p.body = append(p.body, p.buf[p.r:p.w]...)
+			}
+			p.resp.body += int64(n)
+			p.r, p.w = 0, 0
+			if p.resp.body > maxBodyBytes {
+				return response{}, false, errBodyOverCap
+			}
+			return response{}, false, nil
+		}
+	}
+}
+
+// chunks goes on with a chunked body: chunk-size lines, chunk data and the
+// CRLF after each. It reports done at the last chunk (size 0), where the
+// trailer section starts.
+func (p *parser) chunks() (done bool, err error) {
+	for {
+		switch p.st {
+		case stChunkSize:
+			l, ok := p.line()
+			if !ok {
+				return false, nil
+			}
+			size, ok := parseChunkSize(l)
+			if !ok {
+				return false, parseErrorf("malformed chunk size line %q", clip(l))
+			}
+			if size == 0 {
+				p.st = stTrailer
+				return true, nil
+			}
+			if size > maxBodyBytes-p.resp.body {
+				return false, errBodyOverCap
+			}
+			p.resp.body += size
+			p.remain, p.st = size, stChunkData
+			fallthrough
+		case stChunkData:
+			if !p.skip() {
+				return false, nil
+			}
+			p.st = stChunkEnd
+			fallthrough
+		case stChunkEnd:
+			l, ok := p.line()
+			if !ok {
+				return false, nil
+			}
+			if len(l) != 0 {
+				return false, parseErrorf("chunk data not followed by CRLF")
+			}
+			p.st = stChunkSize
+		}
+	}
+}
+
+// headerLine takes one header line of the current response.
+func (p *parser) headerLine(l []byte) error {
+	if p.hdr += len(l); p.hdr > maxHeaderBytes {
+		return parseErrorf("header over cap (%d bytes)", maxHeaderBytes)
+	}
+	colon := bytes.IndexByte(l, ':')
+	if colon <= 0 {
+		return parseErrorf("malformed header line %q", clip(l))
+	}
+	name := l[:colon]
+	if p.keep {
+		key := http.CanonicalHeaderKey(string(name))
+		p.header[key] = append(p.header[key], string(trimOWS(l[colon+1:])))
+	}
+	// The three headers that matter have names of different lengths: most
+	// lines are passed over on their length alone.
+	switch len(name) {
+	case len("content-length"), len("transfer-encoding"), len("connection"):
+	default:
+		return nil
+	}
+	value := trimOWS(l[colon+1:])
+	switch {
+	case foldEqual(name, "content-length"):
+		n, ok := parseDecimal(value)
+		if !ok {
+			return parseErrorf("malformed Content-Length %q", clip(value))
+		}
+		if p.length >= 0 && n != p.length {
+			return parseErrorf("conflicting Content-Length %d and %d", p.length, n)
+		}
+		p.length = n
+	case foldEqual(name, "transfer-encoding"):
+		p.te, p.chunked = true, lastToken(value, "chunked")
+	case foldEqual(name, "connection"):
+		p.closeTok = p.closeTok || hasToken(value, "close")
+		p.keepAliveTok = p.keepAliveTok || hasToken(value, "keep-alive")
+	}
+	return nil
+}
+
+// headersDone chooses the body's framing at the end of the header section:
+// done when the response has no body; else the state of its body. An
+// interim response goes back to the status line.
+func (p *parser) headersDone() (done bool, err error) {
+	status := p.resp.status
+	if status < 200 && status != 101 {
+		p.st = stStatus
+		return false, nil
+	}
+	p.resp.close = p.closeTok || (!p.http11 && !p.keepAliveTok) || status == 101
+	switch {
+	case status < 200 || status == 204 || status == 304:
+		p.st = stStatus
+		return true, nil
+	case p.te && p.chunked:
+		p.st = stChunkSize
+	case p.te || p.length < 0:
+		p.resp.close = true
+		p.st = stToEOF
+	case p.length > maxBodyBytes:
+		return false, errBodyOverCap
+	default:
+		if p.keep {
+			p.body = make([]byte, 0, p.length)
+		}
+		p.resp.body, p.remain = p.length, p.length
+		p.st = stLength
+	}
+	return false, nil
 }
 
 var errBodyOverCap = parseErrorf("body over cap (%d MiB)", maxBodyBytes>>20)
-
-// chunked skips a chunked body and its trailer section and returns the
-// decoded body size. hdr is the header bytes already read for this response;
-// trailers count against the same cap.
-func (p *parser) chunked(hdr int) (int64, error) {
-	var total int64
-	for {
-		l, err := p.line()
-		if err != nil {
-			return 0, unexpected(err)
-		}
-		size, ok := parseChunkSize(l)
-		if !ok {
-			return 0, parseErrorf("malformed chunk size line %q", clip(l))
-		}
-		if size == 0 {
-			break
-		}
-		if size > maxBodyBytes-total {
-			return 0, errBodyOverCap
-		}
-		total += size
-		if err := p.discard(size); err != nil {
-			return 0, err
-		}
-		l, err = p.line()
-		if err != nil {
-			return 0, unexpected(err)
-		}
-		if len(l) != 0 {
-			return 0, parseErrorf("chunk data not followed by CRLF")
-		}
-	}
-	for {
-		l, err := p.line()
-		if err != nil {
-			return 0, unexpected(err)
-		}
-		if len(l) == 0 {
-			return total, nil
-		}
-		if hdr += len(l); hdr > maxHeaderBytes {
-			return 0, parseErrorf("header over cap (%d bytes)", maxHeaderBytes)
-		}
-	}
-}
-
-// toEOF skips a body delimited by the end of the stream and returns its size.
-func (p *parser) toEOF() (int64, error) {
-	var total int64
-	for {
-		if p.keep {
-			p.body = append(p.body, p.buf[p.r:p.w]...)
-		}
-		total += int64(p.w - p.r)
-		p.r, p.w = 0, 0
-		if total > maxBodyBytes {
-			return 0, errBodyOverCap
-		}
-		if err := p.fill(); err == io.EOF {
-			return total, nil
-		} else if err != nil {
-			return 0, err
-		}
-	}
-}
 
 // parseStatusLine parses "HTTP/1.x SSS[ reason]". It reports the status code
 // (100..999), whether the version is HTTP/1.1, and whether l is well formed.
@@ -474,3 +552,6 @@ func isParseError(err error) bool {
 	var pe *parseError
 	return errors.As(err, &pe)
 }
+
+// buffered is how many read bytes the parser has not consumed yet.
+func (p *parser) buffered() int { return p.w - p.r }

@@ -31,6 +31,46 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	p := &plan{config: cfg, batch: batch(cfg.Options)}
+	var conns []*conn
+	var hists []*hdrhistogram.Histogram // the event loops' latency histograms
+	var stoppedAt time.Time
+	if cfg.Rate > 0 {
+		conns, stoppedAt = runConns(ctx, p)
+	} else if conns, hists, stoppedAt, err = runLoops(ctx, p); err != nil {
+		return nil, err
+	}
+
+	r := &Result{Window: cfg.Duration, Latency: hdrhistogram.New(1, cfg.maxMicros, 3)}
+	if cfg.Rate > 0 {
+		r.Uncorrected = hdrhistogram.New(1, cfg.maxUMicros, 3)
+	}
+	tallies := make([]*tally, len(conns))
+	for i, k := range conns {
+		tallies[i] = &k.tally
+		if k.hist != nil {
+			k.hist.MergeInto(r.Latency)
+		}
+		if k.uhist != nil {
+			k.uhist.MergeInto(r.Uncorrected)
+		}
+	}
+	for _, h := range hists {
+		r.Latency.Merge(h)
+	}
+	r.merge(tallies)
+	if !stoppedAt.IsZero() && stoppedAt.Before(p.end) { // cancelled inside the window
+		r.Window = max(stoppedAt.Sub(p.start), 0)
+		return r, ctx.Err()
+	}
+	return r, nil
+}
+
+// runConns runs constant-rate mode for p (see Run) with a goroutine per
+// connection (conn.run): it opens the connections before the window, runs
+// the window, and returns the connections and when the caller cancelled
+// (zero if not).
+func runConns(ctx context.Context, p *plan) ([]*conn, time.Time) {
+	cfg := p.config
 	conns := make([]*conn, cfg.Connections)
 	for i := range conns {
 		conns[i] = newConn(p)
@@ -80,27 +120,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}()
 	done.Wait()
 	close(finished)
-
-	r := &Result{Window: cfg.Duration, Latency: hdrhistogram.New(1, cfg.maxMicros, 3)}
-	if cfg.Rate > 0 {
-		r.Uncorrected = hdrhistogram.New(1, cfg.maxUMicros, 3)
-	}
-	tallies := make([]*tally, len(conns))
-	for i, k := range conns {
-		tallies[i] = &k.tally
-		k.hist.MergeInto(r.Latency)
-		if k.uhist != nil {
-			k.uhist.MergeInto(r.Uncorrected)
-		}
-	}
-	r.merge(tallies)
 	select {
 	case at := <-stopped:
-		if at.Before(p.end) { // cancelled inside the window
-			r.Window = max(at.Sub(p.start), 0)
-			return r, ctx.Err()
-		}
+		return conns, at
 	default:
 	}
-	return r, nil
+	return conns, time.Time{}
 }

@@ -1,0 +1,584 @@
+package load
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/sys/unix"
+)
+
+// Closed-loop mode runs on event loops, as wrk does: the connections are
+// split over one worker per CPU the generator may run on (loopCount; at most
+// one per connection), each a goroutine with its own level-triggered epoll set and non-blocking sockets,
+// read and written with raw system calls. Per batch that is one write(2),
+// usually one read(2), and a share of one epoll_wait(2); no read that finds
+// nothing (a goroutine per connection reads once before it parks), no
+// epoll_ctl (wrk switches write interest on and off per batch), and no
+// scheduler or deadline timer work. Only a connection that is connecting, or
+// whose batch did not fit the socket at once, waits for writability.
+// Timeouts are due times per connection, scanned when the earliest may have
+// passed. Constant-rate mode keeps a goroutine per connection (conn.go):
+// its timers are what it measures, and it runs far below saturation.
+
+// lstate is where a loop connection stands.
+type lstate uint8
+
+const (
+	lsClosed     lstate = iota // no socket: not yet connected, or a connect before the window failed
+	lsBackoff                  // a connect failed; the next try is at due
+	lsConnecting               // connecting until due (Timeout)
+	lsIdle                     // connected before the window; waiting for it to start
+	lsSending                  // the batch is partly written; the rest goes when writable, until due
+	lsReading                  // the batch is written; its responses are due by due
+)
+
+// lconn is one connection of an event loop: the shared per-connection
+// counts, histogram, parser and checks (conn), plus its socket and place.
+type lconn struct {
+	conn
+	fd      int       // the socket; -1 when closed
+	index   int       // its position in the worker's conns: the epoll data
+	state   lstate    // where it stands
+	events  uint32    // the epoll events registered for fd
+	due     time.Time // when the current state expires (see lstate)
+	sent    time.Time // when the current batch's write started
+	pending int       // responses of the current batch still to read
+	wrote   int       // bytes of the current batch written
+}
+
+// Read is the parser's source: one read(2) of the socket.
+func (k *lconn) Read(b []byte) (int, error) { return readFD(k.fd, b) }
+
+// wakeIndex is the epoll data of the wake-up eventfd.
+const wakeIndex = -1
+
+// worker is one event loop and the connections it runs.
+type worker struct {
+	p       *plan
+	sa      unix.Sockaddr // where connections go
+	saErr   error         // if resolving Addr failed: every connect fails with it
+	ep      int           // epoll set
+	conns   []*lconn
+	evs     []unix.EpollEvent
+	window  bool      // the window has started: connects and errors count
+	nextDue time.Time // no connection's due time is earlier; zero: none
+	ready   []*lconn  // connections whose batch is complete: they send after this round of events
+	// hist is the latency histogram of all the worker's connections, µs
+	// (conn.dense): one dense histogram per worker records faster than a
+	// packed one per connection, and the worker is one goroutine.
+	hist *hdrhistogram.Histogram
+}
+
+// runLoops runs closed-loop mode for p (see Run): it opens the connections
+// before the window, runs the window on the workers, and returns every
+// connection's counts and when the caller cancelled (zero if not). Its
+// error is for a failed epoll or eventfd set-up only.
+func runLoops(ctx context.Context, p *plan) ([]*conn, []*hdrhistogram.Histogram, time.Time, error) {
+	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		return nil, nil, time.Time{}, fmt.Errorf("load: eventfd: %w", err)
+	}
+	defer unix.Close(wake)
+	workers := make([]*worker, min(loopCount(), p.Connections))
+	defer func() {
+		for _, w := range workers {
+			if w != nil {
+				w.close()
+			}
+		}
+	}()
+	for i := range workers {
+		// Each worker its own address: unix.Connect writes into it.
+		sa, saErr := sockaddr(p.Addr)
+		if workers[i], err = newWorker(p, sa, saErr, wake); err != nil {
+			return nil, nil, time.Time{}, err
+		}
+	}
+	conns := make([]*conn, p.Connections)
+	for i := range conns {
+		w := workers[i%len(workers)]
+		k := &lconn{conn: conn{p: p, parse: newParser(nil, readBufSize), dense: w.hist}, fd: -1, index: len(w.conns)}
+		w.conns = append(w.conns, k)
+		conns[i] = &k.conn
+	}
+	hists := make([]*hdrhistogram.Histogram, len(workers))
+	for i, w := range workers {
+		hists[i] = w.hist
+	}
+
+	stopped := make(chan time.Time, 1)
+	finished, watched := make(chan struct{}), make(chan struct{})
+	defer func() {
+		close(finished)
+		<-watched // so that wake is not written after it is closed
+	}()
+	go func() {
+		defer close(watched)
+		select {
+		case <-ctx.Done():
+			stopped <- time.Now()
+			p.stop.Store(true)
+			var one [8]byte
+			binary.NativeEndian.PutUint64(one[:], 1) // eventfd's counter += 1
+			unix.Write(wake, one[:])
+		case <-finished:
+		}
+	}()
+
+	// Open the connections before the window, each within Timeout: a
+	// failure here is not counted; the connection tries again inside the
+	// window.
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(p.Timeout)
+	for _, w := range workers {
+		wg.Go(func() { w.open(deadline) })
+	}
+	wg.Wait()
+
+	p.start = time.Now()
+	p.end = p.start.Add(p.Duration)
+	win, cancel := context.WithDeadline(ctx, p.end)
+	defer cancel()
+	p.win = win
+	for _, w := range workers {
+		wg.Go(w.run)
+	}
+	wg.Wait()
+	select {
+	case at := <-stopped:
+		return conns, hists, at, nil
+	default:
+	}
+	return conns, hists, time.Time{}, nil
+}
+
+// loopCount is how many event loops closed-loop mode runs: one per CPU the
+// process may run on (its affinity mask, which a harness that pins itself
+// narrows at once, while GOMAXPROCS follows it only later), at most
+// GOMAXPROCS.
+func loopCount() int {
+	n := runtime.GOMAXPROCS(0)
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err == nil && set.Count() > 0 {
+		n = min(n, set.Count())
+	}
+	return n
+}
+
+// newWorker makes a worker with its epoll set, watching wake.
+func newWorker(p *plan, sa unix.Sockaddr, saErr error, wake int) (*worker, error) {
+	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("load: epoll_create1: %w", err)
+	}
+	w := &worker{p: p, sa: sa, saErr: saErr, ep: ep, evs: make([]unix.EpollEvent, min(p.Connections+1, 1024)),
+		hist: hdrhistogram.New(1, p.maxMicros, 3)}
+	if err := unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, wake, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: wakeIndex}); err != nil {
+		unix.Close(ep)
+		return nil, fmt.Errorf("load: epoll_ctl add eventfd: %w", err)
+	}
+	return w, nil
+}
+
+// close closes the worker's sockets and its epoll set.
+func (w *worker) close() {
+	for _, k := range w.conns {
+		if k.fd >= 0 {
+			w.closeFD(k)
+		}
+	}
+	unix.Close(w.ep)
+}
+
+// open connects every connection before the window and waits until all
+// are connected or failed, deadline passes or the run is cancelled; those
+// still connecting then are closed. Nothing is counted.
+func (w *worker) open(deadline time.Time) {
+	now := time.Now()
+	for _, k := range w.conns {
+		w.connect(k, now)
+	}
+	defer func() {
+		for _, k := range w.conns {
+			if k.state == lsConnecting {
+				w.closeFD(k)
+			}
+		}
+		w.nextDue = time.Time{}
+	}()
+	for {
+		connecting := 0
+		for _, k := range w.conns {
+			if k.state == lsConnecting {
+				connecting++
+			}
+		}
+		now := time.Now()
+		if connecting == 0 || !now.Before(deadline) || w.p.stop.Load() {
+			return
+		}
+		n, err := unix.EpollWait(w.ep, w.evs, ceilMillis(deadline.Sub(now)))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return
+		}
+		for _, ev := range w.evs[:n] {
+			if ev.Fd == wakeIndex {
+				return
+			}
+			if k := w.conns[ev.Fd]; k.state == lsConnecting {
+				w.connected(k)
+			}
+		}
+	}
+}
+
+// run is the worker's loop inside the window: every connection writes its
+// first batch (or connects), then steps until the window ends or the run is
+// cancelled.
+func (w *worker) run() {
+	w.start()
+	for w.step() {
+	}
+}
+
+// start starts the window for the worker's connections: those connected
+// before it write their first batch, the others connect.
+func (w *worker) start() {
+	w.window = true
+	now := time.Now()
+	for _, k := range w.conns {
+		if k.state == lsIdle {
+			w.send(k)
+		} else {
+			w.connect(k, now)
+		}
+	}
+}
+
+// step is one turn of the loop: handle the due times that passed, wait for
+// ready sockets (at most until the next due time or the window's end),
+// handle them, then send the next batch on the connections whose batch
+// became complete, back to back, so that the server finds them together (a
+// write right after each read would wake it once per batch). It reports
+// whether the loop goes on.
+func (w *worker) step() bool {
+	p := w.p
+	now := time.Now()
+	if !now.Before(p.end) || p.stop.Load() {
+		return false
+	}
+	if !w.nextDue.IsZero() && !now.Before(w.nextDue) {
+		w.scan(now)
+	}
+	wait := p.end.Sub(now)
+	if !w.nextDue.IsZero() {
+		wait = min(wait, w.nextDue.Sub(now))
+	}
+	n, err := unix.EpollWait(w.ep, w.evs, ceilMillis(wait))
+	if err == unix.EINTR {
+		return true
+	}
+	if err != nil {
+		return false // only for a broken epoll set (EBADF, EINVAL): nothing to count
+	}
+	for _, ev := range w.evs[:n] {
+		if ev.Fd == wakeIndex {
+			return false
+		}
+		switch k := w.conns[ev.Fd]; k.state {
+		case lsReading:
+			w.readable(k)
+		case lsSending:
+			w.write(k)
+		case lsConnecting:
+			w.connected(k)
+		}
+	}
+	// A send can complete another batch from bytes already buffered, which
+	// appends to ready: hence the index loop.
+	for i := 0; i < len(w.ready); i++ {
+		k := w.ready[i]
+		w.ready[i] = nil
+		if k.state == lsReading && k.pending == 0 {
+			w.send(k)
+		}
+	}
+	w.ready = w.ready[:0]
+	return true
+}
+
+// ceilMillis is d in whole milliseconds rounded up, at least 0: epoll_wait's
+// timeout, so that the loop never wakes before a due time.
+func ceilMillis(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Millisecond - 1) / time.Millisecond)
+}
+
+// setDue sets k's due time to t.
+func (w *worker) setDue(k *lconn, t time.Time) {
+	k.due = t
+	if w.nextDue.IsZero() || t.Before(w.nextDue) {
+		w.nextDue = t
+	}
+}
+
+// scan handles the connections whose due time has passed at now: a
+// reconnect after backoff, a connect timeout (a connect error), or a
+// response or write timeout (class timeout, then a reconnect). It
+// recomputes nextDue.
+func (w *worker) scan(now time.Time) {
+	w.nextDue = time.Time{}
+	for _, k := range w.conns {
+		switch k.state {
+		case lsBackoff, lsConnecting, lsSending, lsReading:
+		default:
+			continue
+		}
+		if k.due.After(now) {
+			if w.nextDue.IsZero() || k.due.Before(w.nextDue) {
+				w.nextDue = k.due
+			}
+			continue
+		}
+		switch k.state {
+		case lsBackoff:
+			w.connect(k, now)
+		case lsConnecting:
+			w.closeFD(k)
+			w.connectFailed(k, now, os.ErrDeadlineExceeded)
+		case lsSending:
+			w.fail(k, Write, os.ErrDeadlineExceeded)
+		case lsReading:
+			w.fail(k, Read, os.ErrDeadlineExceeded)
+		}
+	}
+}
+
+// setEvents makes fd's epoll events ev. A failure (not expected: the socket
+// is registered) is a read error.
+func (w *worker) setEvents(k *lconn, ev uint32) bool {
+	if k.events == ev {
+		return true
+	}
+	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_MOD, k.fd, &unix.EpollEvent{Events: ev, Fd: int32(k.index)}); err != nil {
+		w.fail(k, Read, fmt.Errorf("epoll_ctl: %w", err))
+		return false
+	}
+	k.events = ev
+	return true
+}
+
+// closeFD closes k's socket, which also takes it out of the epoll set.
+func (w *worker) closeFD(k *lconn) {
+	unix.Close(k.fd)
+	k.fd, k.events, k.state = -1, 0, lsClosed
+}
+
+// connect starts a new connection for k; its end comes as writability
+// (connected), or as its due time (Timeout).
+func (w *worker) connect(k *lconn, now time.Time) {
+	if w.saErr != nil {
+		w.connectFailed(k, now, w.saErr)
+		return
+	}
+	fd, _, err := dial(w.sa)
+	if err != nil {
+		w.connectFailed(k, now, err)
+		return
+	}
+	// Even a connect that completed at once reports through writability, so
+	// there is one way in.
+	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLOUT, Fd: int32(k.index)}); err != nil {
+		unix.Close(fd)
+		w.connectFailed(k, now, fmt.Errorf("epoll_ctl: %w", err))
+		return
+	}
+	k.fd, k.events, k.state = fd, unix.EPOLLOUT, lsConnecting
+	w.setDue(k, now.Add(w.p.Timeout))
+}
+
+// connectFailed handles a failed connect at now: before the window the
+// connection just stays closed; inside it, unless the run is over, the
+// failure counts as a connect error and the next try comes after
+// reconnectBackoff.
+func (w *worker) connectFailed(k *lconn, now time.Time, err error) {
+	k.state = lsClosed
+	if !w.window || k.over(now) {
+		return
+	}
+	k.tally.fail(Connect, now, func() string {
+		return fmt.Sprintf("connect %s: %s", w.p.Addr, cause(err))
+	})
+	k.state = lsBackoff
+	w.setDue(k, now.Add(reconnectBackoff))
+}
+
+// connected handles the end of k's connect: on success the connection waits
+// for the window (before it) or writes its first batch (inside it, counted
+// as a reconnect).
+func (w *worker) connected(k *lconn) {
+	now := time.Now()
+	if err := connectError(k.fd); err != nil {
+		w.closeFD(k)
+		w.connectFailed(k, now, err)
+		return
+	}
+	k.parse.reset(k)
+	k.untilCheck = 0 // a connection's first response is always checked
+	if !w.window {
+		k.state = lsIdle
+		w.setEvents(k, 0)
+		return
+	}
+	if k.over(now) {
+		return
+	}
+	k.tally.connects++
+	w.send(k)
+}
+
+// send writes k's next batch; its latency runs from now. A batch that would
+// start after the window is not sent.
+func (w *worker) send(k *lconn) {
+	now := time.Now()
+	if !now.Before(w.p.end) {
+		return
+	}
+	k.sent, k.pending, k.wrote = now, w.p.Pipeline, 0
+	w.setDue(k, now.Add(w.p.Timeout))
+	w.write(k)
+}
+
+// write writes what is left of k's batch. What the socket does not take
+// waits for writability; once all is written, k reads its responses,
+// starting with any already buffered.
+func (w *worker) write(k *lconn) {
+	n, err := writeFD(k.fd, w.p.batch[k.wrote:])
+	if err != nil && err != unix.EAGAIN {
+		w.fail(k, Write, err)
+		return
+	}
+	if k.wrote += n; k.wrote < len(w.p.batch) {
+		k.state = lsSending
+		w.setEvents(k, unix.EPOLLOUT)
+		return
+	}
+	k.state = lsReading
+	if !w.setEvents(k, unix.EPOLLIN) {
+		return
+	}
+	if k.parse.buffered() > 0 {
+		w.consume(k, k.sent)
+	}
+}
+
+// readable reads what k's socket holds (one read) and takes the responses
+// it completes, all complete at the read's return.
+func (w *worker) readable(k *lconn) {
+	n, err := k.parse.more()
+	if n > 0 {
+		w.consume(k, time.Now())
+		return
+	}
+	switch err {
+	case unix.EAGAIN:
+	case io.EOF:
+		resp, done, err := k.parse.end()
+		if !done {
+			w.fail(k, Read, err)
+			return
+		}
+		w.response(k, resp, time.Now()) // a body to the end of the stream: it closes
+	default:
+		w.fail(k, Read, err)
+	}
+}
+
+// consume takes the buffered responses of k's batch, complete at done; when
+// the batch is complete it checks the sampled ones and sends the next.
+func (w *worker) consume(k *lconn, done time.Time) {
+	check := w.p.Check != nil
+	for k.pending > 0 {
+		k.parse.keep = check && k.untilCheck == 0
+		resp, ok, err := k.parse.parse()
+		if err != nil {
+			w.fail(k, Read, err)
+			return
+		}
+		if !ok || !w.response(k, resp, done) {
+			return
+		}
+	}
+	if len(k.checks) > 0 {
+		k.check()
+	}
+	w.ready = append(w.ready, k)
+}
+
+// response counts one response of k's batch, complete at done, and reports
+// whether the batch goes on. A response complete after the window is not
+// counted (the loop ends); one with Connection: close is counted, then the
+// connection is reopened and the rest of its batch abandoned.
+func (w *worker) response(k *lconn, resp response, done time.Time) bool {
+	if done.After(w.p.end) {
+		return false
+	}
+	k.record(resp, k.sent, done)
+	if k.parse.keep {
+		k.checks = append(k.checks, sampled{resp.status, k.parse.header, k.parse.body, done})
+		k.parse.header, k.parse.body = nil, nil
+		k.untilCheck = w.p.CheckEvery
+	}
+	k.untilCheck--
+	k.pending--
+	if resp.close {
+		if len(k.checks) > 0 {
+			k.check()
+		}
+		w.closeFD(k)
+		w.connect(k, done)
+		return false
+	}
+	return true
+}
+
+// fail handles a failed write (op Write) or read (op Read) of k: it closes
+// the connection and, unless the run is over, counts the error (class
+// Timeout if a due time passed), checks the responses already sampled, and
+// reconnects.
+func (w *worker) fail(k *lconn, op Class, err error) {
+	now := time.Now()
+	w.closeFD(k)
+	if k.over(now) {
+		return
+	}
+	class := op
+	if isTimeout(err) {
+		class = Timeout
+	}
+	k.tally.fail(class, now, func() string {
+		switch {
+		case class == Timeout && op == Read:
+			return fmt.Sprintf("read %s: no complete response within %s", w.p.Addr, w.p.Timeout)
+		case class == Timeout:
+			return fmt.Sprintf("write %s: request not sent within %s", w.p.Addr, w.p.Timeout)
+		}
+		return fmt.Sprintf("%s %s: %s", op, w.p.Addr, cause(err))
+	})
+	if len(k.checks) > 0 {
+		k.check()
+	}
+	w.connect(k, now)
+}

@@ -1,0 +1,283 @@
+package loadgencmp
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Body is the body both fixed-response servers send: TFB's plaintext
+// answer.
+const Body = "Hello, World!"
+
+// ChunkCount is how many chunks the chunked server splits its body into:
+// many small chunks, so that chunk parsing costs the generators something.
+const ChunkCount = 16
+
+// Server kinds: the framing of the fixed response.
+const (
+	// Length answers every request with Content-Length: 13 and Body.
+	Length = "length"
+	// Chunked answers every request with Transfer-Encoding: chunked and
+	// ChunkCount chunks of Body (208 body bytes decoded).
+	Chunked = "chunked"
+)
+
+// Kinds lists the server kinds in report order.
+var Kinds = []string{Length, Chunked}
+
+// Response returns the canned response of server kind kind (Length or
+// Chunked), or an error naming an unknown kind. The headers are what a TFB
+// plaintext answer carries (Server, Date, Content-Type); the Date is fixed.
+func Response(kind string) ([]byte, error) {
+	head := "HTTP/1.1 200 OK\r\nServer: loadgen-compare\r\nDate: Mon, 02 Jan 2006 15:04:05 GMT\r\nContent-Type: text/plain\r\n"
+	switch kind {
+	case Length:
+		return []byte(head + "Content-Length: " + strconv.Itoa(len(Body)) + "\r\n\r\n" + Body), nil
+	case Chunked:
+		var b strings.Builder
+		b.WriteString(head + "Transfer-Encoding: chunked\r\n\r\n")
+		for range ChunkCount {
+			fmt.Fprintf(&b, "%x\r\n%s\r\n", len(Body), Body)
+		}
+		b.WriteString("0\r\n\r\n")
+		return []byte(b.String()), nil
+	}
+	return nil, fmt.Errorf("unknown server kind %q (known: %s)", kind, strings.Join(Kinds, ", "))
+}
+
+// requestEnd ends every request the servers accept: GET requests without a
+// body, so one per header section.
+var requestEnd = []byte("\r\n\r\n")
+
+// Counter counts complete requests in a byte stream fed in pieces of any
+// size: one per "\r\n\r\n", including one split across two pieces. The zero
+// value is ready.
+type Counter struct {
+	m int // bytes of requestEnd matched at the end of the last piece, 0..3
+}
+
+// Feed returns how many request ends b completes.
+func (c *Counter) Feed(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		if c.m > 0 {
+			// Inside a match carried over from the last piece. On a
+			// mismatch no suffix of the matched part can start a new match
+			// that b[i] continues ("\r\n\r" + not '\n' leaves "\r" + b[i],
+			// and b[i] != '\n'), so b[i] is looked at afresh.
+			if b[i] == requestEnd[c.m] {
+				i++
+				if c.m++; c.m == len(requestEnd) {
+					n, c.m = n+1, 0
+				}
+				continue
+			}
+			c.m = 0
+		}
+		j := bytes.Index(b[i:], requestEnd)
+		if j < 0 {
+			c.m = partial(b[i:])
+			return n
+		}
+		n++
+		i += j + len(requestEnd)
+	}
+	return n
+}
+
+// partial returns the length of the longest suffix of b that is a proper
+// prefix of requestEnd.
+func partial(b []byte) int {
+	for k := len(requestEnd) - 1; k > 0; k-- {
+		if bytes.HasSuffix(b, requestEnd[:k]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// Listen opens a non-blocking TCP listening socket on 127.0.0.1 at port
+// (0: any free port) and returns its file descriptor and the address it got,
+// "127.0.0.1:PORT". Errors name the system call that failed.
+func Listen(port int) (fd int, addr string, err error) {
+	fd, err = unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, "", fmt.Errorf("socket: %w", err)
+	}
+	fail := func(call string, err error) (int, string, error) {
+		unix.Close(fd)
+		return -1, "", fmt.Errorf("%s 127.0.0.1:%d: %w", call, port, err)
+	}
+	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1); err != nil {
+		return fail("setsockopt SO_REUSEADDR", err)
+	}
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		return fail("bind", err)
+	}
+	if err := unix.Listen(fd, 4096); err != nil {
+		return fail("listen", err)
+	}
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		return fail("getsockname", err)
+	}
+	return fd, fmt.Sprintf("127.0.0.1:%d", sa.(*unix.SockaddrInet4).Port), nil
+}
+
+// serverConn is one accepted connection of Serve.
+type serverConn struct {
+	count   Counter
+	pending []byte // response bytes the socket did not take yet
+}
+
+// Serve answers every request on the listening socket lfd (from Listen) with
+// resp, until stop (a file descriptor, e.g. a pipe's read end; -1 for none)
+// becomes readable or a system call fails; it returns nil after stop, else
+// the error naming the call.
+//
+// It is as cheap per request as a server can be, so that a load generator
+// against it measures itself, not the server: one thread (the calling
+// goroutine, locked to its OS thread), a level-triggered epoll loop, one
+// read(2) of up to 256 KiB per readiness event, the requests in it counted
+// by their "\r\n\r\n" (so a pipelined batch costs one read and one write),
+// and the canned responses written with one write(2) from a prebuilt buffer.
+// It never allocates per request. A response the socket does not take at
+// once is kept, and the connection is not read again until it is written
+// (EPOLLOUT), so a client that does not read cannot grow the server's
+// memory. Requests are not parsed: any bytes up to "\r\n\r\n" are one
+// request.
+func Serve(lfd, stop int, resp []byte) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("epoll_create1: %w", err)
+	}
+	defer unix.Close(ep)
+	add := func(fd int, events uint32) error {
+		return unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: events, Fd: int32(fd)})
+	}
+	if err := add(lfd, unix.EPOLLIN); err != nil {
+		return fmt.Errorf("epoll_ctl add listener: %w", err)
+	}
+	if stop >= 0 {
+		if err := add(stop, unix.EPOLLIN); err != nil {
+			return fmt.Errorf("epoll_ctl add stop: %w", err)
+		}
+	}
+
+	const batch = 256 // responses per prebuilt block
+	out := bytes.Repeat(resp, batch)
+	in := make([]byte, 256<<10)
+	events := make([]unix.EpollEvent, 512)
+	conns := map[int]*serverConn{}
+	defer func() {
+		for fd := range conns {
+			unix.Close(fd)
+		}
+	}()
+	closeConn := func(fd int) {
+		unix.Close(fd) // also removes it from the epoll set
+		delete(conns, fd)
+	}
+	// send writes b to fd; what the socket does not take goes to pending.
+	// It reports false if the connection failed and was closed.
+	send := func(fd int, c *serverConn, b []byte) bool {
+		for len(b) > 0 {
+			n, err := unix.Write(fd, b)
+			if err == unix.EINTR {
+				continue
+			}
+			if err == unix.EAGAIN {
+				c.pending = append(c.pending, b...)
+				return unix.EpollCtl(ep, unix.EPOLL_CTL_MOD, fd, &unix.EpollEvent{Events: unix.EPOLLOUT, Fd: int32(fd)}) == nil
+			}
+			if err != nil {
+				closeConn(fd)
+				return false
+			}
+			b = b[n:]
+		}
+		return true
+	}
+	for {
+		n, err := unix.EpollWait(ep, events, -1)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("epoll_wait: %w", err)
+		}
+		for _, ev := range events[:n] {
+			fd := int(ev.Fd)
+			switch fd {
+			case stop:
+				return nil
+			case lfd:
+				for {
+					cfd, _, err := unix.Accept4(lfd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+					if err == unix.EAGAIN || err == unix.ECONNABORTED {
+						break
+					}
+					if err == unix.EINTR {
+						continue
+					}
+					if err != nil {
+						return fmt.Errorf("accept4: %w", err)
+					}
+					unix.SetsockoptInt(cfd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+					if err := add(cfd, unix.EPOLLIN); err != nil {
+						unix.Close(cfd)
+						return fmt.Errorf("epoll_ctl add connection: %w", err)
+					}
+					conns[cfd] = &serverConn{}
+				}
+				continue
+			}
+			c := conns[fd]
+			if c == nil {
+				continue
+			}
+			if len(c.pending) > 0 {
+				// Waiting for EPOLLOUT: write what is left, then read again.
+				p := c.pending
+				c.pending = nil
+				if !send(fd, c, p) {
+					continue
+				}
+				if len(c.pending) == 0 {
+					if unix.EpollCtl(ep, unix.EPOLL_CTL_MOD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}) != nil {
+						closeConn(fd)
+					}
+				}
+				continue
+			}
+			r, err := unix.Read(fd, in)
+			if err == unix.EAGAIN || err == unix.EINTR {
+				continue
+			}
+			if r <= 0 || err != nil {
+				closeConn(fd)
+				continue
+			}
+			for todo := c.count.Feed(in[:r]); todo > 0; {
+				k := min(todo, batch)
+				todo -= k
+				if !send(fd, c, out[:k*len(resp)]) {
+					break
+				}
+				if len(c.pending) > 0 {
+					// Socket full: keep the rest of the answers too.
+					for ; todo > 0; todo -= min(todo, batch) {
+						c.pending = append(c.pending, out[:min(todo, batch)*len(resp)]...)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package loadgencmp
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The counter finds every request end however the stream is cut: at every
+// single split point, and byte by byte.
+func TestCounter(t *testing.T) {
+	req := "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+	streams := []string{
+		req,
+		strings.Repeat(req, 16),
+		"GET / HTTP/1.1\r\n\r\n\r\n\r\n", // an empty line after a request: 1 end, then a partial "\r\n"
+		"GET /\r\n\r\r\n\r\nGET /\n\r\n\r\n\r\r\n\r\n", // stray CRs and LFs
+	}
+	for _, s := range streams {
+		want := strings.Count(s, "\r\n\r\n")
+		for cut := 0; cut <= len(s); cut++ {
+			var c Counter
+			if got := c.Feed([]byte(s[:cut])) + c.Feed([]byte(s[cut:])); got != want {
+				t.Errorf("%q cut at %d: %d request ends, want %d", s, cut, got, want)
+			}
+		}
+		var c Counter
+		got := 0
+		for i := range len(s) {
+			got += c.Feed([]byte{s[i]})
+		}
+		if got != want {
+			t.Errorf("%q byte by byte: %d request ends, want %d", s, got, want)
+		}
+	}
+}
+
+// Both canned responses are valid HTTP/1.1 as net/http reads them.
+func TestResponse(t *testing.T) {
+	for _, c := range []struct {
+		kind, body string
+		chunked    bool
+	}{
+		{Length, Body, false},
+		{Chunked, strings.Repeat(Body, ChunkCount), true},
+	} {
+		raw, err := Response(c.kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(raw)), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.kind, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != 200 || string(body) != c.body {
+			t.Errorf("%s: status %d, body %q, %v; want 200, %q", c.kind, resp.StatusCode, body, err, c.body)
+		}
+		if got := len(resp.TransferEncoding) == 1 && resp.TransferEncoding[0] == "chunked"; got != c.chunked {
+			t.Errorf("%s: Transfer-Encoding %v", c.kind, resp.TransferEncoding)
+		}
+	}
+	if raw, _ := Response(Chunked); strings.Count(string(raw), "\r\nd\r\nHello, World!") != ChunkCount {
+		t.Errorf("chunked response has not %d chunks of 13 bytes:\n%s", ChunkCount, raw)
+	}
+	if _, err := Response("gzip"); err == nil || err.Error() != `unknown server kind "gzip" (known: length, chunked)` {
+		t.Errorf("Response(gzip): %v", err)
+	}
+}
+
+// The server answers pipelined requests, cut anywhere across writes, with
+// one response each, in order, and stops when its stop descriptor becomes
+// readable.
+func TestServe(t *testing.T) {
+	resp, err := Response(Chunked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lfd, addr, err := Listen(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopR, stopW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopR.Close()
+	served := make(chan error, 1)
+	go func() { served <- Serve(lfd, int(stopR.Fd()), resp) }()
+	stopped := false
+	defer func() {
+		if !stopped {
+			stopW.Close()
+			<-served
+		}
+	}()
+
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	reqs := strings.Repeat("GET / HTTP/1.1\r\nHost: x\r\n\r\n", 3)
+	// Cut inside the second request's "\r\n\r\n".
+	cut := strings.Index(reqs[30:], "\r\n\r\n") + 30 + 2
+	for _, part := range []string{reqs[:cut], reqs[cut:]} {
+		if _, err := io.WriteString(c, part); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	br := bufio.NewReader(c)
+	for i := range 3 {
+		r, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v", i+1, err)
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil || string(body) != strings.Repeat(Body, ChunkCount) {
+			t.Fatalf("response %d: body %q, %v", i+1, body, err)
+		}
+	}
+	if n := br.Buffered(); n != 0 {
+		t.Errorf("%d bytes after 3 responses to 3 requests, want 0", n)
+	}
+	stopW.Close()
+	stopped = true
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve after stop: %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return within 5 s of stop")
+	}
+}
