@@ -33,6 +33,14 @@
 //     one read brings and does not allocate per response, except for the
 //     responses sampled for a check.
 //
+// Engine "hey" ([Hey]) wraps github.com/rakyll/hey/requester for https://
+// and HTTP/2 targets that raw does not speak ([EngineForScheme] picks it for
+// https). Its results come from hey's Output template rendered as JSON. It
+// refuses pipelining, a constant rate and checks; it does not verify TLS
+// certificates, its latency includes each connection's dial and handshake,
+// over HTTP/2 Connections means concurrent streams, and one run sends at
+// most 1,000,000 requests (see [Hey]).
+//
 // # Modes
 //
 // Closed loop ([Options].Rate 0): every connection writes its next batch as
