@@ -317,18 +317,27 @@ func (k *conn) fail(op Class, err error) bool {
 	if k.over(now) {
 		return false
 	}
+	class, msg := k.p.classify(op, err)
+	k.tally.fail(class, now, msg)
+	return true
+}
+
+// classify names the class of an I/O error during op (Timeout when a
+// deadline expired, else op) and returns a function that renders its
+// example message, e.g. "read 127.0.0.1:8080: no complete response within
+// 8s" or "write 127.0.0.1:8080: broken pipe".
+func (p *plan) classify(op Class, err error) (Class, func() string) {
 	class := op
 	if isTimeout(err) {
 		class = Timeout
 	}
-	k.tally.fail(class, now, func() string {
+	return class, func() string {
 		switch {
 		case class == Timeout && op == Read:
-			return fmt.Sprintf("read %s: no complete response within %s", k.p.Addr, k.p.Timeout)
+			return fmt.Sprintf("read %s: no complete response within %s", p.Addr, p.Timeout)
 		case class == Timeout:
-			return fmt.Sprintf("write %s: request not sent within %s", k.p.Addr, k.p.Timeout)
+			return fmt.Sprintf("write %s: request not sent within %s", p.Addr, p.Timeout)
 		}
-		return fmt.Sprintf("%s %s: %s", op, k.p.Addr, cause(err))
-	})
-	return true
+		return fmt.Sprintf("%s %s: %s", op, p.Addr, cause(err))
+	}
 }

@@ -564,19 +564,8 @@ func (w *worker) fail(k *lconn, op Class, err error) {
 	if k.over(now) {
 		return
 	}
-	class := op
-	if isTimeout(err) {
-		class = Timeout
-	}
-	k.tally.fail(class, now, func() string {
-		switch {
-		case class == Timeout && op == Read:
-			return fmt.Sprintf("read %s: no complete response within %s", w.p.Addr, w.p.Timeout)
-		case class == Timeout:
-			return fmt.Sprintf("write %s: request not sent within %s", w.p.Addr, w.p.Timeout)
-		}
-		return fmt.Sprintf("%s %s: %s", op, w.p.Addr, cause(err))
-	})
+	class, msg := w.p.classify(op, err)
+	k.tally.fail(class, now, msg)
 	if len(k.checks) > 0 {
 		k.check()
 	}
