@@ -120,8 +120,8 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 	}
 }
 
-// processesUnder lists the live processes whose executable or command line
-// mentions dir.
+// processesUnder lists the live processes whose executable lies under dir
+// or whose command line mentions it.
 func processesUnder(dir string) []string {
 	var out []string
 	entries, _ := os.ReadDir("/proc")
@@ -137,7 +137,8 @@ func processesUnder(dir string) []string {
 		if i := bytes.LastIndexByte(stat, ')'); i > 0 && len(stat) > i+2 && stat[i+2] == 'Z' {
 			continue // a zombie holds nothing
 		}
-		if strings.Contains(string(cmd), dir) {
+		exe, _ := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if strings.Contains(string(cmd), dir) || strings.HasPrefix(exe, dir) {
 			out = append(out, e.Name()+": "+strings.ReplaceAll(string(cmd), "\x00", " "))
 		}
 	}
@@ -260,5 +261,46 @@ func TestVerifyCommand(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(work, "runs", "latest")); err == nil {
 		t.Error("verify moved runs/latest, which names the newest benchmark run")
+	}
+}
+
+// TestBenchNodeHTTPSmoke runs the smoke suite against node-http: the
+// harness installs the pinned Node.js from the npm registry into the work
+// folder, and every test must verify and pass the gate on it.
+func TestBenchNodeHTTPSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs Node.js and runs node-http")
+	}
+	work := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := cli(context.Background(), []string{"bench",
+		"--suite", "../../suites/smoke.yaml", "--frameworks", "node-http",
+		"--frameworks-dir", "../../frameworks", "--work", work,
+	}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	f, err := results.Read(filepath.Join(work, "runs", "latest", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Frameworks) != 1 || f.Frameworks[0].Runtime != "node 24.22.3" || f.Frameworks[0].Error != "" {
+		t.Fatalf("frameworks %+v", f.Frameworks)
+	}
+	if len(f.Verifications) != 6 || len(f.Samples) != 12 {
+		t.Fatalf("%d verdicts, %d samples; want 6 and 12", len(f.Verifications), len(f.Samples))
+	}
+	for _, v := range f.Verifications {
+		if v.Status != "pass" {
+			t.Errorf("verify %s: %s %v", v.Test, v.Status, v.Reasons)
+		}
+	}
+	for _, s := range f.Samples {
+		if !s.Gate.Passed || s.Runtime != "node 24.22.3" {
+			t.Errorf("%s rate %g: runtime %q, gate %+v", s.Test, s.Rate, s.Runtime, s.Gate)
+		}
+	}
+	if left := processesUnder(work); len(left) > 0 {
+		t.Errorf("processes outlived the run: %v", left)
 	}
 }

@@ -50,6 +50,11 @@ type StartOptions struct {
 	LogPath string
 	// ReadyTimeout overrides the spec's ready_timeout; 0 keeps the spec's.
 	ReadyTimeout time.Duration
+	// Runtime is the installed runtime of the variant (EnsureRuntime of
+	// Spec.RuntimeOf(variant)); its BinDir goes first on PATH. Required
+	// when that runtime is a pinned node@X.Y.Z; the zero Runtime otherwise
+	// leaves PATH as it is.
+	Runtime Runtime
 }
 
 // Server is a started, ready server. Its process group holds the start
@@ -93,8 +98,9 @@ func FreePort() (int, error) {
 // serverEnv returns the environment a server of variant v gets: the
 // parent's environment, then PORT, DATABASE_PATH, NODE_ENV=production and
 // TFBENCH_BUILD_DIR, then the spec's env, then the variant's env (a later
-// entry for the same name wins, as in os/exec).
-func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir string) []string {
+// entry for the same name wins, as in os/exec), and last PATH with binDir
+// first (withBinDir; nothing when binDir is empty).
+func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) []string {
 	env := append(os.Environ(),
 		EnvPort+"="+strconv.Itoa(port),
 		EnvDatabasePath+"="+dbPath,
@@ -107,7 +113,7 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir string) []string 
 	for k, val := range v.Env {
 		env = append(env, k+"="+val)
 	}
-	return env
+	return withBinDir(env, binDir)
 }
 
 // Start runs the variant's start command (`sh -c`, in the adapter's
@@ -116,11 +122,12 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir string) []string 
 // BaseURL+Ready answers 200 (polled every 50 ms). The server must listen on
 // 127.0.0.1:PORT. The environment is described at serverEnv: the parent's
 // plus PORT, DATABASE_PATH, NODE_ENV=production, TFBENCH_BUILD_DIR, spec env
-// and variant env. The child also gets Pdeathsig SIGKILL, a last resort if
+// and variant env, with o.Runtime.BinDir first on PATH. The child also gets Pdeathsig SIGKILL, a last resort if
 // the harness dies without stopping it.
 //
 // Errors name the framework and variant: an unknown variant, a missing
-// DatabasePath or LogPath, a process that cannot start, a server that exits
+// DatabasePath or LogPath, an o.Runtime that is not the variant's pinned
+// node@X.Y.Z (Spec.RuntimeOf), a process that cannot start, a server that exits
 // before it is ready (with its exit status) or is not ready within the
 // ready timeout (with the last response or connection error), or ctx
 // ending. On every failure after the process started, the whole group is
@@ -136,6 +143,9 @@ func Start(ctx context.Context, s *Spec, o StartOptions) (*Server, error) {
 	}
 	if o.LogPath == "" {
 		return nil, fmt.Errorf("%s: no log path", where)
+	}
+	if rs := s.RuntimeOf(v); !o.Runtime.matches(rs) {
+		return nil, errRuntime(where, rs, o.Runtime)
 	}
 	dbPath, err := filepath.Abs(o.DatabasePath)
 	if err != nil {
@@ -178,7 +188,7 @@ func Start(ctx context.Context, s *Spec, o StartOptions) (*Server, error) {
 
 	cmd := exec.Command("sh", "-c", startCmd)
 	cmd.Dir = s.Dir
-	cmd.Env = s.serverEnv(v, port, dbPath, buildDir)
+	cmd.Env = s.serverEnv(v, port, dbPath, buildDir, o.Runtime.BinDir)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cpuset.StartIn(o.CPUs, cmd); err != nil {

@@ -18,7 +18,8 @@
 //	description    optional, one line for reports
 //	language       optional, free text ("go", "typescript")
 //	rendering      optional, the rendering model reports show
-//	runtime        optional, "go" or a pinned runtime such as "node@24.22.3"
+//	runtime        optional, "go" or an exact Node.js version "node@X.Y.Z"
+//	               (e.g. "node@24.22.3"), installed by EnsureRuntime
 //	build          optional, shell command (sh -c) run in the adapter directory
 //	start          required, shell command (sh -c) run in the adapter directory
 //	ready          optional, readiness path answering 200, default /json
@@ -27,7 +28,7 @@
 //	endpoints      optional, map of test type to path; {n} required on
 //	               queries and updates
 //	variants       required, ordered map of at least one variant; each with
-//	               optional description, start and env
+//	               optional description, runtime, start and env
 package framework
 
 import (
@@ -104,10 +105,12 @@ type Spec struct {
 	// readers compare like with like (`rendering:`, e.g. "html/template, no
 	// JavaScript", "React with RSC payload").
 	Rendering string
-	// Runtime names what runs the server (`runtime:`): "go" is the
-	// machine's Go toolchain (results record `go version`); "node@24.22.3"
-	// is a Node.js version the harness installs itself. Free text here;
-	// empty when absent.
+	// Runtime names what builds and runs the server (`runtime:`): "go" is
+	// the machine's Go toolchain (results record `go env GOVERSION`);
+	// "node@X.Y.Z" is an exact Node.js version the harness installs itself
+	// (EnsureRuntime) and puts first on PATH for build and start. Empty
+	// when absent (the machine's environment as it is). Validated by
+	// ValidRuntime.
 	Runtime string
 	// Build is a shell command run with `sh -c` in Dir before the first
 	// start, with TFBENCH_BUILD_DIR set (`build:`); empty means nothing to
@@ -143,6 +146,10 @@ type Variant struct {
 	Name string
 	// Description says what differs in this variant (`description:`).
 	Description string
+	// Runtime, when not empty, replaces the adapter's runtime for this
+	// variant (`runtime:`, same values; e.g. "node@22.22.0" for a Node 22
+	// vs 24 comparison). See Spec.RuntimeOf.
+	Runtime string
 	// Start, when not empty, replaces the adapter's start command
 	// (`start:`).
 	Start string
@@ -171,7 +178,8 @@ type loader struct{ yamlfile.File }
 // read; YAML syntax; and every schema rule, each as an *Error naming file,
 // line and key: unknown key, duplicate key, schema not 1, name missing or
 // not equal to the directory name, start missing, a bad ready path or
-// ready_timeout, an env variable that is badly named or reserved (PORT,
+// ready_timeout, a runtime that is not "go" or "node@X.Y.Z" (top level or
+// in a variant), an env variable that is badly named or reserved (PORT,
 // DATABASE_PATH, TFBENCH_BUILD_DIR), an endpoint for an unknown test type,
 // an endpoint path not starting with "/", "{n}" missing on queries or
 // updates or present on another type, no variants, a bad variant name.
@@ -235,7 +243,7 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 		case "rendering":
 			s.Rendering, err = l.Str(v, key)
 		case "runtime":
-			s.Runtime, err = l.Str(v, key)
+			s.Runtime, err = l.runtime(v, key)
 		case "build":
 			s.Build, err = l.Str(v, key)
 		case "start":
@@ -274,6 +282,18 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 		}
 	}
 	return nil
+}
+
+// runtime reads a `runtime:` value: "go" or "node@X.Y.Z" (ValidRuntime).
+func (l loader) runtime(v *yaml.Node, key string) (string, error) {
+	r, err := l.Str(v, key)
+	if err != nil {
+		return "", err
+	}
+	if !ValidRuntime(r) {
+		return "", l.Errorf(v, key, "%q %s", r, runtimeSyntax)
+	}
+	return r, nil
 }
 
 func (l loader) env(n *yaml.Node, keyPath string) (map[string]string, error) {
@@ -379,10 +399,12 @@ func (l loader) variants(n *yaml.Node, keyPath string) ([]Variant, error) {
 				if vr.Start, err = l.Str(fv, key); err == nil && strings.TrimSpace(vr.Start) == "" {
 					err = l.Errorf(fv, key, "must not be empty (omit it to use the adapter's start)")
 				}
+			case "runtime":
+				vr.Runtime, err = l.runtime(fv, key)
 			case "env":
 				vr.Env, err = l.env(fv, key)
 			default:
-				err = l.Errorf(fk, key, "unknown key (known: description, start, env)")
+				err = l.Errorf(fk, key, "unknown key (known: description, runtime, start, env)")
 			}
 			if err != nil {
 				return nil, err
@@ -445,21 +467,69 @@ func (s *Spec) Endpoint(t suite.Type, fallback string) string {
 	return fallback
 }
 
-// baseEnv is the parent's environment plus the harness's variables.
-func baseEnv(buildDir string) []string {
-	return append(os.Environ(), EnvNodeEnv+"=production", EnvBuildDir+"="+buildDir)
+// RuntimeOf returns the `runtime:` value variant v runs on: the variant's
+// own runtime if it names one, else the adapter's ("" when neither does).
+func (s *Spec) RuntimeOf(v Variant) string {
+	if v.Runtime != "" {
+		return v.Runtime
+	}
+	return s.Runtime
 }
 
-// BuildCmd runs the adapter's build command (if any) with `sh -c` in Dir,
-// with the parent's environment plus NODE_ENV=production and
-// TFBENCH_BUILD_DIR=buildDir (created if missing; made absolute). Output
-// (stdout and stderr) goes to log (nil discards it). The build runs in its
-// own process group, killed as a whole when ctx ends. An adapter without
-// build returns nil at once. A failure is an error naming the framework,
-// the exit status and the last lines of output.
+// Runtimes returns every distinct non-empty `runtime:` value of the
+// adapter, the adapter's own first, then the variants' in file order: the
+// runtimes a harness must EnsureRuntime before building and starting all
+// variants.
+func (s *Spec) Runtimes() []string {
+	var out []string
+	for _, r := range append([]string{s.Runtime}, variantRuntimes(s.Variants)...) {
+		if r != "" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func variantRuntimes(vs []Variant) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Runtime
+	}
+	return out
+}
+
+// baseEnv is the parent's environment plus the harness's variables, with
+// binDir (if any) first on PATH.
+func baseEnv(buildDir, binDir string) []string {
+	return withBinDir(append(os.Environ(), EnvNodeEnv+"=production", EnvBuildDir+"="+buildDir), binDir)
+}
+
+// BuildCmd is BuildCmdWith with the zero Runtime: the machine's PATH as it
+// is. For an adapter whose `runtime:` is a pinned node@X.Y.Z it fails
+// (see BuildCmdWith); use BuildCmdWith with EnsureRuntime's result.
 func (s *Spec) BuildCmd(ctx context.Context, buildDir string, log io.Writer) error {
+	return s.BuildCmdWith(ctx, buildDir, Runtime{}, log)
+}
+
+// BuildCmdWith runs the adapter's build command (if any) with `sh -c` in Dir,
+// with the parent's environment plus NODE_ENV=production and
+// TFBENCH_BUILD_DIR=buildDir (created if missing; made absolute), and
+// rt.BinDir first on PATH (before every directory of the parent's PATH,
+// so whatever node the machine has comes later). Output (stdout and stderr) goes to log (nil discards it).
+// The build runs in its own process group, killed as a whole when ctx
+// ends. An adapter without build returns nil at once. Errors, each naming
+// the framework: the adapter's `runtime:` is a pinned node@X.Y.Z and rt is
+// neither that node nor the pinned runtime of one of its variants (the
+// build would run on the wrong Node.js); the build
+// failing, with the exit status and the last lines of output.
+func (s *Spec) BuildCmdWith(ctx context.Context, buildDir string, rt Runtime, log io.Writer) error {
 	if s.Build == "" {
 		return nil
+	}
+	if !rt.matches(s.Runtime) && !slices.ContainsFunc(s.Variants, func(v Variant) bool {
+		return v.Runtime != "" && nodeSpecRE.MatchString(v.Runtime) && rt.matches(v.Runtime)
+	}) {
+		return errRuntime("framework "+s.Name+": build", s.Runtime, rt)
 	}
 	abs, err := filepath.Abs(buildDir)
 	if err != nil {
@@ -475,7 +545,7 @@ func (s *Spec) BuildCmd(ctx context.Context, buildDir string, log io.Writer) err
 	out := io.MultiWriter(log, tail)
 	cmd := exec.CommandContext(ctx, "sh", "-c", s.Build)
 	cmd.Dir = s.Dir
-	cmd.Env = baseEnv(abs)
+	cmd.Env = baseEnv(abs, rt.BinDir)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

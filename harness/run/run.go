@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -106,7 +105,7 @@ type runner struct {
 	broken map[string]string
 	// verified marks targets whose verification ran.
 	verified map[string]bool
-	runtimes map[string]string
+	runtimes map[string]framework.Runtime // by adapter name + "\x00" + runtime spec
 	dbPaths  map[*framework.Server]string
 }
 
@@ -132,7 +131,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	r := &runner{
 		cfg: cfg, runDir: filepath.Join(cfg.WorkDir, "runs", cfg.RunID),
 		failed: map[string]map[string]bool{}, broken: map[string]string{},
-		verified: map[string]bool{}, runtimes: map[string]string{}, dbPaths: map[*framework.Server]string{},
+		verified: map[string]bool{}, runtimes: map[string]framework.Runtime{}, dbPaths: map[*framework.Server]string{},
 	}
 	r.logf = func(format string, a ...any) { fmt.Fprintf(cfg.Log, format+"\n", a...) }
 	r.source = DatasetPath(cfg.WorkDir)
@@ -222,26 +221,24 @@ func (r *runner) build(ctx context.Context, s *framework.Spec) error {
 	}
 	defer lf.Close()
 	start := time.Now()
-	if err := s.BuildCmd(ctx, r.buildDir(s), lf); err != nil {
+	for _, spec := range s.Runtimes() {
+		rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, filepath.Join(r.cfg.WorkDir, "runtimes"), lf)
+		if err != nil {
+			return err
+		}
+		r.runtimes[s.Name+"\x00"+spec] = rt
+	}
+	if err := s.BuildCmdWith(ctx, r.buildDir(s), r.runtimes[s.Name+"\x00"+s.Runtime], lf); err != nil {
 		return err
 	}
-	r.runtimes[s.Name] = runtimeVersion(ctx, s)
 	r.logf("%s: built in %s", s.Name, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
-// runtimeVersion names the exact runtime a spec ran on: for "go", the
-// toolchain's version as `go env GOVERSION` prints it in the framework's
-// folder.
-func runtimeVersion(ctx context.Context, s *framework.Spec) string {
-	if s.Runtime == "go" {
-		cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
-		cmd.Dir = s.Dir
-		if out, err := cmd.Output(); err == nil {
-			return strings.TrimSpace(string(out))
-		}
-	}
-	return s.Runtime
+// runtimeOf is the installed runtime target t runs on (the zero Runtime
+// when its adapter names none or its build failed).
+func (r *runner) runtimeOf(t Target) framework.Runtime {
+	return r.runtimes[t.Spec.Name+"\x00"+t.Spec.RuntimeOf(t.Variant)]
 }
 
 func (r *runner) frameworkRecord(t Target) results.Framework {
@@ -249,9 +246,9 @@ func (r *runner) frameworkRecord(t Target) results.Framework {
 	if t.Variant.Start != "" {
 		start = t.Variant.Start
 	}
-	rt := r.runtimes[t.Spec.Name]
+	rt := r.runtimeOf(t).String()
 	if rt == "" {
-		rt = t.Spec.Runtime
+		rt = t.Spec.RuntimeOf(t.Variant)
 	}
 	return results.Framework{
 		Name: t.Spec.Name, Variant: t.Variant.Name, Runtime: rt, Language: t.Spec.Language,
@@ -315,6 +312,7 @@ func (r *runner) start(ctx context.Context, t Target, tag string) (srv *framewor
 	}
 	r.logf("%s: starting on port %d", t.Name(), port)
 	srv, err = framework.Start(ctx, t.Spec, framework.StartOptions{
+		Runtime: r.runtimeOf(t),
 		Variant: t.Variant.Name, Port: port, DatabasePath: dbPath, BuildDir: r.buildDir(t.Spec),
 		CPUs: r.srv, LogPath: filepath.Join(r.runDir, "logs", tag+".log"),
 	})
