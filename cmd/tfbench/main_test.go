@@ -24,18 +24,7 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 	}
 	work := t.TempDir()
 	published := filepath.Join(work, "published.md")
-	var stdout, stderr bytes.Buffer
-	code := cli(context.Background(), []string{"bench",
-		"--suite", "../../suites/smoke.yaml", "--frameworks", "go-stdlib",
-		"--frameworks-dir", "../../frameworks", "--work", work, "--report", published,
-	}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
-	}
-	f, err := results.Read(filepath.Join(work, "runs", "latest", "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := smoke(t, work, "go-stdlib", "--report", published)
 	if f.Status != results.Complete || f.Suite.Name != "smoke" || len(f.Frameworks) != 1 || f.Frameworks[0].Error != "" {
 		t.Fatalf("run status %q suite %q frameworks %+v", f.Status, f.Suite.Name, f.Frameworks)
 	}
@@ -118,6 +107,23 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 	if len(dbs) != 0 {
 		t.Errorf("database copies left without --keep: %v", dbs)
 	}
+}
+
+// smoke runs `tfbench bench` on suites/smoke.yaml against one adapter
+// with work as its scratch folder and returns the run's results.json.
+func smoke(t *testing.T, work, framework string, extra ...string) *results.File {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"bench", "--suite", "../../suites/smoke.yaml", "--frameworks", framework,
+		"--frameworks-dir", "../../frameworks", "--work", work}, extra...)
+	if code := cli(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	f, err := results.Read(filepath.Join(work, "runs", "latest", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // processesUnder lists the live processes whose executable lies under dir
@@ -272,18 +278,7 @@ func TestBenchNodeHTTPSmoke(t *testing.T) {
 		t.Skip("installs Node.js and runs node-http")
 	}
 	work := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	code := cli(context.Background(), []string{"bench",
-		"--suite", "../../suites/smoke.yaml", "--frameworks", "node-http",
-		"--frameworks-dir", "../../frameworks", "--work", work,
-	}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
-	}
-	f, err := results.Read(filepath.Join(work, "runs", "latest", "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := smoke(t, work, "node-http")
 	if len(f.Frameworks) != 1 || f.Frameworks[0].Runtime != "node 24.22.3" || f.Frameworks[0].Error != "" {
 		t.Fatalf("frameworks %+v", f.Frameworks)
 	}
