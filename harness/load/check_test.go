@@ -17,7 +17,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"testing/iotest"
 	"time"
 )
 
@@ -51,17 +50,12 @@ func TestParseKeep(t *testing.T) {
 		}},
 		{"close-delimited.http", []kept{{200, http.Header{"Content-Type": {"text/plain"}}, "body until the server closes\n"}}},
 	}
-	readers := map[string]func(io.Reader) io.Reader{
-		"whole":    func(r io.Reader) io.Reader { return r },
-		"one-byte": iotest.OneByteReader,
-		"half":     iotest.HalfReader,
-	}
 	for _, c := range cases {
 		data, err := os.ReadFile(filepath.Join("testdata", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for rname, wrap := range readers {
+		for rname, wrap := range testReaders {
 			for _, size := range []int{16, readBufSize} {
 				p := newParser(wrap(bytes.NewReader(data)), size)
 				p.keep = true
