@@ -147,7 +147,7 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := c.config(io.Discard)
+	cfg, err := c.config(stderr) // progress (builds, starts) on stderr; verdicts on stdout
 	if err != nil {
 		return err
 	}

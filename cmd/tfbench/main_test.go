@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/dataset"
+	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 )
@@ -158,7 +159,7 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"nope"}, 2, `unknown command "nope"`},
-		{[]string{"bench", "--frameworks", "nosuch", "--frameworks-dir", "../../frameworks", "--suite", "../../suites/smoke.yaml"}, 1, `no framework "nosuch" in ../../frameworks (have go-stdlib`},
+		{[]string{"bench", "--frameworks", "nosuch", "--frameworks-dir", "../../frameworks", "--suite", "../../suites/smoke.yaml"}, 1, `no framework "nosuch" in ../../frameworks (have astro, go-stdlib,`},
 		{[]string{"bench", "--tests", "jsn", "--frameworks-dir", "../../frameworks", "--suite", "../../suites/smoke.yaml"}, 1, `no test named "jsn"`},
 		{[]string{"bench", "--suite", "../../harness/suite/testdata/gate-over.yaml"}, 1, `gate-over.yaml:3: key "gate": 120% is outside 0..100%`},
 		{[]string{"bench", "--bogus"}, 2, "flag provided but not defined: -bogus"},
@@ -270,32 +271,83 @@ func TestVerifyCommand(t *testing.T) {
 	}
 }
 
-// TestBenchNodeHTTPSmoke runs the smoke suite against node-http: the
-// harness installs the pinned Node.js from the npm registry into the work
-// folder, and every test must verify and pass the gate on it.
-func TestBenchNodeHTTPSmoke(t *testing.T) {
+// TestBenchNodeAdaptersSmoke runs the smoke suite against every variant of
+// every adapter whose runtime is a pinned Node.js, in one run, as CI does:
+// the harness installs that Node.js from the npm registry, stages and
+// builds each adapter (npm ci plus the framework's production build), and
+// every test of every variant must verify and pass the gate. A second
+// verify run in the same work folder must reuse every build.
+func TestBenchNodeAdaptersSmoke(t *testing.T) {
 	if testing.Short() {
-		t.Skip("installs Node.js and runs node-http")
+		t.Skip("installs Node.js, builds every Node adapter and runs them")
 	}
-	work := t.TempDir()
-	f := smoke(t, work, "node-http")
-	if len(f.Frameworks) != 1 || f.Frameworks[0].Runtime != "node 24.22.3" || f.Frameworks[0].Error != "" {
-		t.Fatalf("frameworks %+v", f.Frameworks)
+	specs, err := framework.Discover("../../frameworks")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(f.Verifications) != 6 || len(f.Samples) != 12 {
-		t.Fatalf("%d verdicts, %d samples; want 6 and 12", len(f.Verifications), len(f.Samples))
-	}
-	for _, v := range f.Verifications {
-		if v.Status != "pass" {
-			t.Errorf("verify %s: %s %v", v.Test, v.Status, v.Reasons)
+	var names []string
+	variants := 0
+	for _, s := range specs {
+		if strings.HasPrefix(s.Runtime, "node@") {
+			names = append(names, s.Name)
+			variants += len(s.Variants)
 		}
 	}
-	for _, s := range f.Samples {
-		if !s.Gate.Passed || s.Runtime != "node 24.22.3" {
-			t.Errorf("%s rate %g: runtime %q, gate %+v", s.Test, s.Rate, s.Runtime, s.Gate)
+	if len(names) < 5 {
+		t.Fatalf("Node adapters %v; want node-http, nextjs, react-router, astro and qwik", names)
+	}
+	work := t.TempDir()
+	start := time.Now()
+	f := smoke(t, work, strings.Join(names, ","))
+	t.Logf("smoke run of %d Node variants (%s) with cold builds: %s", variants, strings.Join(names, ", "), time.Since(start).Round(time.Second))
+	if len(f.Frameworks) != variants {
+		t.Fatalf("%d framework records, want %d", len(f.Frameworks), variants)
+	}
+	for _, fw := range f.Frameworks {
+		if fw.Runtime != "node 24.22.3" || fw.Error != "" || len(fw.Build) != 64 {
+			t.Errorf("%s/%s: runtime %q, build %q, error %q", fw.Name, fw.Variant, fw.Runtime, fw.Build, fw.Error)
+		}
+		if fw.Name != "node-http" && len(fw.Versions) == 0 {
+			t.Errorf("%s/%s: no framework versions from its lockfile", fw.Name, fw.Variant)
+		}
+		verdicts, samples := 0, 0
+		for _, v := range f.Verifications {
+			if v.Framework == fw.Name && v.Variant == fw.Variant {
+				verdicts++
+				if v.Status != "pass" {
+					t.Errorf("verify %s/%s %s: %s %v", fw.Name, fw.Variant, v.Test, v.Status, v.Reasons)
+				}
+			}
+		}
+		for _, s := range f.Samples {
+			if s.Framework == fw.Name && s.Variant == fw.Variant {
+				samples++
+				if !s.Gate.Passed || s.Runtime != "node 24.22.3" {
+					t.Errorf("%s/%s %s rate %g: runtime %q, gate %+v", fw.Name, fw.Variant, s.Test, s.Rate, s.Runtime, s.Gate)
+				}
+			}
+		}
+		if verdicts != 6 || samples != 12 {
+			t.Errorf("%s/%s: %d verdicts, %d samples; want 6 and 12", fw.Name, fw.Variant, verdicts, samples)
 		}
 	}
 	if left := processesUnder(work); len(left) > 0 {
 		t.Errorf("processes outlived the run: %v", left)
+	}
+
+	// Nothing changed: the next run starts from the cached builds.
+	var stdout, stderr bytes.Buffer
+	start = time.Now()
+	args := []string{"verify", "--suite", "../../suites/smoke.yaml", "--frameworks", strings.Join(names, ","),
+		"--frameworks-dir", "../../frameworks", "--work", work}
+	if code := cli(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("verify: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	if got := strings.Count(stderr.String()+stdout.String(), ": cached build "); got != len(names) {
+		t.Errorf("second run reused %d of %d builds:\n%s%s", got, len(names), stdout.String(), stderr.String())
+	}
+	t.Logf("verify of the same variants from cached builds: %s", time.Since(start).Round(time.Second))
+	if left := processesUnder(work); len(left) > 0 {
+		t.Errorf("processes outlived the verify run: %v", left)
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
@@ -67,15 +67,21 @@ func frameworksCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tRUNTIME\tVARIANTS\tVERSIONS\tDESCRIPTION")
 	for _, s := range specs {
-		var vs []string
+		var vs, ps []string
 		for _, v := range s.Variants {
 			vs = append(vs, v.Name)
 		}
-		fmt.Fprintf(stdout, "%-12s runtime %-6s variants %-20s %s\n", s.Name, s.Runtime, strings.Join(vs, ","), s.Description)
+		for _, p := range s.Versions {
+			ps = append(ps, p.String())
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Runtime, strings.Join(vs, ","), strings.Join(ps, ", "), s.Description)
 	}
 	if len(specs) == 0 {
-		fmt.Fprintf(os.Stderr, "no framework.yaml under %s\n", *dir)
+		fmt.Fprintf(stderr, "no framework.yaml under %s\n", *dir)
+		return nil
 	}
-	return nil
+	return tw.Flush()
 }

@@ -20,6 +20,8 @@
 //	rendering      optional, the rendering model reports show
 //	runtime        optional, "go" or an exact Node.js version "node@X.Y.Z"
 //	               (e.g. "node@24.22.3"), installed by EnsureRuntime
+//	versions       optional, list of package names whose locked versions
+//	               reports show (from package-lock.json or go.mod)
 //	build          optional, shell command (sh -c) run in the adapter directory
 //	start          required, shell command (sh -c) run in the adapter directory
 //	ready          optional, readiness path answering 200, default /json
@@ -112,6 +114,11 @@ type Spec struct {
 	// when absent (the machine's environment as it is). Validated by
 	// ValidRuntime.
 	Runtime string
+	// Versions are the locked versions of the packages `versions:` lists
+	// (e.g. [next, react]), read at Load from the adapter's
+	// package-lock.json or go.mod, in list order; reports show them as the
+	// framework's version.
+	Versions []Package
 	// Build is a shell command run with `sh -c` in Dir before the first
 	// start, with TFBENCH_BUILD_DIR set (`build:`); empty means nothing to
 	// build.
@@ -181,6 +188,7 @@ type loader struct{ yamlfile.File }
 // ready_timeout, a runtime that is not "go" or "node@X.Y.Z" (top level or
 // in a variant), an env variable that is badly named or reserved (PORT,
 // DATABASE_PATH, TFBENCH_BUILD_DIR), an endpoint for an unknown test type,
+// a `versions:` entry found in neither package-lock.json nor go.mod,
 // an endpoint path not starting with "/", "{n}" missing on queries or
 // updates or present on another type, no variants, a bad variant name.
 func Load(path string) (*Spec, error) {
@@ -244,6 +252,8 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 			s.Rendering, err = l.Str(v, key)
 		case "runtime":
 			s.Runtime, err = l.runtime(v, key)
+		case "versions":
+			s.Versions, err = l.versions(v, key, s.Dir)
 		case "build":
 			s.Build, err = l.Str(v, key)
 		case "start":
@@ -265,7 +275,7 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 		case "variants":
 			s.Variants, err = l.variants(v, key)
 		default:
-			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, build, start, ready, ready_timeout, env, endpoints, variants)")
+			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, versions, build, start, ready, ready_timeout, env, endpoints, variants)")
 		}
 		if err != nil {
 			return err
@@ -282,6 +292,31 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 		}
 	}
 	return nil
+}
+
+// versions reads `versions:`, a list of package names, and looks each up
+// in the adapter's lockfiles (lockedVersions).
+func (l loader) versions(n *yaml.Node, key, dir string) ([]Package, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, l.Errorf(n, key, "must be a list of package names, e.g. [next, react], found %s", yamlfile.Describe(n))
+	}
+	var out []Package
+	for i, item := range n.Content {
+		ik := key + "." + strconv.Itoa(i)
+		name, err := l.Str(item, ik)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(out, func(p Package) bool { return p.Name == name }) {
+			return nil, l.Errorf(item, ik, "%q is listed twice", name)
+		}
+		ps, err := lockedVersions(dir, []string{name})
+		if err != nil {
+			return nil, l.Errorf(item, ik, "%v", err)
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
 }
 
 // runtime reads a `runtime:` value: "go" or "node@X.Y.Z" (ValidRuntime).
@@ -498,10 +533,15 @@ func variantRuntimes(vs []Variant) []string {
 	return out
 }
 
-// baseEnv is the parent's environment plus the harness's variables, with
-// binDir (if any) first on PATH.
-func baseEnv(buildDir, binDir string) []string {
-	return withBinDir(append(os.Environ(), EnvNodeEnv+"=production", EnvBuildDir+"="+buildDir), binDir)
+// buildEnv is the parent's environment plus NODE_ENV=production,
+// TFBENCH_BUILD_DIR and the adapter's `env:` (so e.g. a telemetry switch
+// holds during the build too), with binDir (if any) first on PATH.
+func (s *Spec) buildEnv(buildDir, binDir string) []string {
+	env := append(os.Environ(), EnvNodeEnv+"=production", EnvBuildDir+"="+buildDir)
+	for k, val := range s.Env {
+		env = append(env, k+"="+val)
+	}
+	return withBinDir(env, binDir)
 }
 
 // BuildCmd is BuildCmdWith with the zero Runtime: the machine's PATH as it
@@ -512,8 +552,9 @@ func (s *Spec) BuildCmd(ctx context.Context, buildDir string, log io.Writer) err
 }
 
 // BuildCmdWith runs the adapter's build command (if any) with `sh -c` in Dir,
-// with the parent's environment plus NODE_ENV=production and
-// TFBENCH_BUILD_DIR=buildDir (created if missing; made absolute), and
+// with the parent's environment plus NODE_ENV=production,
+// TFBENCH_BUILD_DIR=buildDir (created if missing; made absolute) and the
+// adapter's `env:` (not a variant's: one build serves every variant), and
 // rt.BinDir first on PATH (before every directory of the parent's PATH,
 // so whatever node the machine has comes later). Output (stdout and stderr) goes to log (nil discards it).
 // The build runs in its own process group, killed as a whole when ctx
@@ -545,7 +586,7 @@ func (s *Spec) BuildCmdWith(ctx context.Context, buildDir string, rt Runtime, lo
 	out := io.MultiWriter(log, tail)
 	cmd := exec.CommandContext(ctx, "sh", "-c", s.Build)
 	cmd.Dir = s.Dir
-	cmd.Env = baseEnv(abs, rt.BinDir)
+	cmd.Env = s.buildEnv(abs, rt.BinDir)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -44,6 +44,8 @@ func TestLoadErrors(t *testing.T) {
 		{"runtime-name", 3, "runtime", `"python" must be "go" or an exact Node.js version`},
 		{"runtime-list", 4, "runtime", "must be a string, found a list"},
 		{"variant-runtime", 9, "variants.node22.runtime", `"node@22" must be "go" or an exact Node.js version such as "node@24.22.3"`},
+		{"versions-missing", 5, "versions.1", `"nuxt" is in neither package-lock.json nor go.mod of testdata/bad/versions-missing`},
+		{"versions-scalar", 4, "versions", `must be a list of package names, e.g. [next, react], found "next"`},
 		{"bad-variant-name", 5, "variants.my variant", "variant names use letters"},
 		{"reserved-env", 6, "env.PORT", "is set by the harness and may not be overridden"},
 		{"variant-env-list", 6, "variants.default.env", "must be a mapping, found a list"},
@@ -246,7 +248,8 @@ func TestBuildCmdFailure(t *testing.T) {
 
 func TestBuildCmdEnvAndCancel(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	s := &Spec{Name: "envcheck", Dir: t.TempDir(), Build: `printf '%s %s %s' "$TFBENCH_BUILD_DIR" "$NODE_ENV" "$(pwd)" > "$TFBENCH_BUILD_DIR/env.txt"`}
+	s := &Spec{Name: "envcheck", Dir: t.TempDir(), Env: map[string]string{"NEXT_TELEMETRY_DISABLED": "1"},
+		Build: `printf '%s %s %s %s' "$TFBENCH_BUILD_DIR" "$NODE_ENV" "$(pwd)" "$NEXT_TELEMETRY_DISABLED" > "$TFBENCH_BUILD_DIR/env.txt"`}
 	if err := s.BuildCmd(context.Background(), out, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +257,7 @@ func TestBuildCmdEnvAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := out + " production " + s.Dir; string(b) != want {
+	if want := out + " production " + s.Dir + " 1"; string(b) != want {
 		t.Errorf("build saw %q, want %q", b, want)
 	}
 

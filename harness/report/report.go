@@ -96,9 +96,9 @@ func (b *builder) frameworks() {
 		if fw.Error != "" {
 			status = "not measured: " + fw.Error
 		}
-		rows = append(rows, []string{fw.Name, fw.Variant, fw.Runtime, fw.Rendering, "`" + fw.Start + "`", status})
+		rows = append(rows, []string{fw.Name, fw.Variant, orDash(fw.VersionText()), fw.Runtime, fw.Rendering, "`" + fw.Start + "`", status})
 	}
-	b.table([]string{"Framework", "Variant", "Runtime", "Rendering", "Start", "Status"}, rows, nil)
+	b.table([]string{"Framework", "Variant", "Versions (lockfile)", "Runtime", "Rendering", "Start", "Status"}, rows, nil)
 	b.printf("\n")
 }
 
@@ -252,7 +252,7 @@ func (b *builder) byN(t results.Test) {
 		for _, n := range t.Queries {
 			cell := "—"
 			for _, rn := range b.rowsFor(t.Name, n) {
-				if rn.fw == r.fw && peakRPS(rn) >= 0 {
+				if rn.fw.Name == r.fw.Name && rn.fw.Variant == r.fw.Variant && peakRPS(rn) >= 0 {
 					cell = thousands(rn.peak.Level.Median)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -61,12 +62,35 @@ type Test struct {
 type Framework struct {
 	Name        string `json:"name"`
 	Variant     string `json:"variant"`
-	Runtime     string `json:"runtime"`         // e.g. "go1.26.8", "node 24.22.3"
-	Language    string `json:"language"`        // from framework.yaml
-	Rendering   string `json:"rendering"`       // rendering model shown in reports
-	Description string `json:"description"`     // from framework.yaml
-	Start       string `json:"start"`           // the start command
-	Error       string `json:"error,omitempty"` // why it could not be built or started
+	Runtime     string `json:"runtime"`     // e.g. "go1.26.8", "node 24.22.3"
+	Language    string `json:"language"`    // from framework.yaml
+	Rendering   string `json:"rendering"`   // rendering model shown in reports
+	Description string `json:"description"` // from framework.yaml
+	Start       string `json:"start"`       // the start command
+	// Versions are the locked versions of the packages framework.yaml's
+	// `versions:` names (e.g. next 16.4.6, react 19.3.1), in its order.
+	Versions []Package `json:"versions,omitempty"`
+	// Build is the hex SHA-256 of the build's inputs (sources, lockfile,
+	// build command, runtime version): two runs with the same Build ran
+	// the same code.
+	Build string `json:"build,omitempty"`
+	Error string `json:"error,omitempty"` // why it could not be built or started
+}
+
+// Package is one locked dependency version of a framework.
+type Package struct {
+	Name    string `json:"name"`    // npm package or Go module path
+	Version string `json:"version"` // as locked: "16.4.6", "v1.62.0"
+}
+
+// VersionText is the framework's versions as reports show them:
+// "next 16.4.6, react 19.3.1"; empty when none are recorded.
+func (f Framework) VersionText() string {
+	parts := make([]string, len(f.Versions))
+	for i, p := range f.Versions {
+		parts[i] = p.Name + " " + p.Version
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Verification is one framework variant's verdict on one test.

@@ -105,7 +105,8 @@ type runner struct {
 	broken map[string]string
 	// verified marks targets whose verification ran.
 	verified map[string]bool
-	runtimes map[string]framework.Runtime // by adapter name + "\x00" + runtime spec
+	runtimes map[string]framework.Runtime // by buildKey
+	builds   map[string]*framework.Build  // by buildKey
 	dbPaths  map[*framework.Server]string
 }
 
@@ -131,7 +132,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	r := &runner{
 		cfg: cfg, runDir: filepath.Join(cfg.WorkDir, "runs", cfg.RunID),
 		failed: map[string]map[string]bool{}, broken: map[string]string{},
-		verified: map[string]bool{}, runtimes: map[string]framework.Runtime{}, dbPaths: map[*framework.Server]string{},
+		verified: map[string]bool{}, runtimes: map[string]framework.Runtime{}, builds: map[string]*framework.Build{}, dbPaths: map[*framework.Server]string{},
 	}
 	r.logf = func(format string, a ...any) { fmt.Fprintf(cfg.Log, format+"\n", a...) }
 	r.source = DatasetPath(cfg.WorkDir)
@@ -177,22 +178,25 @@ func (r *runner) bench(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// buildAll builds every framework once and records each target; a failed
-// build marks that framework's targets broken and the run goes on.
+// buildAll builds every framework once per runtime its selected variants
+// run on (a build whose sources and runtime are unchanged since the last
+// run is reused: framework.Spec.Stage) and records each target; a failed
+// build marks the targets that need it broken and the run goes on.
 func (r *runner) buildAll(ctx context.Context) error {
-	built := map[string]bool{}
+	tried := map[string]bool{}
 	for _, t := range r.cfg.Targets {
-		if built[t.Spec.Name] {
+		key := r.buildKey(t)
+		if tried[key] {
 			continue
 		}
-		built[t.Spec.Name] = true
-		if err := r.build(ctx, t.Spec); err != nil {
+		tried[key] = true
+		if err := r.build(ctx, t); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			r.logf("%s: build failed: %v", t.Spec.Name, err)
 			for _, u := range r.cfg.Targets {
-				if u.Spec == t.Spec {
+				if r.buildKey(u) == key {
 					r.broken[u.Name()] = "build failed: " + err.Error()
 				}
 			}
@@ -206,12 +210,17 @@ func (r *runner) buildAll(ctx context.Context) error {
 	return nil
 }
 
-func (r *runner) buildDir(s *framework.Spec) string {
-	return filepath.Join(r.cfg.WorkDir, "build", s.Name)
+// buildKey names the build target t runs: its adapter and runtime spec.
+func (r *runner) buildKey(t Target) string {
+	return t.Spec.Name + "\x00" + t.Spec.RuntimeOf(t.Variant)
 }
 
-func (r *runner) build(ctx context.Context, s *framework.Spec) error {
-	logPath := filepath.Join(r.runDir, "logs", s.Name+"-build.log")
+// build installs the runtime target t runs on and stages its adapter's
+// build for that runtime under WorkDir/build/NAME/RUNTIME.
+func (r *runner) build(ctx context.Context, t Target) error {
+	s, spec := t.Spec, t.Spec.RuntimeOf(t.Variant)
+	slug := framework.RuntimeSlug(spec)
+	logPath := filepath.Join(r.runDir, "logs", s.Name+"-"+slug+"-build.log")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 		return err
 	}
@@ -220,25 +229,24 @@ func (r *runner) build(ctx context.Context, s *framework.Spec) error {
 		return err
 	}
 	defer lf.Close()
-	start := time.Now()
-	for _, spec := range s.Runtimes() {
-		rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, filepath.Join(r.cfg.WorkDir, "runtimes"), lf)
-		if err != nil {
-			return err
-		}
-		r.runtimes[s.Name+"\x00"+spec] = rt
-	}
-	if err := s.BuildCmdWith(ctx, r.buildDir(s), r.runtimes[s.Name+"\x00"+s.Runtime], lf); err != nil {
+	rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, filepath.Join(r.cfg.WorkDir, "runtimes"), lf)
+	if err != nil {
 		return err
 	}
-	r.logf("%s: built in %s", s.Name, time.Since(start).Round(time.Millisecond))
+	r.runtimes[r.buildKey(t)] = rt
+	b, err := s.Stage(ctx, filepath.Join(r.cfg.WorkDir, "build", s.Name, slug), rt, lf)
+	if err != nil {
+		return fmt.Errorf("%w (log: %s)", err, logPath)
+	}
+	r.builds[r.buildKey(t)] = b
+	r.logf("%s (%s): %s", s.Name, slug, b)
 	return nil
 }
 
 // runtimeOf is the installed runtime target t runs on (the zero Runtime
 // when its adapter names none or its build failed).
 func (r *runner) runtimeOf(t Target) framework.Runtime {
-	return r.runtimes[t.Spec.Name+"\x00"+t.Spec.RuntimeOf(t.Variant)]
+	return r.runtimes[r.buildKey(t)]
 }
 
 func (r *runner) frameworkRecord(t Target) results.Framework {
@@ -250,10 +258,17 @@ func (r *runner) frameworkRecord(t Target) results.Framework {
 	if rt == "" {
 		rt = t.Spec.RuntimeOf(t.Variant)
 	}
-	return results.Framework{
+	f := results.Framework{
 		Name: t.Spec.Name, Variant: t.Variant.Name, Runtime: rt, Language: t.Spec.Language,
 		Rendering: t.Spec.Rendering, Description: t.Spec.Description, Start: start, Error: r.broken[t.Name()],
 	}
+	for _, p := range t.Spec.Versions {
+		f.Versions = append(f.Versions, results.Package{Name: p.Name, Version: p.Version})
+	}
+	if b := r.builds[r.buildKey(t)]; b != nil {
+		f.Build = b.Hash
+	}
+	return f
 }
 
 // target runs one round of one framework variant: fresh database copy,
@@ -311,9 +326,10 @@ func (r *runner) start(ctx context.Context, t Target, tag string) (srv *framewor
 		return nil, nil, err
 	}
 	r.logf("%s: starting on port %d", t.Name(), port)
-	srv, err = framework.Start(ctx, t.Spec, framework.StartOptions{
+	b := r.builds[r.buildKey(t)]
+	srv, err = framework.Start(ctx, b.Spec, framework.StartOptions{
 		Runtime: r.runtimeOf(t),
-		Variant: t.Variant.Name, Port: port, DatabasePath: dbPath, BuildDir: r.buildDir(t.Spec),
+		Variant: t.Variant.Name, Port: port, DatabasePath: dbPath, BuildDir: b.OutDir,
 		CPUs: r.srv, LogPath: filepath.Join(r.runDir, "logs", tag+".log"),
 	})
 	if err != nil {

@@ -1,0 +1,133 @@
+package framework
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+)
+
+// Lockfiles an adapter's `versions:` are read from, in the adapter's
+// directory.
+const (
+	// NPMLockfile is npm's lockfile (lockfileVersion 2 or 3: the
+	// "packages" map keyed by "node_modules/NAME").
+	NPMLockfile = "package-lock.json"
+	// GoModFile is a Go module's go.mod (its require lines).
+	GoModFile = "go.mod"
+)
+
+// Package is one dependency's exact version, read from the adapter's
+// lockfile, as reports show it ("next 16.4.6").
+type Package struct {
+	// Name is the package or module path as `versions:` lists it, e.g.
+	// "next", "@react-router/serve", "modernc.org/sqlite".
+	Name string `json:"name"`
+	// Version is the locked version: "16.4.6" for npm, "v1.62.0" for Go.
+	Version string `json:"version"`
+}
+
+// String is "NAME VERSION".
+func (p Package) String() string { return p.Name + " " + p.Version }
+
+// lockedVersions reads the adapter's lockfiles in dir and returns the
+// version of each name, looking first in package-lock.json (the installed
+// package at node_modules/NAME), then in go.mod (a require line, direct or
+// indirect). Errors: a lockfile that exists but cannot be read or parsed;
+// a name found in neither (naming the files looked in).
+func lockedVersions(dir string, names []string) ([]Package, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	npm, err := npmVersions(filepath.Join(dir, NPMLockfile))
+	if err != nil {
+		return nil, err
+	}
+	gomod, err := goVersions(filepath.Join(dir, GoModFile))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Package, 0, len(names))
+	for _, n := range names {
+		v, ok := npm[n]
+		if !ok {
+			v, ok = gomod[n]
+		}
+		if !ok {
+			return nil, fmt.Errorf("%q is in neither %s nor %s of %s", n, NPMLockfile, GoModFile, dir)
+		}
+		out = append(out, Package{Name: n, Version: v})
+	}
+	return out, nil
+}
+
+// npmVersions maps package name to version from an npm lockfile; a
+// missing file is an empty map.
+func npmVersions(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var lock struct {
+		LockfileVersion int `json:"lockfileVersion"`
+		Packages        map[string]struct {
+			Version string `json:"version"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(data, &lock); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if lock.LockfileVersion < 2 {
+		return nil, fmt.Errorf("%s: lockfileVersion %d has no \"packages\" map (npm 7 or later writes 2 or 3)", path, lock.LockfileVersion)
+	}
+	out := map[string]string{}
+	for key, p := range lock.Packages {
+		// Top-level installs only: "node_modules/next", not nested copies.
+		if name, ok := cutNodeModules(key); ok && p.Version != "" {
+			out[name] = p.Version
+		}
+	}
+	return out, nil
+}
+
+// cutNodeModules returns NAME for "node_modules/NAME" (NAME may be
+// "@scope/pkg"), false for nested paths.
+func cutNodeModules(key string) (string, bool) {
+	name, ok := strings.CutPrefix(key, "node_modules/")
+	if !ok || name == "" {
+		return "", false
+	}
+	slashes := strings.Count(name, "/")
+	if strings.HasPrefix(name, "@") {
+		return name, slashes == 1
+	}
+	return name, slashes == 0
+}
+
+// goVersions maps module path to version from a go.mod; a missing file
+// is an empty map.
+func goVersions(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	f, err := modfile.ParseLax(path, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, r := range f.Require {
+		out[r.Mod.Path] = r.Mod.Version
+	}
+	return out, nil
+}

@@ -1,0 +1,47 @@
+package framework
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestVersionsFromLockfiles(t *testing.T) {
+	s, err := Load(filepath.Join("testdata", "versions", FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Package{
+		{"next", "16.4.6"},
+		{"react", "19.3.1"}, // the top-level install, not next's nested copy (18.0.0)
+		{"@react-router/serve", "8.4.0"},
+		{"modernc.org/sqlite", "v1.62.0"},
+	}
+	if !reflect.DeepEqual(s.Versions, want) {
+		t.Errorf("Versions = %v, want %v", s.Versions, want)
+	}
+	if got := s.Versions[0].String(); got != "next 16.4.6" {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+func TestCutNodeModules(t *testing.T) {
+	for key, want := range map[string]string{
+		"node_modules/next":                    "next",
+		"node_modules/@react-router/serve":     "@react-router/serve",
+		"node_modules/next/node_modules/react": "",
+		"node_modules/@scope/a/node_modules/b": "",
+		"":                                     "",
+		"node_modules/":                        "",
+		"packages/app":                         "",
+		"node_modules/@scope/a/node_modules/@x/y/z": "",
+	} {
+		got, ok := cutNodeModules(key)
+		if !ok {
+			got = ""
+		}
+		if got != want {
+			t.Errorf("cutNodeModules(%q) = %q, %v; want %q", key, got, ok, want)
+		}
+	}
+}
