@@ -314,7 +314,10 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 		for _, v := range f.Verifications {
 			if v.Framework == fw.Name && v.Variant == fw.Variant {
 				verdicts++
-				if v.Status != "pass" {
+				// A warn is allowed only for what TFB-RULES.md flags rather than
+				// fails: framework markup around an exact fortunes table.
+				markup := v.Status == "warn" && v.Test == "fortunes" && len(v.Reasons) == 1 && strings.Contains(v.Reasons[0], "extra markup around the table")
+				if v.Status != "pass" && !markup {
 					t.Errorf("verify %s/%s %s: %s %v", fw.Name, fw.Variant, v.Test, v.Status, v.Reasons)
 				}
 			}
