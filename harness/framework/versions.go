@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -34,47 +35,55 @@ type Package struct {
 // String is "NAME VERSION".
 func (p Package) String() string { return p.Name + " " + p.Version }
 
+// lockfiles are the files versions are read from, in lookup order, each
+// with its parser (package or module name to version).
+var lockfiles = []struct {
+	name  string
+	parse func(path string, data []byte) (map[string]string, error)
+}{
+	{NPMLockfile, npmVersions},
+	{GoModFile, goVersions},
+}
+
 // lockedVersions reads the adapter's lockfiles in dir and returns the
 // version of each name, looking first in package-lock.json (the installed
 // package at node_modules/NAME), then in go.mod (a require line, direct or
-// indirect). Errors: a lockfile that exists but cannot be read or parsed;
-// a name found in neither (naming the files looked in).
+// indirect); a missing lockfile is skipped. Errors: a lockfile that exists
+// but cannot be read or parsed; a name found in neither (naming the files
+// looked in).
 func lockedVersions(dir string, names []string) ([]Package, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	npm, err := npmVersions(filepath.Join(dir, NPMLockfile))
-	if err != nil {
-		return nil, err
-	}
-	gomod, err := goVersions(filepath.Join(dir, GoModFile))
-	if err != nil {
-		return nil, err
+	var found []map[string]string
+	for _, lf := range lockfiles {
+		path := filepath.Join(dir, lf.name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		m, err := lf.parse(path, data)
+		if err != nil {
+			return nil, err
+		}
+		found = append(found, m)
 	}
 	out := make([]Package, 0, len(names))
 	for _, n := range names {
-		v, ok := npm[n]
-		if !ok {
-			v, ok = gomod[n]
-		}
-		if !ok {
+		i := slices.IndexFunc(found, func(m map[string]string) bool { _, ok := m[n]; return ok })
+		if i < 0 {
 			return nil, fmt.Errorf("%q is in neither %s nor %s of %s", n, NPMLockfile, GoModFile, dir)
 		}
-		out = append(out, Package{Name: n, Version: v})
+		out = append(out, Package{Name: n, Version: found[i][n]})
 	}
 	return out, nil
 }
 
-// npmVersions maps package name to version from an npm lockfile; a
-// missing file is an empty map.
-func npmVersions(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+// npmVersions maps package name to version from npm lockfile data.
+func npmVersions(path string, data []byte) (map[string]string, error) {
 	var lock struct {
 		LockfileVersion int `json:"lockfileVersion"`
 		Packages        map[string]struct {
@@ -111,16 +120,8 @@ func cutNodeModules(key string) (string, bool) {
 	return name, slashes == 0
 }
 
-// goVersions maps module path to version from a go.mod; a missing file
-// is an empty map.
-func goVersions(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+// goVersions maps module path to version from go.mod data.
+func goVersions(path string, data []byte) (map[string]string, error) {
 	f, err := modfile.ParseLax(path, data, nil)
 	if err != nil {
 		return nil, err
