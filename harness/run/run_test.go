@@ -76,3 +76,70 @@ func TestSelect(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyGoesOnAfterAFailedBuild runs Verify on an adapter whose build
+// fails and on go-stdlib: the failure is recorded for that framework with
+// the build's output, go-stdlib is built (outside its source folder),
+// started and verified, and a second run reuses its build.
+func TestVerifyGoesOnAfterAFailedBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds go-stdlib")
+	}
+	broken, err := framework.Load(filepath.Join("testdata", "frameworks", "broken", framework.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gostd, err := framework.Load(filepath.Join("..", "..", "frameworks", "go-stdlib", framework.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Load(filepath.Join("..", "..", "suites", "smoke.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, err := s.Select([]string{"json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	var log strings.Builder
+	cfg := Config{Suite: s, Tests: tests, WorkDir: work, Log: &log, Targets: []Target{
+		{Spec: broken, Variant: broken.Variants[0]}, {Spec: gostd, Variant: gostd.Variants[0]},
+	}}
+	fws, vs, _, err := Verify(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fws) != 2 || fws[0].Name != "broken" || fws[1].Name != "go-stdlib" {
+		t.Fatalf("frameworks %+v", fws)
+	}
+	for _, want := range []string{"build failed: framework broken: build", "exit status 3", "app.js:3: SyntaxError: Unexpected token"} {
+		if !strings.Contains(fws[0].Error, want) {
+			t.Errorf("broken's error %q lacks %q", fws[0].Error, want)
+		}
+	}
+	if fws[1].Error != "" || len(fws[1].Build) != 64 || fws[1].VersionText() != "modernc.org/sqlite v1.62.0" {
+		t.Errorf("go-stdlib: error %q, build %q, versions %q", fws[1].Error, fws[1].Build, fws[1].VersionText())
+	}
+	if len(vs) != 1 || vs[0].Framework != "go-stdlib" || vs[0].Status != "pass" {
+		t.Errorf("verdicts %+v; want go-stdlib json pass only", vs)
+	}
+	if _, err := os.Stat(filepath.Join(work, "build", "go-stdlib", "go", "out", "server")); err != nil {
+		t.Errorf("go-stdlib's build output: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(work, "build", "broken", "default", "build.json")); !os.IsNotExist(err) {
+		t.Errorf("the failed build left a stamp: %v", err)
+	}
+
+	log.Reset()
+	fws2, _, _, err := Verify(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "go-stdlib (go): cached build "+fws[1].Build[:12]) || fws2[1].Build != fws[1].Build {
+		t.Errorf("second run did not reuse go-stdlib's build:\n%s", log.String())
+	}
+	if !strings.Contains(fws2[0].Error, "exit status 3") {
+		t.Errorf("second run: broken's error %q; the failed build must be tried again", fws2[0].Error)
+	}
+}
