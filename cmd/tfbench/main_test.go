@@ -275,8 +275,9 @@ func TestVerifyCommand(t *testing.T) {
 // every adapter whose runtime is a pinned Node.js, in one run, as CI does:
 // the harness installs that Node.js from the npm registry, stages and
 // builds each adapter (npm ci plus the framework's production build), and
-// every test of every variant must verify and pass the gate. A second
-// verify run in the same work folder must reuse every build.
+// every test of every variant must verify and pass the gate, with the
+// machine's own node and npm shadowed by failing commands. A second verify
+// run in the same work folder must reuse every build.
 func TestBenchNodeAdaptersSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs Node.js, builds every Node adapter and runs them")
@@ -296,6 +297,17 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 	if len(names) < 5 {
 		t.Fatalf("Node adapters %v; want node-http, nextjs, react-router, astro and qwik", names)
 	}
+	// Whatever node, npm or npx the machine has must not be used: shadow
+	// them with commands that fail. The harness puts the pinned runtime's
+	// bin/ (node and npm from the registry) before them.
+	shadow := t.TempDir()
+	for _, tool := range []string{"node", "npm", "npx"} {
+		script := "#!/bin/sh\necho \"the machine's " + tool + " was run: $*\" >&2\nexit 97\n"
+		if err := os.WriteFile(filepath.Join(shadow, tool), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", shadow+string(os.PathListSeparator)+os.Getenv("PATH"))
 	work := t.TempDir()
 	start := time.Now()
 	f := smoke(t, work, strings.Join(names, ","))

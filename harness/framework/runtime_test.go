@@ -1,16 +1,26 @@
 package framework
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha512"
+	"encoding/base64"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -175,47 +185,172 @@ func TestEnsureRuntimeGoAndEmpty(t *testing.T) {
 	}
 }
 
-// fakeNode writes an executable `node` printing version under the bin
-// directory EnsureRuntime uses for node@pinnedNode in root.
-func fakeNode(t *testing.T, root, version string) string {
+// tgz builds an npm tarball: files (path under package/ -> content),
+// executables where the path starts with "bin/".
+func tgz(t *testing.T, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	names := slices.Sorted(maps.Keys(files))
+	for _, name := range names {
+		mode := int64(0o644)
+		if strings.HasPrefix(name, "bin/") {
+			mode = 0o755
+		}
+		body := files[name]
+		if err := tw.WriteHeader(&tar.Header{Name: "package/" + name, Mode: mode, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(body))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gz.Close()
+	return buf.Bytes()
+}
+
+func integrity(b []byte) string {
+	sum := sha512.Sum512(b)
+	return "sha512-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// fakeRegistry serves node-<os>-<arch>@pinnedNode (a `node` script that
+// prints nodeVersion for --version and its arguments otherwise) and
+// npm@NPMVersion, and counts tarball downloads. corrupt makes it announce
+// a wrong integrity for the node tarball.
+func fakeRegistry(t *testing.T, nodeVersion string, corrupt bool) (url string, downloads *atomic.Int32) {
 	t.Helper()
 	pkg, err := NodePackage(runtime.GOOS, runtime.GOARCH)
 	if err != nil {
 		t.Skip(err)
 	}
-	bin := nodeBinDir(filepath.Join(root, "node-"+pinnedNode), pkg)
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
+	node := tgz(t, map[string]string{
+		"bin/node":     "#!/bin/sh\nif [ \"$1\" = --version ]; then echo " + nodeVersion + "; else echo node \"$@\"; fi\n",
+		"package.json": `{"name":"` + pkg + `","version":"` + pinnedNode + `"}`,
+	})
+	npm := tgz(t, map[string]string{
+		"bin/npm-cli.js": "// npm\n",
+		"bin/npx-cli.js": "// npx\n",
+		"package.json":   `{"name":"npm","version":"` + NPMVersion + `"}`,
+	})
+	downloads = new(atomic.Int32)
+	mux := http.NewServeMux()
+	var srv *httptest.Server
+	meta := func(name, version string, tarball []byte) {
+		mux.HandleFunc("/"+name+"/"+version, func(w http.ResponseWriter, r *http.Request) {
+			sri := integrity(tarball)
+			if corrupt && name == pkg {
+				sri = integrity([]byte("something else"))
+			}
+			fmt.Fprintf(w, `{"name":%q,"version":%q,"dist":{"tarball":"%s/%s/-/%s.tgz","integrity":%q}}`, name, version, srv.URL, name, name, sri)
+		})
+		mux.HandleFunc("/"+name+"/-/"+name+".tgz", func(w http.ResponseWriter, r *http.Request) {
+			downloads.Add(1)
+			w.Write(tarball)
+		})
 	}
-	if err := os.WriteFile(filepath.Join(bin, "node"), []byte("#!/bin/sh\necho "+version+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	meta(pkg, pinnedNode, node)
+	meta("npm", NPMVersion, npm)
+	srv = httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/", downloads
 }
 
-// TestEnsureRuntimeReuseWithoutNPM: with npm off PATH, an installation
-// printing the right version is reused, and one printing another version
-// is not (the reinstall then fails for want of npm).
-func TestEnsureRuntimeReuseWithoutNPM(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
+// TestEnsureRuntimeFromRegistry installs Node.js and npm from a fake
+// registry without any npm or node on PATH, then reuses the installation
+// without downloading.
+func TestEnsureRuntimeFromRegistry(t *testing.T) {
+	reg, downloads := fakeRegistry(t, "v"+pinnedNode, false)
+	t.Setenv("npm_config_registry", reg)
+	t.Setenv("PATH", "/usr/bin:/bin") // sh, dirname; whatever node or npm the machine has is not needed
 	root := t.TempDir()
-	bin := fakeNode(t, root, "v"+pinnedNode)
 	var log strings.Builder
 	rt, err := EnsureRuntime(context.Background(), "node@"+pinnedNode, ".", root, &log)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v\nlog:\n%s", err, log.String())
 	}
+	bin := filepath.Join(root, "node-"+pinnedNode, "node", "bin")
 	if want := (Runtime{Name: "node", Version: pinnedNode, BinDir: bin}); rt != want {
 		t.Errorf("EnsureRuntime = %#v, want %#v", rt, want)
+	}
+	if downloads.Load() != 2 {
+		t.Errorf("%d tarballs downloaded, want 2 (node and npm)", downloads.Load())
+	}
+	// The npm script runs the installed npm on the installed node.
+	out, err := exec.Command(filepath.Join(bin, "npm"), "ci", "--no-audit").Output()
+	wantCLI := filepath.Join(bin, "..", "..", "npm", "bin", "npm-cli.js")
+	if err != nil || string(out) != "node "+bin+"/../../npm/bin/npm-cli.js ci --no-audit\n" {
+		t.Errorf("npm ci ran %q (%v); want the installed node on %s", out, err, wantCLI)
+	}
+	entries, _ := os.ReadDir(root)
+	if len(entries) != 1 || entries[0].Name() != "node-"+pinnedNode {
+		t.Errorf("runtimes dir holds %v, want only node-%s (no temporary dir or download left)", entries, pinnedNode)
+	}
+
+	log.Reset()
+	again, err := EnsureRuntime(context.Background(), "node@"+pinnedNode, ".", root, &log)
+	if err != nil || again != rt || downloads.Load() != 2 {
+		t.Errorf("second EnsureRuntime = %#v, %v after %d downloads; want the installation reused", again, err, downloads.Load())
 	}
 	if want := "runtime node@" + pinnedNode + ": reusing " + bin + "\n"; log.String() != want {
 		t.Errorf("log %q, want %q", log.String(), want)
 	}
+}
 
-	fakeNode(t, root, "v24.22.2")
-	_, err = EnsureRuntime(context.Background(), "node@"+pinnedNode, ".", root, nil)
-	if want := "runtime node@" + pinnedNode + ": " + NPMNotFound; err == nil || err.Error() != want {
-		t.Errorf("wrong installed version, no npm: error %v, want %q", err, want)
+func TestEnsureRuntimeRegistryErrors(t *testing.T) {
+	pkg, err := NodePackage(runtime.GOOS, runtime.GOARCH)
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Run("integrity", func(t *testing.T) {
+		reg, _ := fakeRegistry(t, "v"+pinnedNode, true)
+		t.Setenv("npm_config_registry", reg)
+		root := t.TempDir()
+		_, err := EnsureRuntime(context.Background(), "node@"+pinnedNode, ".", root, nil)
+		if err == nil || !strings.Contains(err.Error(), "runtime node@"+pinnedNode+": "+pkg+"@"+pinnedNode+": ") || !strings.Contains(err.Error(), "does not match the registry's integrity") {
+			t.Errorf("corrupt tarball: %v", err)
+		}
+		if entries, _ := os.ReadDir(root); len(entries) != 0 {
+			t.Errorf("a failed install left %v", entries)
+		}
+	})
+	t.Run("wrong version", func(t *testing.T) {
+		reg, _ := fakeRegistry(t, "v24.22.2", false)
+		t.Setenv("npm_config_registry", reg)
+		_, err := EnsureRuntime(context.Background(), "node@"+pinnedNode, ".", t.TempDir(), nil)
+		if err == nil || !strings.Contains(err.Error(), `--version printed "v24.22.2", want "v`+pinnedNode+`"`) {
+			t.Errorf("node printing another version: %v", err)
+		}
+	})
+	t.Run("not found", func(t *testing.T) {
+		reg, _ := fakeRegistry(t, "v"+pinnedNode, false)
+		t.Setenv("npm_config_registry", reg)
+		_, err := EnsureRuntime(context.Background(), "node@24.0.99", ".", t.TempDir(), nil)
+		want := "runtime node@24.0.99: " + pkg + "@24.0.99: GET " + reg + pkg + "/24.0.99: 404 Not Found"
+		if err == nil || err.Error() != want {
+			t.Errorf("unknown version: %v, want %q", err, want)
+		}
+	})
+}
+
+func TestUnpackRejectsEscapes(t *testing.T) {
+	for name, hdr := range map[string]*tar.Header{
+		"dot-dot":      {Name: "package/../../evil", Mode: 0o644, Typeflag: tar.TypeReg},
+		"link outside": {Name: "package/bin/x", Linkname: "../../../etc/passwd", Typeflag: tar.TypeSymlink},
+		"absolute":     {Name: "package/bin/y", Linkname: "/etc/passwd", Typeflag: tar.TypeSymlink},
+	} {
+		var buf bytes.Buffer
+		gz := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(gz)
+		tw.WriteHeader(hdr)
+		tw.Close()
+		gz.Close()
+		dir := filepath.Join(t.TempDir(), "pkg")
+		if err := unpack(&buf, dir); err == nil || !strings.Contains(err.Error(), "outside the package") {
+			t.Errorf("%s: unpack = %v, want an error", name, err)
+		}
 	}
 }
 
@@ -259,20 +394,13 @@ func TestPinnedRuntimeRequired(t *testing.T) {
 	}
 }
 
-// TestEnsureRuntimeNodeInstall installs node-<os>-<arch>@24.22.3 from the
-// npm registry (about 5 s, 40 MB download), reuses it without npm, builds
-// and starts the node-pinned fixture on it although the machine's own node
-// (if any) comes later on PATH.
+// TestEnsureRuntimeNodeInstall installs node-<os>-<arch>@24.22.3 and
+// npm@NPMVersion from the real npm registry (about 5 s, 40 MB download),
+// reuses them, and builds and starts the node-pinned fixture on that node
+// although the machine's own node (if any) comes later on PATH.
 func TestEnsureRuntimeNodeInstall(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: skipping the npm install of Node.js " + pinnedNode)
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not on PATH: skipping the install of Node.js " + pinnedNode + " (apt-get install -y npm)")
-	}
-	pkg, err := NodePackage(runtime.GOOS, runtime.GOARCH)
-	if err != nil {
-		t.Skip(err)
+		t.Skip("-short: skipping the download of Node.js " + pinnedNode)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -282,7 +410,7 @@ func TestEnsureRuntimeNodeInstall(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\nlog:\n%s", err, log.String())
 	}
-	bin := filepath.Join(root, "node-"+pinnedNode, "node_modules", pkg, "bin")
+	bin := filepath.Join(root, "node-"+pinnedNode, "node", "bin")
 	if want := (Runtime{Name: "node", Version: pinnedNode, BinDir: bin}); rt != want {
 		t.Fatalf("EnsureRuntime = %#v, want %#v", rt, want)
 	}
@@ -290,14 +418,13 @@ func TestEnsureRuntimeNodeInstall(t *testing.T) {
 	if err != nil || string(out) != "v"+pinnedNode+"\n" {
 		t.Fatalf("node --version = %q, %v; want v%s", out, err, pinnedNode)
 	}
-	entries, _ := os.ReadDir(root)
-	if len(entries) != 1 || entries[0].Name() != "node-"+pinnedNode {
-		t.Errorf("runtimes dir holds %v, want only node-%s (no temporary dir left)", entries, pinnedNode)
+	if out, err := exec.Command(filepath.Join(bin, "npm"), "--version").Output(); err != nil || string(out) != NPMVersion+"\n" {
+		t.Errorf("npm --version = %q, %v; want %s", out, err, NPMVersion)
 	}
 
 	t.Run("reuse", func(t *testing.T) {
 		st, _ := os.Stat(filepath.Join(bin, "node"))
-		t.Setenv("PATH", t.TempDir()) // no npm: a reinstall would fail
+		t.Setenv("npm_config_registry", "http://127.0.0.1:1/") // a download would fail
 		var log strings.Builder
 		again, err := EnsureRuntime(ctx, "node@"+pinnedNode, ".", root, &log)
 		if err != nil || again != rt {

@@ -60,6 +60,9 @@ func (b *builder) header() {
 	b.printf("Run `%s`, %s, %s.\n\n", f.RunID, when, f.Status)
 	if len(f.Command) > 0 {
 		b.printf("Command: `%s`\n\n", strings.Join(f.Command, " "))
+		if subset := subsetFlags(f.Command); subset != "" {
+			b.printf("**A subset:** this run was limited with %s; frameworks or tests it left out are not in this report.\n\n", subset)
+		}
 	}
 	b.printf("## Machine and method\n\n")
 	h := f.Host
@@ -444,4 +447,22 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// subsetFlags returns the flags of a recorded command line that limit a
+// run to some frameworks or tests ("`--frameworks nextjs`, `--tests json`"),
+// or "" when it ran everything.
+func subsetFlags(cmd []string) string {
+	var out []string
+	for i, a := range cmd {
+		for _, f := range []string{"--frameworks", "-frameworks", "--tests", "-tests"} {
+			switch {
+			case a == f && i+1 < len(cmd):
+				out = append(out, "`"+a+" "+cmd[i+1]+"`")
+			case strings.HasPrefix(a, f+"="):
+				out = append(out, "`"+a+"`")
+			}
+		}
+	}
+	return strings.Join(out, ", ")
 }

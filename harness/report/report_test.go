@@ -35,7 +35,8 @@ func fixture(t *testing.T) *results.File {
 		}},
 		Host: probe.Host{CPUModel: "Test CPU", LogicalCPUs: 2, MemoryBytes: 24 << 30, GeneratorCPUs: "0", ServerCPUs: "1", Disjoint: true},
 		Frameworks: []results.Framework{
-			{Name: "go-stdlib", Variant: "default", Runtime: "go1.26.8", Rendering: "html/template", Start: "server"},
+			{Name: "go-stdlib", Variant: "default", Runtime: "go1.26.8", Rendering: "html/template", Start: "server",
+				Versions: []results.Package{{Name: "modernc.org/sqlite", Version: "v1.62.0"}, {Name: "golang.org/x/sys", Version: "v0.49.0"}}},
 			{Name: "slow", Variant: "a|b", Runtime: "go1.26.8", Start: "slow"},
 		},
 		Verifications: []results.Verification{
@@ -88,7 +89,10 @@ func TestMarkdown(t *testing.T) {
 	want := []string{
 		"# tfbench: smoke",
 		"Command: `tfbench bench --tests json,queries`",
+		"**A subset:** this run was limited with `--tests json,queries`; frameworks or tests it left out are not in this report.",
 		"| CPU sets | load generator on CPU 0, servers on CPU 1 |",
+		"| go-stdlib | default | modernc.org/sqlite v1.62.0, golang.org/x/sys v0.49.0 | go1.26.8 | html/template | `server` | ran |",
+		"| slow | a\\|b | — | go1.26.8 | | `slow` | ran |",
 		// json: 16 connections failed a round, so the peak is the 8-connection median 11,000.
 		"| go-stdlib | default   |   11,000 |    100.0% |   10,000–12,000 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
 		"| slow      | a\\|b      |    5,250 |     47.7% |     5,000–5,500 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
@@ -129,4 +133,20 @@ func squeeze(s string) string {
 		s = strings.ReplaceAll(s, "  ", " ")
 	}
 	return s
+}
+
+func TestSubsetFlags(t *testing.T) {
+	for _, c := range []struct {
+		cmd  []string
+		want string
+	}{
+		{[]string{"tfbench", "bench", "--suite", "suites/tfb.yaml"}, ""},
+		{[]string{"tfbench", "bench", "--frameworks", "nextjs,qwik", "--tests=json"}, "`--frameworks nextjs,qwik`, `--tests=json`"},
+		{[]string{"tfbench", "bench", "-tests", "fortunes"}, "`-tests fortunes`"},
+		{[]string{"tfbench", "bench", "--tests"}, ""},
+	} {
+		if got := subsetFlags(c.cmd); got != c.want {
+			t.Errorf("subsetFlags(%q) = %q, want %q", c.cmd, got, c.want)
+		}
+	}
 }

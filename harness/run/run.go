@@ -81,6 +81,7 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	if err := linkLatest(filepath.Join(cfg.WorkDir, "runs"), r.cfg.RunID); err != nil {
 		return nil, "", err
 	}
+	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.cfg.Suite.Rounds, r.rec.Path)
 	err = r.bench(ctx)
 	status := results.Complete
 	if err != nil {
@@ -156,7 +157,6 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", cfg.RunID, len(cfg.Targets), len(cfg.Tests), cfg.Suite.Rounds, r.rec.Path)
 	return r, nil
 }
 
@@ -229,7 +229,9 @@ func (r *runner) build(ctx context.Context, t Target) error {
 		return err
 	}
 	defer lf.Close()
-	rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, filepath.Join(r.cfg.WorkDir, "runtimes"), lf)
+	// The runtime's lines (downloading, installed, reusing) go to the run's
+	// progress too: a first download takes a while.
+	rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, filepath.Join(r.cfg.WorkDir, "runtimes"), io.MultiWriter(lf, r.cfg.Log))
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Ver
 	if err != nil {
 		return nil, nil, "", err
 	}
+	r.logf("verify %s: %d framework variants × %d tests; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.rec.Path)
 	err = r.verifyAll(ctx)
 	status := results.Complete
 	if err != nil {

@@ -1,0 +1,174 @@
+package framework
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// maxTarball bounds a package download (Node.js's is about 30 MB
+// compressed) so a misbehaving registry cannot fill the disk.
+const maxTarball = 512 << 20
+
+// fetchPackage downloads name@version from the npm registry at registry
+// (a base URL such as DefaultRegistry) and unpacks its "package/" folder
+// into dir (created). The tarball is read from the version's metadata
+// (GET registry/name/version: dist.tarball, dist.integrity) and must match
+// its sha512 integrity. Errors name the package and the URL: a request
+// failing or answering other than 200, metadata without a tarball or a
+// sha512 integrity, a digest mismatch, a tarball over maxTarball, an entry
+// that is not a file, folder or symbolic link inside the package.
+func fetchPackage(ctx context.Context, registry, name, version, dir string) error {
+	where := name + "@" + version
+	metaURL, err := url.JoinPath(registry, url.PathEscape(name), version)
+	if err != nil {
+		return fmt.Errorf("%s: registry %q: %w", where, registry, err)
+	}
+	var meta struct {
+		Dist struct {
+			Tarball   string `json:"tarball"`
+			Integrity string `json:"integrity"`
+		} `json:"dist"`
+	}
+	body, err := get(ctx, metaURL)
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	err = json.NewDecoder(io.LimitReader(body, 1<<20)).Decode(&meta)
+	body.Close()
+	if err != nil {
+		return fmt.Errorf("%s: GET %s: %w", where, metaURL, err)
+	}
+	want, ok := strings.CutPrefix(meta.Dist.Integrity, "sha512-")
+	if meta.Dist.Tarball == "" || !ok {
+		return fmt.Errorf("%s: GET %s: no dist.tarball with a sha512 dist.integrity", where, metaURL)
+	}
+
+	tgz, err := os.CreateTemp(filepath.Dir(dir), ".download-*.tgz")
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	defer os.Remove(tgz.Name())
+	defer tgz.Close()
+	body, err = get(ctx, meta.Dist.Tarball)
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	h := sha512.New()
+	n, err := io.Copy(io.MultiWriter(tgz, h), io.LimitReader(body, maxTarball+1))
+	body.Close()
+	if err != nil {
+		return fmt.Errorf("%s: GET %s: %w", where, meta.Dist.Tarball, err)
+	}
+	if n > maxTarball {
+		return fmt.Errorf("%s: GET %s: larger than %d MiB", where, meta.Dist.Tarball, maxTarball>>20)
+	}
+	if got := base64.StdEncoding.EncodeToString(h.Sum(nil)); got != want {
+		return fmt.Errorf("%s: %s: sha512 %s does not match the registry's integrity %s", where, meta.Dist.Tarball, got, want)
+	}
+	if _, err := tgz.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	if err := unpack(tgz, dir); err != nil {
+		return fmt.Errorf("%s: unpack %s: %w", where, meta.Dist.Tarball, err)
+	}
+	return nil
+}
+
+// get GETs u and returns the body of a 200 answer.
+func get(ctx context.Context, u string) (io.ReadCloser, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json, application/octet-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", u, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
+	}
+	return resp.Body, nil
+}
+
+// unpack extracts an npm tarball (gzip, tar, every entry under one
+// top-level folder, normally "package/") into dir, dropping that first
+// path element and keeping permission bits.
+func unpack(r io.Reader, dir string) error {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return err
+	}
+	tr := tar.NewReader(gz)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		name := path.Clean(strings.TrimPrefix(hdr.Name, "./"))
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("entry %q lies outside the package", hdr.Name)
+		}
+		_, rel, ok := strings.Cut(name, "/")
+		if !ok || rel == "" {
+			continue // the top-level folder itself
+		}
+		if !filepath.IsLocal(rel) {
+			return fmt.Errorf("entry %q lies outside the package", hdr.Name)
+		}
+		to := filepath.Join(dir, filepath.FromSlash(rel))
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			err = os.MkdirAll(to, 0o755)
+		case tar.TypeReg:
+			err = writeEntry(tr, to, hdr.FileInfo().Mode().Perm()|0o600)
+		case tar.TypeSymlink:
+			if target := path.Join(path.Dir(rel), hdr.Linkname); path.IsAbs(hdr.Linkname) || !filepath.IsLocal(target) {
+				return fmt.Errorf("symbolic link %q -> %q points outside the package", hdr.Name, hdr.Linkname)
+			}
+			if err = os.MkdirAll(filepath.Dir(to), 0o755); err == nil {
+				err = os.Symlink(hdr.Linkname, to)
+			}
+		default:
+			return fmt.Errorf("entry %q: unsupported type %q", hdr.Name, hdr.Typeflag)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func writeEntry(r io.Reader, to string, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
