@@ -158,6 +158,8 @@ func unpack(r io.Reader, dir string) error {
 	}
 }
 
+// writeEntry writes r to the file to (its parent folders created, an
+// existing file truncated) with permission bits perm.
 func writeEntry(r io.Reader, to string, perm os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err

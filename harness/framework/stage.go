@@ -259,15 +259,7 @@ func copyFile(from, to string, perm fs.FileMode) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return writeEntry(in, to, perm)
 }
 
 // String describes the build for logs: "built in 12.3s" or "cached".
