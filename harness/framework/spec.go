@@ -26,6 +26,8 @@
 //	start          required, shell command (sh -c) run in the adapter directory
 //	ready          optional, readiness path answering 200, default /json
 //	ready_timeout  optional, Go duration, default 60s
+//	render_counts  optional, path answering the server's render counts as a
+//	               JSON object of route path to renders (issue 5)
 //	env            optional, map of extra environment for every variant
 //	endpoints      optional, map of test type to path; {n} required on
 //	               queries and updates
@@ -133,6 +135,13 @@ type Spec struct {
 	// (`ready_timeout:`, a Go duration such as "60s", default
 	// DefaultReadyTimeout).
 	ReadyTimeout time.Duration
+	// RenderCounts is the path where the server answers how many times it
+	// rendered each route, a JSON object such as {"/json": 120}
+	// (`render_counts:`, optional). When set, verification requires one
+	// render per request (verify.Renders) and every sample's gate requires
+	// at least as many renders as counted responses (sweep.Gate), so no
+	// hidden cache serves the figures. Empty when absent.
+	RenderCounts string
 	// Env is extra environment for every variant (`env:`), applied after the
 	// harness's own variables and before the variant's env. PORT,
 	// DATABASE_PATH and TFBENCH_BUILD_DIR may not be set here.
@@ -268,6 +277,10 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 			if s.ReadyTimeout, err = l.Duration(v, key); err == nil && s.ReadyTimeout <= 0 {
 				err = l.Errorf(v, key, "%q must be positive", v.Value)
 			}
+		case "render_counts":
+			if s.RenderCounts, err = l.Str(v, key); err == nil && !strings.HasPrefix(s.RenderCounts, "/") {
+				err = l.Errorf(v, key, "%q must be a path starting with /", s.RenderCounts)
+			}
 		case "env":
 			s.Env, err = l.env(v, key)
 		case "endpoints":
@@ -275,7 +288,7 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 		case "variants":
 			s.Variants, err = l.variants(v, key)
 		default:
-			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, versions, build, start, ready, ready_timeout, env, endpoints, variants)")
+			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, versions, build, start, ready, ready_timeout, render_counts, env, endpoints, variants)")
 		}
 		if err != nil {
 			return err

@@ -45,6 +45,7 @@ func TestLoadErrors(t *testing.T) {
 		{"runtime-list", 4, "runtime", "must be a string, found a list"},
 		{"variant-runtime", 9, "variants.node22.runtime", `"node@22" must be "go" or an exact Node.js version such as "node@24.22.3"`},
 		{"versions-missing", 5, "versions.1", `"nuxt" is in neither package-lock.json nor go.mod of testdata/bad/versions-missing`},
+		{"render-counts-relative", 4, "render_counts", `"__tfbench/renders" must be a path starting with /`},
 		{"versions-scalar", 4, "versions", `must be a list of package names, e.g. [next, react], found "next"`},
 		{"bad-variant-name", 5, "variants.my variant", "variant names use letters"},
 		{"reserved-env", 6, "env.PORT", "is set by the harness and may not be overridden"},

@@ -20,6 +20,7 @@ import (
 	"github.com/montanaflynn/stats"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 )
 
@@ -147,7 +148,7 @@ func (b *builder) test(t results.Test) {
 	}
 	n := 0
 	if len(t.Queries) > 0 {
-		n = headline(t.Queries)
+		n = suite.HeadlineOf(t.Queries)
 		desc += fmt.Sprintf(", N = %s; the headline is N = %d", joinInts(t.Queries), n)
 	}
 	b.printf("%s.\n\n", desc)
@@ -250,7 +251,7 @@ func (b *builder) byN(t results.Test) {
 		align = append(align, tw.AlignRight)
 	}
 	var rows [][]string
-	for _, r := range b.rowsFor(t.Name, headline(t.Queries)) {
+	for _, r := range b.rowsFor(t.Name, suite.HeadlineOf(t.Queries)) {
 		line := []string{r.fw.Name, r.fw.Variant}
 		for _, n := range t.Queries {
 			cell := "—"
@@ -367,17 +368,6 @@ func cost(ss []sweep.Sample) (cpuMs float64, rss uint64, saturated bool) {
 		}
 	}
 	return cpuMs, rss, saturated
-}
-
-func headline(ns []int) int {
-	best := 0
-	for _, n := range ns {
-		if n == 20 {
-			return 20
-		}
-		best = max(best, n)
-	}
-	return best
 }
 
 func testSettings(ts []results.Test) string {

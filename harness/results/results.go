@@ -25,8 +25,10 @@ const SchemaVersion = 1
 // MethodVersion is the version of the measurement method (DESIGN.md,
 // Measurement method: window, gate, peak, CPU sets, request headers). A
 // change to any of those bumps it, and results with different method
-// versions never compare.
-const MethodVersion = 1
+// versions never compare. 2: the gate also requires, for adapters with
+// render counts (framework.yaml `render_counts`), at least one render per
+// counted response.
+const MethodVersion = 2
 
 // Suite records the suite a run followed.
 type Suite struct {

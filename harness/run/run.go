@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,6 +107,7 @@ type runner struct {
 	broken map[string]string
 	// verified marks targets whose verification ran.
 	verified map[string]bool
+	client   *http.Client                 // reads render counts
 	runtimes map[string]framework.Runtime // by buildKey
 	builds   map[string]*framework.Build  // by buildKey
 	dbPaths  map[*framework.Server]string
@@ -133,7 +135,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	r := &runner{
 		cfg: cfg, runDir: filepath.Join(cfg.WorkDir, "runs", cfg.RunID),
 		failed: map[string]map[string]bool{}, broken: map[string]string{},
-		verified: map[string]bool{}, runtimes: map[string]framework.Runtime{}, builds: map[string]*framework.Build{}, dbPaths: map[*framework.Server]string{},
+		verified: map[string]bool{}, client: &http.Client{Timeout: 10 * time.Second}, runtimes: map[string]framework.Runtime{}, builds: map[string]*framework.Build{}, dbPaths: map[*framework.Server]string{},
 	}
 	r.logf = func(format string, a ...any) { fmt.Fprintf(cfg.Log, format+"\n", a...) }
 	r.source = DatasetPath(cfg.WorkDir)
@@ -372,6 +374,12 @@ func (r *runner) verify(ctx context.Context, t Target, srv *framework.Server, db
 	var vs []results.Verification
 	for _, test := range r.cfg.Tests {
 		v := res[test.Name]
+		if t.Spec.RenderCounts != "" && v.Status != verify.Fail {
+			if err := verify.Renders(ctx, srv.BaseURL, t.Spec.RenderCounts, test.Type, suite.PathFor(t.Spec.Endpoint(test.Type, test.Path), max(test.Headline(), 1))); err != nil {
+				v.Status = verify.Fail
+				v.Reasons = append(v.Reasons, err.Error())
+			}
+		}
 		vs = append(vs, results.Verification{Framework: t.Spec.Name, Variant: t.Variant.Name, Test: test.Name, Status: string(v.Status), Reasons: v.Reasons, PageBytes: v.PageBytes})
 		r.logf("verify %s %s: %s%s", t.Name(), test.Name, v.Status, reasonSuffix(v.Reasons))
 		if v.Status == verify.Fail {
@@ -496,6 +504,13 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	if err != nil {
 		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
 	}
+	counts := t.Spec.RenderCounts
+	var rendersBefore map[string]int64
+	if counts != "" {
+		if rendersBefore, err = verify.RenderCounts(ctx, r.client, srv.BaseURL, counts); err != nil {
+			return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
+		}
+	}
 	before, _ := probe.Tree(ctx, srv.Pid)
 	genBefore, _ := probe.Self(ctx)
 	res, err := o.engine.Run(ctx, o.Options)
@@ -504,6 +519,18 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	}
 	after, _ := probe.Tree(ctx, srv.Pid)
 	genAfter, _ := probe.Self(ctx)
+	var renders *int64
+	if counts != "" {
+		// Every response counted in the window was rendered before it was
+		// read, so renders since the first read are at least Responses.
+		rendersAfter, err := verify.RenderCounts(ctx, r.client, srv.BaseURL, counts)
+		if err != nil {
+			return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
+		}
+		route := verify.RoutePath(sh.path)
+		n := rendersAfter[route] - rendersBefore[route]
+		renders = &n
+	}
 	s, err := sweep.FromResult(sweep.Key{
 		Framework: t.Spec.Name, Variant: t.Variant.Name, Runtime: r.frameworkRecord(t).Runtime,
 		Test: test.Name, Type: test.Type, N: sh.n, Connections: sh.conns, Rate: sh.rate, Pipeline: sh.pipeline,
@@ -512,6 +539,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	if err != nil {
 		return s, err
 	}
+	s.Renders = renders
 	s.ServerRSS = after.PeakRSS
 	s.ServerCPU = max(0, after.CPU-before.CPU)
 	s.GeneratorCPU = max(0, genAfter-genBefore)

@@ -134,17 +134,19 @@ type Suite struct {
 }
 
 // Headline is the N reported as a queries or updates test's headline
-// figure (DESIGN.md: N = 20), or the largest N when 20 is not measured.
-// It returns 0 for tests that take no N.
-func (t Test) Headline() int {
+// figure: HeadlineOf(t.Queries).
+func (t Test) Headline() int { return HeadlineOf(t.Queries) }
+
+// HeadlineOf is the N a queries or updates test with row counts ns
+// reports as its headline figure (DESIGN.md: N = 20), or the largest N when
+// 20 is not measured; 0 for no N (the other test types).
+func HeadlineOf(ns []int) int {
 	best := 0
-	for _, n := range t.Queries {
+	for _, n := range ns {
 		if n == 20 {
 			return 20
 		}
-		if n > best {
-			best = n
-		}
+		best = max(best, n)
 	}
 	return best
 }

@@ -11,7 +11,9 @@ import (
 // socket errors (connect, read, write, timeout), and a share of successes
 // (status 200) over counted responses of at least share (0..1; 1 = 100%).
 // Responses that failed a check under load count as errors of their own
-// class and fail the gate like socket errors.
+// class and fail the gate like socket errors. A sample with render counts
+// (Renders not nil) fails when the server rendered the route fewer
+// times than it answered (issue 5: renders = requests, no hidden caching).
 func Gate(s Sample, share float64, minResponses int) GateResult {
 	var why []string
 	if s.Responses < int64(minResponses) {
@@ -22,6 +24,9 @@ func Gate(s Sample, share float64, minResponses int) GateResult {
 	}
 	if n := s.Errors["check"]; n > 0 {
 		why = append(why, fmt.Sprintf("%d responses failed their check under load", n))
+	}
+	if s.Renders != nil && *s.Renders < s.Responses {
+		why = append(why, fmt.Sprintf("%d renders for %d responses: output served without rendering", *s.Renders, s.Responses))
 	}
 	if s.Responses > 0 {
 		got := float64(s.Success) / float64(s.Responses)

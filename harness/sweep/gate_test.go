@@ -25,6 +25,9 @@ func TestGate(t *testing.T) {
 		{"10% 500s under a 90% gate", Sample{Responses: 1000, Success: 900, Errors: map[string]int64{"status": 100}}, 0.9, true, ""},
 		{"socket error", Sample{Responses: 1000, Success: 1000, SocketErrors: 2, Errors: map[string]int64{"read": 1, "timeout": 1}}, 1, false, "socket errors: read 1, timeout 1"},
 		{"check failed under load", Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 3}}, 1, false, "3 responses failed their check under load"},
+		{"every response rendered", Sample{Responses: 1000, Success: 1000, Renders: ptr(1003)}, 1, true, ""},
+		{"cached output", Sample{Responses: 1000, Success: 1000, Renders: ptr(12)}, 1, false, "12 renders for 1000 responses: output served without rendering"},
+		{"nothing rendered", Sample{Responses: 1000, Success: 1000, Renders: ptr(0)}, 1, false, "0 renders for 1000 responses"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,3 +72,5 @@ func TestFromResult(t *testing.T) {
 		t.Errorf("stored histogram: %v, %d values", err, back.TotalCount())
 	}
 }
+
+func ptr(n int64) *int64 { return &n }

@@ -73,6 +73,12 @@ type Sample struct {
 	// Checked counts the responses checked under load against the test
 	// type's rule; failures are Errors["check"].
 	Checked int64 `json:"checked"`
+	// Renders is how many times the server rendered the test's route during
+	// the sample, read from the adapter's render counts (framework.yaml
+	// `render_counts`) before and after it; nil when the adapter exposes no
+	// counts. Gate fails a sample whose Renders is below Responses: output
+	// served without rendering (a hidden cache).
+	Renders *int64 `json:"renders,omitempty"`
 	// Histogram is the merged latency histogram in µs, in HdrHistogram's
 	// V2 compressed encoding (base64 in JSON), so any percentile can be
 	// recomputed later.

@@ -1,0 +1,74 @@
+package ratio
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// sample is one passing round of fw/variant on test at c connections.
+func sample(fw, variant, test string, n, c, round int, rps, cpu float64) sweep.Sample {
+	s := sweep.Sample{RPS: rps, CPUPerRequest: cpu, Gate: sweep.GateResult{Passed: true}}
+	s.Framework, s.Variant, s.Test, s.N, s.Connections, s.Round = fw, variant, test, n, c, round
+	return s
+}
+
+func fixture() *results.File {
+	f := &results.File{Suite: results.Suite{Tests: []results.Test{
+		{Name: "json", Type: "json"},
+		{Name: "queries", Type: "queries", Queries: []int{1, 20}},
+	}}}
+	add := func(fw, variant, test string, n int, rps [3]float64, cpu float64) {
+		for i, r := range rps {
+			f.Samples = append(f.Samples, sample(fw, variant, test, n, 16, i+1, r, cpu+float64(i)*0.001))
+		}
+	}
+	add("engine", "pool", "json", 0, [3]float64{45000, 46000, 47000}, 0.020)
+	add("go-stdlib", "default", "json", 0, [3]float64{50000, 50000, 51000}, 0.018)
+	add("node-http", "default", "json", 0, [3]float64{55000, 56000, 57000}, 0.017)
+	add("engine", "pool", "queries", 20, [3]float64{8000, 8100, 8200}, 0.2)
+	add("engine", "pool", "queries", 1, [3]float64{30000, 30000, 30000}, 0.05) // not the headline N
+	add("node-http", "default", "queries", 20, [3]float64{7000, 7000, 7000}, 0.25)
+	// go-stdlib's queries failed the gate in a round: no peak.
+	bad := sample("go-stdlib", "default", "queries", 20, 16, 1, 6000, 0.3)
+	bad.Gate = sweep.GateResult{Reason: "socket errors: read 1"}
+	f.Samples = append(f.Samples, bad)
+	return f
+}
+
+func TestTableAndWrite(t *testing.T) {
+	rows := Table(fixture())
+	if len(rows) != 2 || rows[1].N != 20 {
+		t.Fatalf("rows %+v", rows)
+	}
+	if c := rows[0].Cells["engine/pool"]; !c.OK || c.RPS != 46000 || c.CPUms != 0.021 {
+		t.Errorf("engine json cell %+v, want the median 46000 RPS, 0.021 ms", c)
+	}
+	if x, ok := rows[0].Ratio("engine/pool", "go-stdlib/default"); !ok || x != 0.92 {
+		t.Errorf("json ratio %v %v, want 0.92", x, ok)
+	}
+	if _, ok := rows[1].Ratio("engine/pool", "go-stdlib/default"); ok {
+		t.Error("a ratio over a variant without a peak")
+	}
+	var b strings.Builder
+	ok, err := Write(&b, rows, []string{"engine/pool", "go-stdlib/default", "node-http/default"}, EngineTargets)
+	if err != nil || ok {
+		t.Fatalf("Write = %v, %v; want targets missed", ok, err)
+	}
+	want := `          test  engine/pool  go-stdlib/default  node-http/default  ÷ go-stdlib/default  ÷ node-http/default  CPU ms/req engine/pool
+          json        46000              50000              56000                0.92×                0.82×                   0.021
+  queries N=20         8100                  —               7000                    —                1.16×                   0.201
+
+engine ≥ 0.85× go-stdlib on json and plaintext (engine/pool ÷ go-stdlib/default):
+  json               0.92×  met
+
+engine ahead of node-http on every test (engine/pool ÷ node-http/default):
+  json               0.82×  MISSED
+  queries N=20       1.16×  met
+`
+	if got := b.String(); got != want {
+		t.Errorf("Write printed\n%s\nwant\n%s", got, want)
+	}
+}
