@@ -1,0 +1,6 @@
+// TFB json test: {"message":"Hello, World!"} built and serialized on every request (TFB-RULES.md, json).
+import { json } from "engine";
+
+export default function () {
+  return json({ message: "Hello, World!" });
+}

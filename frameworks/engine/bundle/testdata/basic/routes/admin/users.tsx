@@ -1,0 +1,5 @@
+import { h, html } from "engine";
+
+export default async function () {
+  return html(<ul><li>ann</li></ul>);
+}

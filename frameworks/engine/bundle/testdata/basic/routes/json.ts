@@ -1,0 +1,5 @@
+import { json } from "engine";
+
+export default function () {
+  return json({ message: "Hello, World!" });
+}

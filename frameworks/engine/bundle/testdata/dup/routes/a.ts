@@ -1,0 +1,2 @@
+import { text } from "engine";
+export default () => text("a");

@@ -1,0 +1,5 @@
+import { text } from "engine";
+
+export default function () {
+  return text("ok");
+}

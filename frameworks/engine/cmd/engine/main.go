@@ -1,0 +1,172 @@
+// Command engine is the render engine's server (issue 5): it bundles the
+// app's TSX routes with esbuild, starts the V8 isolate pool, and serves
+// HTTP until SIGTERM or SIGINT, then shuts down gracefully.
+//
+// Environment (the tfbench harness sets PORT and DATABASE_PATH; README,
+// Adding a framework):
+//
+//	PORT           required, TCP port 1..65535
+//	HOST           listen address, default 127.0.0.1
+//	DATABASE_PATH  required, the SQLite dataset; must exist
+//	ENGINE_MODE    pool (default: one isolate per CPU of the process's CPU
+//	               set) or serialized (one isolate, one render at a time)
+//	ENGINE_APP     the app directory holding routes/, default "app"
+//	               (relative to the working directory)
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/tfbench/tfbench/frameworks/engine/bundle"
+	"github.com/tfbench/tfbench/frameworks/engine/runtime"
+	"github.com/tfbench/tfbench/frameworks/engine/server"
+)
+
+// shutdownTimeout bounds the graceful shutdown: in-flight requests get 4 s,
+// under the harness's 5 s between SIGTERM and SIGKILL.
+const shutdownTimeout = 4 * time.Second
+
+func main() {
+	logger := log.New(os.Stderr, "", log.LstdFlags)
+	if err := run(logger); err != nil {
+		logger.Fatalf("engine: %v", err)
+	}
+}
+
+// config is the server's environment, parsed and checked.
+type config struct {
+	addr   string       // HOST:PORT
+	dbPath string       // DATABASE_PATH
+	mode   runtime.Mode // ENGINE_MODE
+	appDir string       // ENGINE_APP
+}
+
+// loadConfig reads the environment through getenv. Errors name the
+// variable: PORT or DATABASE_PATH unset, PORT not a number in 1..65535,
+// DATABASE_PATH not an existing file, ENGINE_MODE neither pool nor
+// serialized.
+func loadConfig(getenv func(string) string) (config, error) {
+	port := getenv("PORT")
+	if port == "" {
+		return config{}, errors.New("PORT is not set (the TCP port to listen on)")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return config{}, fmt.Errorf("PORT=%q: want a TCP port 1..65535", port)
+	}
+	host := getenv("HOST")
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	db := getenv("DATABASE_PATH")
+	if db == "" {
+		return config{}, errors.New("DATABASE_PATH is not set (the SQLite dataset)")
+	}
+	if fi, err := os.Stat(db); err != nil {
+		return config{}, fmt.Errorf("DATABASE_PATH=%q: %w", db, err)
+	} else if !fi.Mode().IsRegular() {
+		return config{}, fmt.Errorf("DATABASE_PATH=%q: not a regular file", db)
+	}
+	mode := runtime.Mode(getenv("ENGINE_MODE"))
+	switch mode {
+	case "":
+		mode = runtime.ModePool
+	case runtime.ModePool, runtime.ModeSerialized:
+	default:
+		return config{}, fmt.Errorf("ENGINE_MODE=%q: want %q or %q", mode, runtime.ModePool, runtime.ModeSerialized)
+	}
+	app := getenv("ENGINE_APP")
+	if app == "" {
+		app = "app"
+	}
+	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app}, nil
+}
+
+// run bundles, starts the pool and serves until a signal or a serve error.
+func run(logger *log.Logger) error {
+	cfg, err := loadConfig(os.Getenv)
+	if err != nil {
+		return err
+	}
+	b, err := bundle.Build(cfg.appDir)
+	if err != nil {
+		return fmt.Errorf("ENGINE_APP=%q: %w", cfg.appDir, err)
+	}
+	pool, err := runtime.New(runtime.Config{
+		Script:       b.Script,
+		SourceMap:    b.SourceMap,
+		DatabasePath: cfg.dbPath,
+		Mode:         cfg.mode,
+		Log:          logger,
+	})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := pool.Close(); err != nil {
+			logger.Printf("engine: close pool: %v", err)
+		}
+	}()
+	srv, err := server.New(server.Config{Renderer: poolRenderer{pool}, Busy: runtime.ErrBusy, Log: logger})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("listen on HOST:PORT %s: %w", cfg.addr, err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: logger}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	logger.Printf("engine: listening on http://%s (mode %s, %d isolates, %d routes)", cfg.addr, cfg.mode, pool.Isolates(), len(pool.Routes()))
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve %s: %w", cfg.addr, err)
+	case <-ctx.Done():
+	}
+	logger.Printf("engine: shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// poolRenderer adapts the runtime's Pool to server.Renderer. The server's
+// Request and Response have the runtime's fields, so the pointers convert
+// without copying.
+type poolRenderer struct{ p *runtime.Pool }
+
+// Routes converts the pool's routes.
+func (r poolRenderer) Routes() []server.Route {
+	rs := r.p.Routes()
+	out := make([]server.Route, len(rs))
+	for i, rt := range rs {
+		out[i] = server.Route(rt)
+	}
+	return out
+}
+
+// Render renders route i in a free isolate.
+func (r poolRenderer) Render(ctx context.Context, i int, req *server.Request) (*server.Response, error) {
+	resp, err := r.p.Render(ctx, i, (*runtime.Request)(req))
+	return (*server.Response)(resp), err
+}
+
+// Renders is the pool's render count per route index.
+func (r poolRenderer) Renders() []uint64 { return r.p.Renders() }

@@ -1,0 +1,139 @@
+// Host API for routes: the request, SQLite and the response frames, over the __host functions that the Go runtime
+// installs (notes/engine-contract.md, "The JS <-> Go contract"). Every call crosses into Go once; only strings and
+// numbers cross.
+
+import { renderChild, type Child } from "./jsx";
+
+/** The functions the Go runtime puts on globalThis.__host. A failure is returned as "\u0000ERR:" + message. */
+interface Host {
+  method(): string;
+  path(): string;
+  query(name: string): string;
+  header(name: string): string;
+  all(sql: string, paramsJSON: string): string;
+  get(sql: string, paramsJSON: string): string;
+  run(sql: string, paramsJSON: string): number | string;
+  batch(sql: string, paramsListJSON: string): string;
+  tx(sql: string, paramsListJSON: string): number | string;
+}
+
+declare const __host: Host;
+
+/** A positional SQL parameter (bound as INTEGER/REAL or TEXT). */
+export type Param = number | string;
+
+/** A response frame: "<status>\n<content-type>\n<body>" (the contract's wire form; build it with json/text/html). */
+export type Frame = string;
+
+const ERR = "\u0000ERR:";
+
+// Turns a host error string into a thrown Error (at the caller's line, so the source map points at the route).
+function fail(r: string): never {
+  throw new Error(r.slice(ERR.length));
+}
+
+function str(r: string): string {
+  if (r.charCodeAt(0) === 0 && r.startsWith(ERR)) fail(r);
+  return r;
+}
+
+function num(r: number | string): number {
+  if (typeof r === "string") fail(str(r));
+  return r;
+}
+
+function params(ps: Param[]): string {
+  return ps.length === 0 ? "[]" : JSON.stringify(ps);
+}
+
+/**
+ * The current request, read lazily from Go: each property read or call crosses into Go once, so keep a value in a
+ * local when it is used twice. Throws an Error when the runtime reports a failure (no current request).
+ */
+export const request = {
+  /** The HTTP method, e.g. "GET". */
+  get method(): string {
+    return str(__host.method());
+  },
+  /** The URL path without the query, e.g. "/queries". */
+  get path(): string {
+    return str(__host.path());
+  },
+  /** The first value of query parameter name, "" when absent. */
+  query(name: string): string {
+    return str(__host.query(name));
+  },
+  /** The request header name (canonical lookup, case-insensitive), "" when absent. */
+  header(name: string): string {
+    return str(__host.header(name));
+  },
+};
+
+/**
+ * SQLite through the host: statements are prepared once per connection and cached by SQL text; params are
+ * positional (?). Every function throws an Error carrying the host's message (it names the SQL) on failure.
+ */
+export const db = {
+  /** All rows of sql as objects keyed by column name. */
+  all<T = Record<string, unknown>>(sql: string, ...ps: Param[]): T[] {
+    return JSON.parse(str(__host.all(sql, params(ps))));
+  },
+  /** The first row of sql, or null when there is none. */
+  get<T = Record<string, unknown>>(sql: string, ...ps: Param[]): T | null {
+    return JSON.parse(str(__host.get(sql, params(ps))));
+  },
+  /** Runs sql once; returns the number of rows changed. */
+  run(sql: string, ...ps: Param[]): number {
+    return num(__host.run(sql, params(ps)));
+  },
+  /**
+   * Runs the prepared sql once per params list, each its own execution (TFB queries test: one query per row),
+   * in one crossing; returns the first row of each execution, or null where it had none.
+   */
+  batch<T = Record<string, unknown>>(sql: string, paramsList: Param[][]): (T | null)[] {
+    return JSON.parse(str(__host.batch(sql, JSON.stringify(paramsList))));
+  },
+  /**
+   * Runs sql once per params list inside one BEGIN IMMEDIATE ... COMMIT transaction (ROLLBACK and throw on any
+   * error); returns the total number of rows changed.
+   */
+  tx(sql: string, paramsList: Param[][]): number {
+    return num(__host.tx(sql, JSON.stringify(paramsList)));
+  },
+};
+
+function status(code: number): string {
+  if (code === 200) return "200\n";
+  if (!Number.isInteger(code) || code < 100 || code > 599) throw new RangeError(`HTTP status ${code}: want 100..599`);
+  return code + "\n";
+}
+
+/** A JSON response: value serialized once with JSON.stringify, Content-Type application/json. */
+export function json(value: unknown, code = 200): Frame {
+  return status(code) + "application/json\n" + JSON.stringify(value);
+}
+
+/** A plain-text response of s, Content-Type text/plain; charset=utf-8. */
+export function text(s: string, code = 200): Frame {
+  return status(code) + "text/plain; charset=utf-8\n" + s;
+}
+
+/**
+ * An HTML response, Content-Type text/html; charset=utf-8. page is a JSX node (rendered with escaping; a Promise
+ * frame when it holds async components) or a string of trusted HTML used as is. "<!DOCTYPE html>" is put in
+ * front when the page's root element is <html>.
+ */
+export function html(page: Child, code = 200): Frame | Promise<Frame> {
+  const head = status(code) + "text/html; charset=utf-8\n";
+  const body = typeof page === "string" ? page : renderChild(page);
+  if (typeof body === "string") return head + doctype(body);
+  return body.then((b) => head + doctype(b));
+}
+
+function doctype(b: string): string {
+  if (b.startsWith("<html")) {
+    const c = b.charCodeAt(5);
+    if (c === 62 || c === 32) return "<!DOCTYPE html>" + b; // "<html>" or "<html ..."
+  }
+  return b;
+}

@@ -1,0 +1,329 @@
+//go:build cgo
+
+package jsx_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	v8 "github.com/tommie/v8go"
+
+	"github.com/tfbench/tfbench/frameworks/engine/bundle"
+	// The runtime package carries the glibc forwarding file that lets the prebuilt V8 link on glibc < 2.38.
+	_ "github.com/tfbench/tfbench/frameworks/engine/runtime"
+)
+
+// stubHost is a JavaScript __host for tests: request values come from globalThis.__req, database answers from
+// globalThis.__db (functions per host call), and every database call is recorded in globalThis.__calls as
+// [name, sql, parsed params].
+const stubHost = `
+globalThis.__req = { method: "GET", path: "/", query: {}, header: {} };
+globalThis.__calls = [];
+globalThis.__db = {};
+const dbCall = (name) => (sql, p) => {
+  const params = JSON.parse(p);
+  __calls.push([name, sql, params]);
+  const f = __db[name];
+  if (f === undefined) return "\u0000ERR:no stub for " + name;
+  const r = f(sql, params);
+  return typeof r === "number" ? r : JSON.stringify(r);
+};
+globalThis.__host = {
+  method: () => __req.method,
+  path: () => __req.path,
+  query: (n) => __req.query[n] ?? "",
+  header: (n) => __req.header[n.toLowerCase()] ?? "",
+  all: dbCall("all"), get: dbCall("get"), run: dbCall("run"), batch: dbCall("batch"), tx: dbCall("tx"),
+};
+`
+
+// engine is one V8 context running an app bundle over stubHost.
+type engine struct {
+	t      testing.TB
+	ctx    *v8.Context
+	routes map[string]int
+}
+
+// newEngine bundles appDir, runs stubHost and the script in a fresh context and reads the route table.
+func newEngine(t testing.TB, appDir string) *engine {
+	t.Helper()
+	b, err := bundle.Build(appDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iso := v8.NewIsolate()
+	ctx := v8.NewContext(iso)
+	t.Cleanup(func() { ctx.Close(); iso.Dispose() })
+	e := &engine{t: t, ctx: ctx, routes: map[string]int{}}
+	e.run(stubHost)
+	if _, err := ctx.RunScript(b.Script, bundle.ScriptName); err != nil {
+		t.Fatalf("run %s bundle: %v", appDir, err)
+	}
+	for i, r := range b.Routes {
+		e.routes[r.Path] = i
+	}
+	return e
+}
+
+// run evaluates src and returns its result as a string.
+func (e *engine) run(src string) string {
+	e.t.Helper()
+	v, err := e.ctx.RunScript(src, "test.js")
+	if err != nil {
+		e.t.Fatalf("%s: %v", src, err)
+	}
+	defer v.Release()
+	return v.String()
+}
+
+// render calls __engine.render for the route at path. It returns the frame, whether render returned a Promise,
+// and the error message when render threw or its Promise rejected ("" otherwise).
+func (e *engine) render(path string) (frame string, async bool, errMsg string) {
+	e.t.Helper()
+	i, ok := e.routes[path]
+	if !ok {
+		e.t.Fatalf("no route %s in %v", path, e.routes)
+	}
+	v, err := e.ctx.RunScript(fmt.Sprintf("__engine.render(%d)", i), "test.js")
+	if err != nil {
+		return "", false, err.(*v8.JSError).Message
+	}
+	defer v.Release()
+	if !v.IsPromise() {
+		return v.String(), false, ""
+	}
+	p, err := v.AsPromise()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if p.State() == v8.Pending {
+		e.ctx.PerformMicrotaskCheckpoint()
+	}
+	r := p.Result()
+	defer r.Release()
+	switch p.State() {
+	case v8.Fulfilled:
+		return r.String(), true, ""
+	case v8.Rejected:
+		return "", true, r.String()
+	}
+	e.t.Fatalf("render %s: promise still pending", path)
+	return "", true, ""
+}
+
+// TestRender checks the JSX runtime's exact output on the fixture app testdata/app.
+func TestRender(t *testing.T) {
+	e := newEngine(t, "testdata/app")
+	const htmlType = "200\ntext/html; charset=utf-8\n"
+	for _, tc := range []struct {
+		path  string
+		async bool
+		want  string
+	}{
+		{"/escape", false, htmlType + `<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; it&apos;s a &amp; b</p>`},
+		{"/attrs", false, htmlType + `<a href="/x?a=1&amp;b=2" title="&quot;quoted&quot; &lt;b&gt; &amp; &apos;single&apos;" class="c" data-n="42" hidden>link</a>`},
+		{"/fragments", false, htmlType + `<b>one</b><i>two</i>three &amp; four<u>five</u>`},
+		{"/children", false, htmlType + `<ul>abc07<li>1</li><li>2</li></ul>`},
+		{"/void", false, htmlType + `<div><br><img src="a.png" alt="a &apos;b&apos;"><input type="checkbox" checked><hr><meta charset="utf-8"></div>`},
+		{"/async", true, htmlType + `<!DOCTYPE html><html><body><section class="card"><h2>A &amp; B</h2><em>&lt;late&gt;</em><span>sync</span><em>one</em>two</section></body></html>`},
+		{"/nested", false, htmlType + `<!DOCTYPE html><html lang="en"><body><section class="card"><h2>Nested</h2><ol><li data-n="1">x&lt;y</li><li data-n="2">z</li></ol></section></body></html>`},
+	} {
+		got, async, errMsg := e.render(tc.path)
+		if errMsg != "" {
+			t.Errorf("%s: render failed: %s", tc.path, errMsg)
+			continue
+		}
+		if got != tc.want || async != tc.async {
+			t.Errorf("%s: render = %q (async %v)\nwant %q (async %v)", tc.path, got, async, tc.want, tc.async)
+		}
+	}
+
+	if _, _, errMsg := e.render("/voidchildren"); errMsg != "TypeError: <br> is a void element and cannot have children" {
+		t.Errorf("/voidchildren error = %q", errMsg)
+	}
+}
+
+// TestHostAPI checks the request and db wrappers, json's status, meta() and the host error marker.
+func TestHostAPI(t *testing.T) {
+	e := newEngine(t, "testdata/app")
+	e.run(`__req = { method: "POST", path: "/host", query: { q: "a\u0000b" }, header: { "x-test": "yes" } };
+		__db.get = (sql, p) => ({ sql, p });
+		__db.all = () => [{ n: 1 }, { n: 2 }];
+		__db.run = () => 3;`)
+	got, async, errMsg := e.render("/host")
+	want := "201\napplication/json\n" +
+		`{"method":"POST","path":"/host","q":"a\u0000b","h":"yes","row":{"sql":"SELECT ?","p":[7,"s"]},"all":[{"n":1},{"n":2}],"changed":3}`
+	if got != want || async || errMsg != "" {
+		t.Errorf("/host = %q (async %v, error %q)\nwant %q", got, async, errMsg, want)
+	}
+	if calls := e.run(`JSON.stringify(__calls)`); calls != `[["get","SELECT ?",[7,"s"]],["all","SELECT 1",[]],["run","DELETE",[]]]` {
+		t.Errorf("host calls = %s", calls)
+	}
+
+	e.run(`__db.get = undefined`)
+	if _, _, errMsg := e.render("/hosterror"); errMsg != "Error: no stub for get" {
+		t.Errorf("/hosterror error = %q, want %q", errMsg, "Error: no stub for get")
+	}
+
+	meta := e.run(`__engine.meta()`)
+	if !strings.Contains(meta, `{"path":"/host","file":"app/routes/host.ts","revalidate":2.5}`) ||
+		!strings.Contains(meta, `{"path":"/escape","file":"app/routes/escape.tsx","revalidate":0}`) {
+		t.Errorf("meta() = %s", meta)
+	}
+	if _, _, errMsg := e.render("/nested"); errMsg != "" {
+		t.Fatal(errMsg)
+	}
+	if r := e.run(`try { __engine.render(99) } catch (e) { String(e) }`); r != "RangeError: route index 99: the app has 10 routes" {
+		t.Errorf("render(99) = %q", r)
+	}
+}
+
+// TestAppRoutes renders the real app (../app) over stubHost: the six TFB routes and the showcase.
+func TestAppRoutes(t *testing.T) {
+	e := newEngine(t, "../app")
+	meta := e.run(`__engine.meta()`)
+	wantMeta := `[{"path":"/db","file":"app/routes/db.ts","revalidate":0},` +
+		`{"path":"/fortunes","file":"app/routes/fortunes.tsx","revalidate":0},` +
+		`{"path":"/json","file":"app/routes/json.ts","revalidate":0},` +
+		`{"path":"/plaintext","file":"app/routes/plaintext.ts","revalidate":0},` +
+		`{"path":"/queries","file":"app/routes/queries.ts","revalidate":0},` +
+		`{"path":"/showcase","file":"app/routes/showcase.tsx","revalidate":0},` +
+		`{"path":"/updates","file":"app/routes/updates.ts","revalidate":0}]`
+	if meta != wantMeta {
+		t.Errorf("meta() = %s\nwant %s", meta, wantMeta)
+	}
+
+	expect := func(path, want string) {
+		t.Helper()
+		got, async, errMsg := e.render(path)
+		if got != want || async || errMsg != "" {
+			t.Errorf("%s = %q (async %v, error %q)\nwant %q", path, got, async, errMsg, want)
+		}
+	}
+	expect("/json", "200\napplication/json\n"+`{"message":"Hello, World!"}`)
+	expect("/plaintext", "200\ntext/plain; charset=utf-8\nHello, World!")
+
+	fortunes, err := os.ReadFile("testdata/fortunes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile("testdata/fortunes-expected.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.run(`const fortunes = ` + string(fortunes) + `; __db.all = () => fortunes.map((f) => ({ ...f }));`)
+	expect("/fortunes", "200\ntext/html; charset=utf-8\n"+strings.TrimSuffix(string(page), "\n"))
+
+	// db: the row the host returns for the id asked for.
+	e.run(`__calls = []; __db.get = (sql, p) => ({ id: p[0], randomNumber: 10001 - p[0] });`)
+	got, _, errMsg := e.render("/db")
+	var row struct{ ID, RandomNumber int }
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(got, "200\napplication/json\n")), &row); err != nil || errMsg != "" {
+		t.Fatalf("/db = %q (error %q): %v", got, errMsg, err)
+	}
+	if row.ID < 1 || row.ID > 10000 || row.RandomNumber != 10001-row.ID {
+		t.Errorf("/db row %+v", row)
+	}
+	if calls := e.run(`JSON.stringify(__calls.map(c => c[1]))`); calls != `["SELECT id, randomNumber FROM World WHERE id = ?"]` {
+		t.Errorf("/db host calls %s", calls)
+	}
+
+	// queries: TFB rules, queries test: clamp to 1..500, bad or missing -> 1; one batch call with N params lists.
+	e.run(`__db.batch = (sql, ps) => ps.map((p) => ({ id: p[0], randomNumber: 5 }));`)
+	for _, tc := range []struct {
+		q    string
+		rows int
+	}{{"2", 2}, {"0", 1}, {"foo", 1}, {"", 1}, {"501", 500}, {"+20", 20}, {"-3", 1}} {
+		e.run(`__calls = []; __req.query = { queries: ` + fmt.Sprintf("%q", tc.q) + ` };`)
+		got, _, errMsg := e.render("/queries")
+		var rows []struct{ ID, RandomNumber int }
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(got, "200\napplication/json\n")), &rows); err != nil || errMsg != "" {
+			t.Fatalf("/queries?queries=%s = %q (error %q): %v", tc.q, got, errMsg, err)
+		}
+		calls := e.run(`JSON.stringify(__calls.map(c => [c[0], c[1], c[2].length]))`)
+		wantCalls := fmt.Sprintf(`[["batch","SELECT id, randomNumber FROM World WHERE id = ?",%d]]`, tc.rows)
+		if len(rows) != tc.rows || calls != wantCalls {
+			t.Errorf("/queries?queries=%q: %d rows, calls %s; want %d rows, calls %s", tc.q, len(rows), calls, tc.rows, wantCalls)
+		}
+	}
+
+	// updates: every row gets a new randomNumber in 1..10000, written in one tx call, and returned.
+	e.run(`__calls = []; __req.query = { queries: "20" }; __db.tx = (sql, ps) => ps.length;`)
+	got, _, errMsg = e.render("/updates")
+	var rows []struct{ ID, RandomNumber int }
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(got, "200\napplication/json\n")), &rows); err != nil || errMsg != "" || len(rows) != 20 {
+		t.Fatalf("/updates = %q (error %q): %v", got, errMsg, err)
+	}
+	var tx []any
+	if err := json.Unmarshal([]byte(e.run(`JSON.stringify(__calls[1])`)), &tx); err != nil {
+		t.Fatal(err)
+	}
+	params := tx[2].([]any)
+	if tx[0] != "tx" || tx[1] != "UPDATE World SET randomNumber = ? WHERE id = ?" || len(params) != 20 {
+		t.Fatalf("/updates second host call %v", tx)
+	}
+	for i, r := range rows {
+		p := params[i].([]any)
+		if r.RandomNumber == 5 || r.RandomNumber < 1 || r.RandomNumber > 10000 || p[0] != float64(r.RandomNumber) || p[1] != float64(r.ID) {
+			t.Errorf("/updates row %d %+v, tx params %v", i, r, p)
+		}
+	}
+
+	// showcase: 1,000 consecutive rows from one db.all, through WorldTable -> WorldRow -> Cell.
+	e.run(`__calls = []; __db.all = (sql, p) => { const r = []; for (let id = p[0]; id <= p[1]; id++) r.push({ id, randomNumber: id * 2 }); return r; };`)
+	got, async, errMsg := e.render("/showcase")
+	if errMsg != "" || async {
+		t.Fatalf("/showcase: error %q, async %v", errMsg, async)
+	}
+	var first int
+	if err := json.Unmarshal([]byte(e.run(`JSON.stringify(__calls[0][2][0])`)), &first); err != nil {
+		t.Fatal(err)
+	}
+	wantRow := fmt.Sprintf(`<tr id="w%d" class="even"><td class="num">%d</td><td class="num">%d</td><td>even</td><td><span class="bar" style="width:%v%%"></span></td></tr>`,
+		first, first, 2*first, float64(2*first)/100)
+	if n := strings.Count(got, "<tr id=\"w"); n != 1000 || !strings.Contains(got, wantRow) {
+		t.Errorf("/showcase: %d rows, first row present %v (want 1000 and %s)", n, strings.Contains(got, wantRow), wantRow)
+	}
+	wantHead := fmt.Sprintf("200\ntext/html; charset=utf-8\n<!DOCTYPE html><html><head><title>World %d..%d</title></head><body><h1>World rows</h1><table><thead>", first, first+999)
+	if !strings.HasPrefix(got, wantHead) || !strings.HasSuffix(got, "</tfoot></table></body></html>") {
+		t.Errorf("/showcase page starts %q, ends %q", got[:min(len(got), 200)], got[max(0, len(got)-80):])
+	}
+}
+
+// BenchmarkRender measures the JavaScript side of a render (the stub host answers from JS, no SQLite): one
+// __engine.render(i) call from Go and the frame read back as a Go string, per op.
+func BenchmarkRender(b *testing.B) {
+	fortunes, err := os.ReadFile("testdata/fortunes.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := newEngine(b, "../app")
+	e.run(`const fortunes = ` + string(fortunes) + `; __db.all = (sql, p) => { if (p.length === 0) return fortunes.map((f) => ({ ...f }));
+		const r = []; for (let id = p[0]; id <= p[1]; id++) r.push({ id, randomNumber: id * 2 }); return r; };
+		__calls = { push() {} };`)
+	eng, err := e.ctx.Global().Get("__engine")
+	if err != nil {
+		b.Fatal(err)
+	}
+	obj, _ := eng.AsObject()
+	rv, _ := obj.Get("render")
+	render, _ := rv.AsFunction()
+	for _, path := range []string{"/json", "/fortunes", "/showcase"} {
+		b.Run(path[1:], func(b *testing.B) {
+			arg, _ := v8.NewValue(e.ctx.Isolate(), int32(e.routes[path]))
+			n := 0
+			for b.Loop() {
+				v, err := render.Call(v8.Undefined(e.ctx.Isolate()), arg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n += len(v.String())
+				v.Release()
+			}
+			b.ReportMetric(float64(n)/float64(b.N), "bytes/op")
+		})
+	}
+}

@@ -1,0 +1,5 @@
+import { h, html } from "engine";
+
+export default function () {
+  return html(<br>text</br>);
+}

@@ -1,0 +1,68 @@
+package runtime
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkRender renders the fixture's json-like and fortunes-like routes
+// on one isolate (one goroutine, no HTTP): the per-render cost of borrow,
+// the V8 call, host functions, SQLite and frame parsing.
+func BenchmarkRender(b *testing.B) {
+	p := newFixturePool(b, Config{Isolates: 1})
+	for _, bc := range []struct {
+		name  string
+		route int
+	}{{"json", rJSON}, {"fortunes", rFortunes}} {
+		b.Run(bc.name, func(b *testing.B) {
+			req := get(p.Routes()[bc.route].Path, nil)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Render(ctx, bc.route, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "renders/s")
+		})
+	}
+}
+
+// BenchmarkPoolScaling renders b.N fortunes with 2 goroutines through a
+// serialized pool, then through a 2-isolate pool, and reports
+// pool/serialized, the throughput ratio (issue 5 target: >= 1.5 with 2
+// isolates on 2 cores, run with -cpu 2). Both pools render 500 fortunes
+// first (JIT warm-up). ns/op is the pool's.
+func BenchmarkPoolScaling(b *testing.B) {
+	dbPath := fixtureDB(b)
+	serial := newFixturePool(b, Config{Mode: ModeSerialized, DatabasePath: dbPath})
+	pool := newFixturePool(b, Config{Mode: ModePool, Isolates: 2, DatabasePath: dbPath})
+	req := get("/fortunes", nil)
+	run := func(p *Pool, n int) time.Duration {
+		var wg sync.WaitGroup
+		start := time.Now()
+		for g := range 2 {
+			wg.Go(func() {
+				for i := g; i < n; i += 2 {
+					if _, err := p.Render(context.Background(), rFortunes, req); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		return time.Since(start)
+	}
+	run(serial, 500) // warm-up: JIT and statement cache of every isolate
+	run(pool, 500)
+	b.ResetTimer()
+	b.StopTimer()
+	serialTime := run(serial, b.N)
+	b.StartTimer()
+	poolTime := run(pool, b.N)
+	b.StopTimer()
+	b.ReportMetric(serialTime.Seconds()/poolTime.Seconds(), "pool/serialized")
+}

@@ -1,0 +1,35 @@
+// Package runtime is the render engine's pool of V8 isolates
+// (github.com/tommie/v8go): it runs the bundled TSX app, one long-lived
+// context per isolate, and gives it SQLite through host functions
+// (DESIGN.md, The render engine).
+//
+// The bundle (Config.Script) must define globalThis.__engine with meta()
+// (a JSON route table) and render(i) (a frame string
+// "<status>\n<content-type>\n<body>", or a Promise of one), as fixed in
+// notes/engine-contract.md. Each context has a global __host object whose
+// functions take and return strings or numbers only:
+//
+//	__host.method(), __host.path()      the current request ("" outside a render)
+//	__host.query(name)                  first query value or ""
+//	__host.header(name)                 header value (canonical lookup) or ""
+//	__host.all(sql, paramsJSON)         JSON array of row objects
+//	__host.get(sql, paramsJSON)         first row as a JSON object, or "null"
+//	__host.run(sql, paramsJSON)         number of changed rows
+//	__host.batch(sql, paramsListJSON)   JSON array, one result per params list, each
+//	                                    its own execution: row object or null (for a
+//	                                    statement without result columns, its changes)
+//	__host.tx(sql, paramsListJSON)      BEGIN IMMEDIATE, one execution per params
+//	                                    list, COMMIT (ROLLBACK on error); total changes
+//
+// paramsJSON is a JSON array of positional params (numbers, strings,
+// booleans, null; integral numbers bind as INTEGER); "" or undefined means
+// none. The number of params must equal the statement's. Statements are
+// prepared once per connection and cached by SQL text. A failing host
+// function never throws: it returns "\u0000ERR:" followed by
+// "__host.<name>: <message>", and the JS wrapper throws it as an Error.
+//
+// A Promise result is settled with a microtask checkpoint, so an async
+// render may await promises and host calls but nothing that needs an event
+// loop (there are no timers). Every v8go value a render creates is
+// released when it ends; Pool.Retained stays constant.
+package runtime

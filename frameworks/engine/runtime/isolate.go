@@ -1,0 +1,380 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	v8 "github.com/tommie/v8go"
+)
+
+// scriptName is the origin of the bundle in V8 stack traces; RenderError
+// maps "bundle.js:L:C" positions through the source map.
+const scriptName = "bundle.js"
+
+// hostErrPrefix starts a host function's error result (engine-contract.md:
+// host functions return "\u0000ERR:" + message instead of throwing).
+const hostErrPrefix = "\x00ERR:"
+
+// slot is one isolate with its long-lived context and SQLite connection.
+// All fields are used only by the goroutine that borrowed the slot.
+type slot struct {
+	p        *Pool
+	index    int
+	iso      *v8.Isolate
+	ctx      *v8.Context
+	global   *v8.Object   // kept for the context's life
+	engine   *v8.Object   // globalThis.__engine
+	renderFn *v8.Function // __engine.render
+	args     []*v8.Value  // route index values, one per route, made once
+	db       *db
+	req      *Request
+	// arena holds host function results: v8go reads them after the Go
+	// callback returns, so they are released when the render ends.
+	arena []*v8.Value
+}
+
+func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
+	s := &slot{p: p, index: index}
+	defer func() {
+		if err != nil {
+			s.close()
+		}
+	}()
+	if p.cfg.DatabasePath != "" {
+		if s.db, err = openDB(p.cfg.DatabasePath); err != nil {
+			return nil, nil, fmt.Errorf("runtime: isolate %d: %w", index, err)
+		}
+	}
+	s.iso = v8.NewIsolate()
+	host := v8.NewObjectTemplate(s.iso)
+	fns := []struct {
+		name string
+		fn   func(args []*v8.Value) (string, error)
+	}{
+		{"method", s.hostMethod}, {"path", s.hostPath}, {"query", s.hostQuery}, {"header", s.hostHeader},
+		{"all", s.hostAll}, {"get", s.hostGet}, {"batch", s.hostBatch},
+	}
+	for _, f := range fns {
+		if err := host.Set(f.name, s.stringFunc(f.name, f.fn)); err != nil {
+			return nil, nil, fmt.Errorf("runtime: isolate %d: __host.%s: %w", index, f.name, err)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		fn   func(args []*v8.Value) (int, error)
+	}{{"run", s.hostRun}, {"tx", s.hostTx}} {
+		if err := host.Set(f.name, s.numberFunc(f.name, f.fn)); err != nil {
+			return nil, nil, fmt.Errorf("runtime: isolate %d: __host.%s: %w", index, f.name, err)
+		}
+	}
+	global := v8.NewObjectTemplate(s.iso)
+	if err := global.Set("__host", host); err != nil {
+		return nil, nil, fmt.Errorf("runtime: isolate %d: global __host: %w", index, err)
+	}
+	s.ctx = v8.NewContext(s.iso, global)
+
+	v, err := s.ctx.RunScript(p.cfg.Script, scriptName)
+	s.releaseArena()
+	if err != nil {
+		return nil, nil, fmt.Errorf("runtime: isolate %d: run %s: %w", index, scriptName, p.jsError(-1, err))
+	}
+	v.Release()
+	s.global = s.ctx.Global()
+	ev, err := s.global.Get("__engine")
+	if err != nil {
+		return nil, nil, fmt.Errorf("runtime: isolate %d: read __engine: %w", index, err)
+	}
+	if s.engine, err = ev.AsObject(); err != nil {
+		ev.Release()
+		return nil, nil, fmt.Errorf("runtime: isolate %d: globalThis.__engine is not an object (did the bundle run?)", index)
+	}
+	rv, err := s.engine.Get("render")
+	if err != nil {
+		return nil, nil, fmt.Errorf("runtime: isolate %d: read __engine.render: %w", index, err)
+	}
+	if s.renderFn, err = rv.AsFunction(); err != nil {
+		rv.Release()
+		return nil, nil, fmt.Errorf("runtime: isolate %d: __engine.render is not a function", index)
+	}
+	mv, err := s.engine.MethodCall("meta")
+	s.releaseArena()
+	if err != nil {
+		return nil, nil, fmt.Errorf("runtime: isolate %d: __engine.meta(): %w", index, p.jsError(-1, err))
+	}
+	meta := mv.String()
+	mv.Release()
+	if routes, err = parseMeta(meta); err != nil {
+		return nil, nil, fmt.Errorf("runtime: isolate %d: __engine.meta(): %w", index, err)
+	}
+	for i := range routes {
+		a, err := v8.NewValue(s.iso, int32(i))
+		if err != nil {
+			return nil, nil, fmt.Errorf("runtime: isolate %d: route index value %d: %w", index, i, err)
+		}
+		s.args = append(s.args, a)
+	}
+	return s, routes, nil
+}
+
+// parseMeta decodes __engine.meta(): [{"path","file","revalidate"}] with
+// revalidate in seconds.
+func parseMeta(meta string) ([]Route, error) {
+	var raw []struct {
+		Path       string  `json:"path"`
+		File       string  `json:"file"`
+		Revalidate float64 `json:"revalidate"`
+	}
+	if err := json.Unmarshal([]byte(meta), &raw); err != nil {
+		return nil, fmt.Errorf("want a JSON array of {path, file, revalidate}: %w", err)
+	}
+	routes := make([]Route, len(raw))
+	for i, r := range raw {
+		if !strings.HasPrefix(r.Path, "/") || r.Revalidate < 0 {
+			return nil, fmt.Errorf("route %d (%s): path %q must start with \"/\", revalidate %v must be >= 0", i, r.File, r.Path, r.Revalidate)
+		}
+		routes[i] = Route{Path: r.Path, File: r.File, Revalidate: time.Duration(r.Revalidate * float64(time.Second))}
+	}
+	return routes, nil
+}
+
+// render calls __engine.render(route) with req as the current request and
+// parses the frame. A Promise result is settled by a microtask checkpoint
+// (Promise.Then is not used: its callbacks are never freed by v8go).
+func (s *slot) render(route int, req *Request) (*Response, error) {
+	s.req = req
+	defer func() {
+		s.req = nil
+		s.releaseArena()
+	}()
+	val, err := s.renderFn.Call(s.engine, s.args[route])
+	if err != nil {
+		return nil, s.p.jsError(route, err)
+	}
+	defer val.Release()
+	if val.IsPromise() {
+		prom, _ := val.AsPromise() // the same tracked value as val
+		if prom.State() == v8.Pending {
+			s.ctx.PerformMicrotaskCheckpoint()
+		}
+		switch prom.State() {
+		case v8.Fulfilled:
+			r := prom.Result()
+			defer r.Release()
+			return s.frame(route, r)
+		case v8.Rejected:
+			r := prom.Result()
+			defer r.Release()
+			return nil, s.p.rejection(route, r)
+		default:
+			return nil, fmt.Errorf("runtime: render of %s: Promise still pending after the microtask checkpoint (no event loop: await only host calls and promises)", s.p.routes[route].Path)
+		}
+	}
+	return s.frame(route, val)
+}
+
+func (s *slot) frame(route int, v *v8.Value) (*Response, error) {
+	if !v.IsString() {
+		return nil, fmt.Errorf("runtime: render of %s returned %s, want a frame string \"<status>\\n<content-type>\\n<body>\"", s.p.routes[route].Path, v.String())
+	}
+	resp, err := parseFrame(v.String())
+	if err != nil {
+		return nil, fmt.Errorf("runtime: render of %s: %w", s.p.routes[route].Path, err)
+	}
+	return resp, nil
+}
+
+// parseFrame splits "<status>\n<content-type>\n<body>".
+func parseFrame(f string) (*Response, error) {
+	i := strings.IndexByte(f, '\n')
+	if i < 0 {
+		return nil, fmt.Errorf("frame %.40q has no status line", f)
+	}
+	status, err := strconv.Atoi(f[:i])
+	if err != nil || status < 100 || status > 999 {
+		return nil, fmt.Errorf("frame status %.20q, want a 3-digit HTTP status", f[:i])
+	}
+	rest := f[i+1:]
+	j := strings.IndexByte(rest, '\n')
+	if j < 0 {
+		return nil, fmt.Errorf("frame %.40q has no content-type line", f)
+	}
+	return &Response{Status: status, ContentType: rest[:j], Body: rest[j+1:]}, nil
+}
+
+// newString makes a host function result; it stays in the arena until
+// the render ends.
+func (s *slot) newString(str string) *v8.Value {
+	v, err := v8.NewValue(s.iso, str)
+	if err != nil {
+		// Only on a string over V8's length limit; answer an error string.
+		v, _ = v8.NewValue(s.iso, hostErrPrefix+"result string too long for V8")
+	}
+	s.arena = append(s.arena, v)
+	return v
+}
+
+func (s *slot) newNumber(n int) *v8.Value {
+	var v *v8.Value
+	if n >= -1<<31 && n < 1<<31 {
+		v, _ = v8.NewValue(s.iso, int32(n))
+	} else {
+		v, _ = v8.NewValue(s.iso, float64(n))
+	}
+	s.arena = append(s.arena, v)
+	return v
+}
+
+func (s *slot) releaseArena() {
+	for i, v := range s.arena {
+		v.Release()
+		s.arena[i] = nil
+	}
+	s.arena = s.arena[:0]
+}
+
+// stringFunc wraps a host function returning a string: it releases the
+// callback's arguments and receiver, turns errors and panics into
+// "\u0000ERR:" strings (a Go panic must not unwind through V8's frames)
+// and never throws.
+func (s *slot) stringFunc(name string, fn func(args []*v8.Value) (string, error)) *v8.FunctionTemplate {
+	return v8.NewFunctionTemplateWithError(s.iso, func(info *v8.FunctionCallbackInfo) (ret *v8.Value, _ error) {
+		defer info.Release()
+		defer func() {
+			if r := recover(); r != nil {
+				ret = s.newString(fmt.Sprintf("%s__host.%s: panic: %v", hostErrPrefix, name, r))
+			}
+		}()
+		out, err := fn(info.Args())
+		if err != nil {
+			return s.newString(hostErrPrefix + "__host." + name + ": " + err.Error()), nil
+		}
+		return s.newString(out), nil
+	})
+}
+
+// numberFunc is stringFunc for host functions returning a count.
+func (s *slot) numberFunc(name string, fn func(args []*v8.Value) (int, error)) *v8.FunctionTemplate {
+	return v8.NewFunctionTemplateWithError(s.iso, func(info *v8.FunctionCallbackInfo) (ret *v8.Value, _ error) {
+		defer info.Release()
+		defer func() {
+			if r := recover(); r != nil {
+				ret = s.newString(fmt.Sprintf("%s__host.%s: panic: %v", hostErrPrefix, name, r))
+			}
+		}()
+		n, err := fn(info.Args())
+		if err != nil {
+			return s.newString(hostErrPrefix + "__host." + name + ": " + err.Error()), nil
+		}
+		return s.newNumber(n), nil
+	})
+}
+
+// arg returns args[i] as a string, "" when absent, undefined or null.
+func arg(args []*v8.Value, i int) string {
+	if i >= len(args) || args[i].IsNullOrUndefined() {
+		return ""
+	}
+	return args[i].String()
+}
+
+func (s *slot) hostMethod([]*v8.Value) (string, error) {
+	if s.req == nil {
+		return "", nil
+	}
+	return s.req.Method, nil
+}
+
+func (s *slot) hostPath([]*v8.Value) (string, error) {
+	if s.req == nil {
+		return "", nil
+	}
+	return s.req.Path, nil
+}
+
+func (s *slot) hostQuery(args []*v8.Value) (string, error) {
+	if s.req == nil {
+		return "", nil
+	}
+	return s.req.Query.Get(arg(args, 0)), nil
+}
+
+func (s *slot) hostHeader(args []*v8.Value) (string, error) {
+	if s.req == nil {
+		return "", nil
+	}
+	return s.req.Header.Get(arg(args, 0)), nil
+}
+
+var errNoDB = errors.New("no database (Config.DatabasePath is empty)")
+
+func (s *slot) hostAll(args []*v8.Value) (string, error) {
+	if s.db == nil {
+		return "", errNoDB
+	}
+	return s.db.all(arg(args, 0), arg(args, 1))
+}
+
+func (s *slot) hostGet(args []*v8.Value) (string, error) {
+	if s.db == nil {
+		return "", errNoDB
+	}
+	return s.db.get(arg(args, 0), arg(args, 1))
+}
+
+func (s *slot) hostRun(args []*v8.Value) (int, error) {
+	if s.db == nil {
+		return 0, errNoDB
+	}
+	return s.db.run(arg(args, 0), arg(args, 1))
+}
+
+func (s *slot) hostBatch(args []*v8.Value) (string, error) {
+	if s.db == nil {
+		return "", errNoDB
+	}
+	return s.db.batch(arg(args, 0), arg(args, 1))
+}
+
+func (s *slot) hostTx(args []*v8.Value) (int, error) {
+	if s.db == nil {
+		return 0, errNoDB
+	}
+	return s.db.tx(arg(args, 0), arg(args, 1))
+}
+
+func (s *slot) retained() int {
+	if s.ctx == nil {
+		return len(s.arena)
+	}
+	return s.ctx.RetainedValueCount() + len(s.arena)
+}
+
+// close frees the context (and every value tracked in it), the isolate
+// and the SQLite connection.
+func (s *slot) close() error {
+	s.releaseArena()
+	for _, a := range s.args {
+		a.Release()
+	}
+	s.args = nil
+	if s.ctx != nil {
+		s.ctx.Close()
+		s.ctx = nil
+	}
+	if s.iso != nil {
+		s.iso.Dispose()
+		s.iso = nil
+	}
+	if s.db != nil {
+		err := s.db.close()
+		s.db = nil
+		if err != nil {
+			return fmt.Errorf("runtime: isolate %d: %w", s.index, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,281 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/url"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-sourcemap/sourcemap"
+)
+
+// Mode selects how many isolates render at once (DESIGN.md, The render
+// engine; issue 5, Render pool).
+type Mode string
+
+const (
+	// ModePool runs one isolate per CPU in the process's affinity mask (or
+	// Config.Isolates); a request borrows the first free isolate and calls
+	// it from its own goroutine. The default.
+	ModePool Mode = "pool"
+	// ModeSerialized runs exactly one isolate, so one render at a time: the
+	// conservative floor the pool is compared with.
+	ModeSerialized Mode = "serialized"
+)
+
+// DefaultQueueTimeout is the longest a render waits for a free isolate
+// before ErrBusy when Config.QueueTimeout is 0: 2 s.
+const DefaultQueueTimeout = 2 * time.Second
+
+// Config configures New.
+type Config struct {
+	// Script is the bundle from bundle.Build: one classic script that
+	// defines globalThis.__engine (engine-contract.md). It runs once per
+	// isolate under the name "bundle.js".
+	Script string
+	// SourceMap is the bundle's external source map (JSON, version 3); it
+	// maps stack positions in bundle.js back to app files. Empty: errors
+	// keep bundle.js positions.
+	SourceMap []byte
+	// DatabasePath is the SQLite dataset (DESIGN.md, The dataset). It must
+	// exist; each isolate opens its own read-write connection and never
+	// creates the file. Empty: no connection, and the SQL host functions
+	// return an error string.
+	DatabasePath string
+	// Mode is ModePool (default when empty) or ModeSerialized.
+	Mode Mode
+	// Isolates is the pool size; 0 means the number of CPUs in the
+	// process's affinity mask (runtime.NumCPU). ModeSerialized forces 1.
+	Isolates int
+	// QueueTimeout is the longest Render waits for a free isolate before it
+	// returns ErrBusy (the server answers 503); 0 means DefaultQueueTimeout.
+	QueueTimeout time.Duration
+	// Log receives ErrBusy notices (at most one a second); nil discards them.
+	Log *log.Logger
+}
+
+// Request is what a render sees of an HTTP request, through the __host
+// functions method(), path(), query(name) and header(name).
+type Request struct {
+	Method string
+	Path   string      // URL path, e.g. "/queries"
+	Query  url.Values  // parsed query; query(name) returns the first value
+	Header http.Header // header(name) canonicalizes name (http.Header.Get)
+}
+
+// Response is a parsed render frame "<status>\n<content-type>\n<body>".
+type Response struct {
+	Status      int    // HTTP status, e.g. 200
+	ContentType string // e.g. "application/json"
+	Body        string // the rest of the frame, may contain "\n"
+}
+
+// Route is one entry of __engine.meta(); its index in Pool.Routes is the
+// route argument of Render.
+type Route struct {
+	Path       string        // "/" + file name without extension, "/" for index
+	File       string        // source file, e.g. "app/routes/json.ts"
+	Revalidate time.Duration // ISR period; 0 = render on every request
+}
+
+// ErrBusy is returned by Render when no isolate was free within
+// Config.QueueTimeout; the server answers 503 (issue 5: must not happen at
+// the suite's load levels).
+var ErrBusy = errors.New("runtime: no free isolate within the queue timeout")
+
+// ErrClosed is returned by Render after Close.
+var ErrClosed = errors.New("runtime: pool closed")
+
+// Pool is a set of V8 isolates, each with one long-lived context that ran
+// the bundle, and one SQLite connection. Free isolates wait in a buffered
+// channel; Render borrows one and calls into it from the caller's
+// goroutine (v8go takes a V8 Locker per call, so no OS-thread-locked
+// workers). Safe for concurrent use.
+type Pool struct {
+	cfg     Config
+	slots   []*slot
+	free    chan *slot
+	routes  []Route
+	renders []atomic.Uint64
+	smap    *sourcemap.Consumer
+	log     *log.Logger
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	lastBusy  atomic.Int64 // unix ns of the last ErrBusy log line
+}
+
+// New starts the isolates: for each one it opens the SQLite connection,
+// creates the isolate and its context with the __host functions, runs
+// Config.Script and reads __engine.meta() and __engine.render. Errors name
+// the isolate index and the step (sqlite open, script run, meta, ...); a
+// script exception is a *RenderError with the mapped source position.
+func New(cfg Config) (*Pool, error) {
+	switch cfg.Mode {
+	case "":
+		cfg.Mode = ModePool
+	case ModePool, ModeSerialized:
+	default:
+		return nil, fmt.Errorf("runtime: mode %q, want %q or %q", cfg.Mode, ModePool, ModeSerialized)
+	}
+	n := cfg.Isolates
+	if cfg.Mode == ModeSerialized {
+		n = 1
+	} else if n <= 0 {
+		n = goruntime.NumCPU() // Linux: the CPUs in the affinity mask at start
+	}
+	if cfg.QueueTimeout <= 0 {
+		cfg.QueueTimeout = DefaultQueueTimeout
+	}
+	p := &Pool{cfg: cfg, free: make(chan *slot, n), log: cfg.Log}
+	if p.log == nil {
+		p.log = log.New(io.Discard, "", 0)
+	}
+	if len(cfg.SourceMap) > 0 {
+		sm, err := sourcemap.Parse("bundle.js.map", cfg.SourceMap)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: parse source map: %w", err)
+		}
+		p.smap = sm
+	}
+	for i := range n {
+		s, routes, err := newSlot(p, i)
+		if err != nil {
+			p.closeSlots()
+			return nil, err
+		}
+		p.slots = append(p.slots, s)
+		if i == 0 {
+			p.routes = routes
+			p.renders = make([]atomic.Uint64, len(routes))
+		}
+		p.free <- s
+	}
+	return p, nil
+}
+
+// Routes returns the route table read from __engine.meta() at New; index
+// i is the route argument of Render. The slice is shared: do not modify.
+func (p *Pool) Routes() []Route { return p.routes }
+
+// Renders returns, per route index, the number of renders started (an
+// isolate was borrowed and __engine.render called), including renders that
+// ended in an error. Requests answered ErrBusy are not counted.
+func (p *Pool) Renders() []uint64 {
+	out := make([]uint64, len(p.renders))
+	for i := range p.renders {
+		out[i] = p.renders[i].Load()
+	}
+	return out
+}
+
+// Isolates returns the number of isolates: 1 in ModeSerialized.
+func (p *Pool) Isolates() int { return len(p.slots) }
+
+// Render runs route (an index into Routes) for req on a free isolate and
+// parses the frame. It waits at most Config.QueueTimeout for an isolate
+// (then ErrBusy) and returns ctx.Err() if ctx ends first, ErrClosed after
+// Close. A JS exception (thrown or a rejected Promise) is a *RenderError
+// whose File and Line come from the source map; a malformed frame or a
+// Promise that does not settle after the microtask checkpoint is a plain
+// error naming the route.
+func (p *Pool) Render(ctx context.Context, route int, req *Request) (*Response, error) {
+	if route < 0 || route >= len(p.routes) {
+		return nil, fmt.Errorf("runtime: route index %d, have %d routes", route, len(p.routes))
+	}
+	s, err := p.borrow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release(s)
+	p.renders[route].Add(1)
+	return s.render(route, req)
+}
+
+// Retained returns the number of v8go values still tracked across all
+// isolates: the values of each app context (RetainedValueCount) plus host
+// function results not yet released. It is constant between renders when
+// nothing leaks (issue 5: flat over 100,000 requests). It borrows every
+// isolate in turn (v8go's count is not safe during a render), so it waits
+// for in-flight renders; meant for tests and diagnostics.
+func (p *Pool) Retained() int {
+	held := make([]*slot, 0, len(p.slots))
+	total := 0
+	for range p.slots {
+		s := <-p.free
+		held = append(held, s)
+		total += s.retained()
+	}
+	for _, s := range held {
+		p.free <- s
+	}
+	return total
+}
+
+// Close waits for in-flight renders, then closes every context, isolate
+// and SQLite connection. Later Renders return ErrClosed. It returns the
+// first connection close error.
+func (p *Pool) Close() error {
+	var err error
+	p.closeOnce.Do(func() {
+		p.closed.Store(true)
+		for range p.slots {
+			<-p.free
+		}
+		err = p.closeSlots()
+	})
+	return err
+}
+
+func (p *Pool) closeSlots() error {
+	var first error
+	for _, s := range p.slots {
+		if err := s.close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// borrow takes a free isolate, waiting at most QueueTimeout.
+func (p *Pool) borrow(ctx context.Context) (*slot, error) {
+	if p.closed.Load() {
+		return nil, ErrClosed
+	}
+	select {
+	case s := <-p.free:
+		return p.checkOpen(s)
+	default:
+	}
+	t := time.NewTimer(p.cfg.QueueTimeout)
+	defer t.Stop()
+	select {
+	case s := <-p.free:
+		return p.checkOpen(s)
+	case <-t.C:
+		now := time.Now().UnixNano()
+		if last := p.lastBusy.Load(); now-last >= int64(time.Second) && p.lastBusy.CompareAndSwap(last, now) {
+			p.log.Printf("engine: 503: no free isolate of %d within %v", len(p.slots), p.cfg.QueueTimeout)
+		}
+		return nil, ErrBusy
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (p *Pool) checkOpen(s *slot) (*slot, error) {
+	if p.closed.Load() {
+		p.free <- s
+		return nil, ErrClosed
+	}
+	return s, nil
+}
+
+func (p *Pool) release(s *slot) { p.free <- s }

@@ -1,0 +1,477 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"zombiezen.com/go/sqlite"
+	"zombiezen.com/go/sqlite/sqlitex"
+)
+
+// fixtureFile is the source file name the fixture's source map records.
+const fixtureFile = "testdata/app.js"
+
+// Route indexes of testdata/app.js.
+const (
+	rJSON = iota
+	rRequest
+	rDB
+	rQueries
+	rUpdates
+	rAll
+	rFortunes
+	rThrow
+	rAsync
+	rAsyncThrow
+	rSQLErr
+	rRun
+	rCached
+	rBadFrame
+)
+
+// worldRandom is the fixture's World.randomNumber for id 1..100.
+func worldRandom(id int) int { return id*37%10000 + 1 }
+
+// fixtureFortunes are the Fortune rows of the test database.
+var fixtureFortunes = []struct {
+	id  int
+	msg string
+}{
+	{1, "fortune: No such file or directory"},
+	{2, "A computer scientist is someone who fixes things that aren't broken."},
+	{3, "<script>alert(\"This should not be displayed in a browser alert box.\");</script>"},
+	{4, "フレームワークのベンチマーク"},
+	{5, "Any program that runs right is obsolete."},
+}
+
+// fixtureBundle compiles testdata/app.js the way bundle.Build does (IIFE,
+// external source map) so that stack positions need the map.
+func fixtureBundle(t testing.TB) (script string, sourceMap []byte) {
+	t.Helper()
+	src, err := os.ReadFile(fixtureFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := api.Transform(string(src), api.TransformOptions{
+		Loader:     api.LoaderJS,
+		Format:     api.FormatIIFE,
+		Target:     api.ES2022,
+		Sourcemap:  api.SourceMapExternal,
+		Sourcefile: fixtureFile,
+	})
+	if len(res.Errors) > 0 {
+		t.Fatalf("esbuild transform %s: %v", fixtureFile, res.Errors)
+	}
+	return string(res.Code), res.Map
+}
+
+// fixtureDB creates a SQLite file in WAL mode with World (ids 1..100,
+// randomNumber = worldRandom(id)) and the fixtureFortunes.
+func fixtureDB(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dataset.db")
+	conn, err := sqlite.OpenConn(path) // default flags create the file, WAL
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	err = sqlitex.ExecuteScript(conn, `
+		CREATE TABLE World(id INTEGER PRIMARY KEY, randomNumber INTEGER NOT NULL);
+		CREATE TABLE Fortune(id INTEGER PRIMARY KEY, message TEXT NOT NULL);`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := 1; id <= 100; id++ {
+		if err := sqlitex.Execute(conn, "INSERT INTO World VALUES (?, ?)", &sqlitex.ExecOptions{Args: []any{id, worldRandom(id)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range fixtureFortunes {
+		if err := sqlitex.Execute(conn, "INSERT INTO Fortune VALUES (?, ?)", &sqlitex.ExecOptions{Args: []any{f.id, f.msg}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
+}
+
+func newFixturePool(t testing.TB, cfg Config) *Pool {
+	t.Helper()
+	cfg.Script, cfg.SourceMap = fixtureBundle(t)
+	if cfg.DatabasePath == "" {
+		cfg.DatabasePath = fixtureDB(t)
+	}
+	p, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := p.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return p
+}
+
+func get(path string, query url.Values) *Request {
+	return &Request{Method: "GET", Path: path, Query: query, Header: http.Header{"User-Agent": {"tfbench-test"}}}
+}
+
+func render(t testing.TB, p *Pool, route int, req *Request) *Response {
+	t.Helper()
+	if req == nil {
+		req = get(p.Routes()[route].Path, nil)
+	}
+	resp, err := p.Render(context.Background(), route, req)
+	if err != nil {
+		t.Fatalf("render %s: %v", p.Routes()[route].Path, err)
+	}
+	return resp
+}
+
+func wantResponse(t *testing.T, got *Response, status int, ctype, body string) {
+	t.Helper()
+	if got.Status != status || got.ContentType != ctype || got.Body != body {
+		t.Errorf("response = %d %q %q\nwant       %d %q %q", got.Status, got.ContentType, got.Body, status, ctype, body)
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	routes := p.Routes()
+	if len(routes) != rBadFrame+1 {
+		t.Fatalf("%d routes, want %d", len(routes), rBadFrame+1)
+	}
+	if want := (Route{Path: "/json", File: "app/routes/json.ts"}); routes[rJSON] != want {
+		t.Errorf("route 0 = %+v, want %+v", routes[rJSON], want)
+	}
+	if want := (Route{Path: "/cached", File: "app/routes/cached.ts", Revalidate: 2500 * time.Millisecond}); routes[rCached] != want {
+		t.Errorf("route %d = %+v, want %+v", rCached, routes[rCached], want)
+	}
+}
+
+func TestRenderFrames(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	wantResponse(t, render(t, p, rJSON, nil), 200, "application/json", `{"message":"Hello, World!"}`)
+	wantResponse(t, render(t, p, rCached, nil), 200, "text/plain", "line 1\nline 2")
+
+	_, err := p.Render(context.Background(), rBadFrame, get("/bad-frame", nil))
+	if err == nil || !strings.Contains(err.Error(), "render of /bad-frame returned 42, want a frame string") {
+		t.Errorf("bad frame error = %v", err)
+	}
+	if _, err := p.Render(context.Background(), 99, get("/x", nil)); err == nil || err.Error() != "runtime: route index 99, have 14 routes" {
+		t.Errorf("route 99 error = %v", err)
+	}
+}
+
+func TestParseFrame(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    Response
+		wantErr string
+	}{
+		{in: "200\ntext/plain\n", want: Response{200, "text/plain", ""}},
+		{in: "404\ntext/html\na\nb\n", want: Response{404, "text/html", "a\nb\n"}},
+		{in: "200", wantErr: "has no status line"},
+		{in: "abc\ntext/plain\nx", wantErr: `frame status "abc"`},
+		{in: "200\ntext/plain", wantErr: "has no content-type line"},
+	} {
+		got, err := parseFrame(tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("parseFrame(%q) error = %v, want %q", tc.in, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || *got != tc.want {
+			t.Errorf("parseFrame(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestRequestThroughHost(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	req := &Request{
+		Method: "POST",
+		Path:   "/request",
+		Query:  url.Values{"q": {"first", "second"}},
+		Header: http.Header{"User-Agent": {"tfbench/1"}},
+	}
+	wantResponse(t, render(t, p, rRequest, req), 200, "application/json",
+		`{"method":"POST","path":"/request","q":"first","missing":"","agent":"tfbench/1","absent":""}`)
+}
+
+func TestSQLite(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+
+	resp := render(t, p, rDB, get("/db", url.Values{"id": {"42"}}))
+	wantResponse(t, resp, 200, "application/json", fmt.Sprintf(`{"id":42,"randomNumber":%d}`, worldRandom(42)))
+	wantResponse(t, render(t, p, rDB, get("/db", url.Values{"id": {"1000"}})), 200, "application/json", "null")
+
+	var rows []string
+	for _, id := range []int{3, 100, 3, 7} {
+		rows = append(rows, fmt.Sprintf(`{"id":%d,"randomNumber":%d}`, id, worldRandom(id)))
+	}
+	wantResponse(t, render(t, p, rQueries, get("/queries", url.Values{"ids": {"3,100,3,7,101"}})),
+		200, "application/json", "["+strings.Join(rows, ",")+",null]")
+
+	var all []string
+	for _, f := range fixtureFortunes {
+		all = append(all, fmt.Sprintf(`{"id":%d,"message":%s}`, f.id, appendJSONString(nil, f.msg)))
+	}
+	wantResponse(t, render(t, p, rAll, nil), 200, "application/json", "["+strings.Join(all, ",")+"]")
+
+	wantResponse(t, render(t, p, rRun, nil), 200, "application/json", `{"changes":3}`)
+
+	// tx: 3 updates in one BEGIN IMMEDIATE, then read back by batch.
+	wantResponse(t, render(t, p, rUpdates, get("/updates", url.Values{"ids": {"5,6,9"}})), 200, "application/json",
+		`{"changed":3,"rows":[{"id":5,"randomNumber":5005},{"id":6,"randomNumber":5006},{"id":9,"randomNumber":5009}]}`)
+	// A failing tx item rolls back the whole transaction: with fail=1 the
+	// fixture appends [null, 10], violating NOT NULL after ids 10 and 11
+	// were updated.
+	resp, err := p.Render(context.Background(), rUpdates, get("/updates", url.Values{"ids": {"10,11"}, "fail": {"1"}}))
+	var re *RenderError
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "tx item 2 (rolled back)") || !strings.Contains(re.Message, "NOT NULL") {
+		t.Fatalf("updates with a failing item = %+v, %v; want a RenderError naming tx item 2 and NOT NULL", resp, err)
+	}
+	wantResponse(t, render(t, p, rQueries, get("/queries", url.Values{"ids": {"10,11"}})), 200, "application/json",
+		fmt.Sprintf(`[{"id":10,"randomNumber":%d},{"id":11,"randomNumber":%d}]`, worldRandom(10), worldRandom(11)))
+
+	// A failing statement reaches JS as an error string, thrown by the wrapper.
+	_, err = p.Render(context.Background(), rSQLErr, get("/sqlerr", nil))
+	line, col := lineOf(t, "new Error(r.slice(5))")
+	if !errors.As(err, &re) || re.Message != `Error: __host.all: sqlite: prepare "SELECT nope FROM Nowhere": SQL logic error: no such table: Nowhere` ||
+		re.File != fixtureFile || re.Line != line || re.Column != col {
+		t.Errorf("sqlerr = %+v, want the SQL error at %s:%d:%d", err, fixtureFile, line, col)
+	}
+}
+
+func TestFortunesHTML(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	type fortune struct {
+		id  int
+		msg string
+	}
+	fs := []fortune{{0, "Additional fortune added at request time."}}
+	for _, f := range fixtureFortunes {
+		fs = append(fs, fortune{f.id, f.msg})
+	}
+	slices.SortFunc(fs, func(a, b fortune) int { return strings.Compare(a.msg, b.msg) })
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>")
+	for _, f := range fs {
+		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td></tr>", f.id, html.EscapeString(f.msg))
+	}
+	b.WriteString("</table></body></html>")
+	wantResponse(t, render(t, p, rFortunes, nil), 200, "text/html; charset=utf-8", b.String())
+}
+
+// lineOf returns the 1-based line of the first line in the fixture that
+// contains s.
+func lineOf(t *testing.T, s string) (line, col int) {
+	t.Helper()
+	src, err := os.ReadFile(fixtureFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(src), "\n") {
+		if c := strings.Index(l, s); c >= 0 {
+			return i + 1, c + 1
+		}
+	}
+	t.Fatalf("%q not in %s", s, fixtureFile)
+	return 0, 0
+}
+
+func TestRenderErrorMapped(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	line, col := lineOf(t, `new Error("boom")`) // V8 records where the Error was made
+	for _, route := range []int{rThrow, rAsyncThrow} {
+		path := p.Routes()[route].Path
+		_, err := p.Render(context.Background(), route, get(path, nil))
+		var re *RenderError
+		if !errors.As(err, &re) {
+			t.Fatalf("%s: error %v (%T), want *RenderError", path, err, err)
+		}
+		if re.Route != path || re.Message != "Error: boom" || re.File != fixtureFile || re.Line != line || re.Column != col {
+			t.Errorf("%s: RenderError %+v, want Error: boom at %s:%d:%d", path, re, fixtureFile, line, col)
+		}
+		if want := fmt.Sprintf("Error: boom at %s:%d:%d", fixtureFile, line, col); re.Error() != want {
+			t.Errorf("%s: Error() = %q, want %q", path, re.Error(), want)
+		}
+		if strings.Contains(re.Stack, scriptName) || !strings.Contains(re.Stack, "failDeep") {
+			t.Errorf("%s: stack not fully mapped:\n%s", path, re.Stack)
+		}
+	}
+	// The isolate is still usable after exceptions.
+	wantResponse(t, render(t, p, rJSON, nil), 200, "application/json", `{"message":"Hello, World!"}`)
+}
+
+func TestStartupErrors(t *testing.T) {
+	script, _ := fixtureBundle(t)
+	dbPath := fixtureDB(t)
+	missing := filepath.Join(t.TempDir(), "none.db")
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"mode", Config{Script: script, Mode: "fast"}, `runtime: mode "fast", want "pool" or "serialized"`},
+		{"missing db", Config{Script: script, DatabasePath: missing}, "runtime: isolate 0: sqlite open "},
+		{"syntax", Config{Script: "let x = ;", DatabasePath: dbPath}, "runtime: isolate 0: run bundle.js: SyntaxError: Unexpected token ';' at bundle.js:1:9"},
+		{"no engine", Config{Script: "1", DatabasePath: dbPath}, "runtime: isolate 0: globalThis.__engine is not an object"},
+		{"meta", Config{Script: `globalThis.__engine = {render() {}, meta: () => "[{}]"}`, DatabasePath: dbPath}, `route 0 (): path "" must start with "/"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(tc.cfg)
+			if err == nil {
+				p.Close()
+				t.Fatalf("New succeeded, want error %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("missing database was created: %v", err)
+	}
+}
+
+func TestAsyncRoute(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	wantResponse(t, render(t, p, rAsync, get("/async", url.Values{"id": {"77"}})), 201, "application/json",
+		fmt.Sprintf(`{"id":77,"randomNumber":%d}`, worldRandom(77)))
+}
+
+func TestRendersCounted(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	for range 3 {
+		render(t, p, rJSON, nil)
+	}
+	render(t, p, rDB, get("/db", url.Values{"id": {"1"}}))
+	p.Render(context.Background(), rThrow, get("/throw", nil)) // errors count too
+	want := make([]uint64, len(p.Routes()))
+	want[rJSON], want[rDB], want[rThrow] = 3, 1, 1
+	if got := p.Renders(); !slices.Equal(got, want) {
+		t.Errorf("Renders() = %v, want %v", got, want)
+	}
+}
+
+func TestErrBusy(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1, QueueTimeout: 30 * time.Millisecond})
+	s, err := p.borrow(context.Background()) // hold the only isolate
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Render(context.Background(), rJSON, get("/json", nil)); err != ErrBusy {
+		t.Errorf("render with the isolate held: %v, want ErrBusy", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Render(ctx, rJSON, get("/json", nil)); err != context.Canceled {
+		t.Errorf("render with a canceled context: %v, want context.Canceled", err)
+	}
+	p.release(s)
+	render(t, p, rJSON, nil)
+	if got := p.Renders()[rJSON]; got != 1 {
+		t.Errorf("Renders()[json] = %d, want 1 (ErrBusy is not a render)", got)
+	}
+}
+
+func TestModes(t *testing.T) {
+	dbPath := fixtureDB(t)
+	if p := newFixturePool(t, Config{Mode: ModeSerialized, Isolates: 4, DatabasePath: dbPath}); p.Isolates() != 1 {
+		t.Errorf("serialized with Isolates 4: %d isolates, want 1", p.Isolates())
+	}
+	if p := newFixturePool(t, Config{Mode: ModePool, Isolates: 2, DatabasePath: dbPath}); p.Isolates() != 2 {
+		t.Errorf("pool with Isolates 2: %d isolates, want 2", p.Isolates())
+	}
+}
+
+func TestConcurrentRenders(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 2})
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				id := (g*200+i)%100 + 1
+				resp, err := p.Render(context.Background(), rDB, get("/db", url.Values{"id": {fmt.Sprint(id)}}))
+				if err != nil {
+					errs <- err
+					return
+				}
+				if want := fmt.Sprintf(`{"id":%d,"randomNumber":%d}`, id, worldRandom(id)); resp.Body != want {
+					errs <- fmt.Errorf("body %s, want %s", resp.Body, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := p.Renders()[rDB]; got != 800 {
+		t.Errorf("Renders()[db] = %d, want 800", got)
+	}
+}
+
+func TestClose(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Render(context.Background(), rJSON, get("/json", nil)); err != ErrClosed {
+		t.Errorf("render after Close: %v, want ErrClosed", err)
+	}
+}
+
+// TestRetainedFlat renders every kind of route 100,000 times in all and
+// requires the tracked v8go value count to stay exactly where it was after
+// New (issue 5: release arguments, results, callback values).
+func TestRetainedFlat(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1})
+	mix := []struct {
+		route int
+		q     url.Values
+	}{
+		{rJSON, nil}, {rRequest, url.Values{"q": {"x"}}}, {rDB, url.Values{"id": {"5"}}},
+		{rQueries, url.Values{"ids": {"1,2,3,4,5,6,7,8,9,10"}}}, {rUpdates, url.Values{"ids": {"11,12"}}},
+		{rAll, nil}, {rFortunes, nil}, {rThrow, nil}, {rAsync, url.Values{"id": {"9"}}},
+		{rAsyncThrow, nil}, {rSQLErr, nil}, {rRun, nil}, {rBadFrame, nil},
+	}
+	round := func() {
+		for _, m := range mix {
+			p.Render(context.Background(), m.route, get(p.Routes()[m.route].Path, m.q))
+		}
+	}
+	base := p.Retained() // global, __engine, render and the context's own
+	round()
+	if got := p.Retained(); got != base {
+		t.Errorf("retained values %d after the first round, %d after New", got, base)
+	}
+	rounds := 100000 / len(mix)
+	for range rounds - 1 {
+		round()
+	}
+	if got := p.Retained(); got != base {
+		t.Errorf("retained values %d after %d renders, %d after New", got, rounds*len(mix), base)
+	}
+	if got := p.Renders()[rJSON]; got != uint64(rounds) {
+		t.Errorf("Renders()[json] = %d, want %d", got, rounds)
+	}
+}

@@ -1,0 +1,249 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeRenderer renders route i as "route PATH #N" (N counting from 1), or
+// returns errs[path] when set; it records the last request per route.
+type fakeRenderer struct {
+	routes []Route
+	counts []atomic.Uint64
+
+	mu   sync.Mutex
+	errs map[string]error
+	last map[string]Request
+}
+
+func newFake(routes ...Route) *fakeRenderer {
+	return &fakeRenderer{routes: routes, counts: make([]atomic.Uint64, len(routes)), errs: map[string]error{}, last: map[string]Request{}}
+}
+
+func (f *fakeRenderer) Routes() []Route { return f.routes }
+
+func (f *fakeRenderer) Render(_ context.Context, i int, req *Request) (*Response, error) {
+	n := f.counts[i].Add(1)
+	p := f.routes[i].Path
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.last[p] = *req
+	if err := f.errs[p]; err != nil {
+		return nil, err
+	}
+	return &Response{Status: 200 + i, ContentType: "text/x-" + p[1:], Body: fmt.Sprintf("route %s #%d\n", p, n)}, nil
+}
+
+func (f *fakeRenderer) Renders() []uint64 {
+	out := make([]uint64, len(f.counts))
+	for i := range f.counts {
+		out[i] = f.counts[i].Load()
+	}
+	return out
+}
+
+// errBusy stands in for runtime.ErrBusy.
+var errBusy = errors.New("runtime: no free isolate within the queue timeout")
+
+// fixed is the fake clock's start: Tuesday 4 March 2025, 05:06:07 at UTC+1.
+var fixed = time.Date(2025, 3, 4, 5, 6, 7, 0, time.FixedZone("CET", 3600))
+
+// testServer starts a Server over f on an httptest server with a settable
+// clock and a captured log.
+type testServer struct {
+	*httptest.Server
+	s    *Server
+	logs *bytes.Buffer
+	now  atomic.Pointer[time.Time]
+}
+
+func start(t *testing.T, f *fakeRenderer) *testServer {
+	t.Helper()
+	ts := &testServer{logs: &bytes.Buffer{}}
+	ts.now.Store(&fixed)
+	s, err := New(Config{Renderer: f, Busy: errBusy, Log: log.New(ts.logs, "", 0), now: func() time.Time { return *ts.now.Load() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.s = s
+	ts.Server = httptest.NewServer(s)
+	t.Cleanup(func() { ts.Server.Close(); s.Close() })
+	return ts
+}
+
+// response is the part of an HTTP response the tests compare.
+type response struct {
+	status                            int
+	server, date, contentType, length string
+	body                              string
+}
+
+func (ts *testServer) get(t *testing.T, path string) response {
+	t.Helper()
+	req, err := http.NewRequest("GET", ts.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-Trace", "a, b")
+	res, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{res.StatusCode, res.Header.Get("Server"), res.Header.Get("Date"), res.Header.Get("Content-Type"), res.Header.Get("Content-Length"), string(body)}
+}
+
+func TestRouteRendersWithHeaders(t *testing.T) {
+	f := newFake(Route{Path: "/json", File: "app/routes/json.ts"}, Route{Path: "/queries", File: "app/routes/queries.ts"})
+	ts := start(t, f)
+	got := ts.get(t, "/queries?queries=20&x=a%20b&x=c")
+	want := response{201, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "text/x-queries", "18", "route /queries #1\n"}
+	if got != want {
+		t.Errorf("GET /queries = %+v, want %+v", got, want)
+	}
+	req := f.last["/queries"]
+	if req.Method != "GET" || req.Path != "/queries" {
+		t.Errorf("request = %s %s, want GET /queries", req.Method, req.Path)
+	}
+	if wantQ := map[string][]string{"queries": {"20"}, "x": {"a b", "c"}}; !reflect.DeepEqual(map[string][]string(req.Query), wantQ) {
+		t.Errorf("query = %v, want %v", req.Query, wantQ)
+	}
+	if a, x := req.Header.Get("Accept"), req.Header.Get("X-Trace"); a != "application/json" || x != "a, b" {
+		t.Errorf("headers Accept = %q, X-Trace = %q, want application/json and %q", a, x, "a, b")
+	}
+	if got := ts.get(t, "/json"); got.status != 200 || got.body != "route /json #1\n" {
+		t.Errorf("GET /json = %d %q, want 200 %q", got.status, got.body, "route /json #1\n")
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	f := newFake(Route{Path: "/json", File: "app/routes/json.ts"})
+	ts := start(t, f)
+	for _, p := range []string{"/nope", "/json/", "/JSON", "/"} {
+		got := ts.get(t, p)
+		want := response{404, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "text/plain; charset=utf-8", "19", "404 page not found\n"}
+		if got != want {
+			t.Errorf("GET %s = %+v, want %+v", p, got, want)
+		}
+	}
+	if n := f.Renders()[0]; n != 0 {
+		t.Errorf("renders of /json = %d, want 0", n)
+	}
+}
+
+func TestDateTicks(t *testing.T) {
+	ts := start(t, newFake(Route{Path: "/json"}))
+	if got, err := http.ParseTime(ts.get(t, "/json").date); err != nil || !got.Equal(fixed) {
+		t.Fatalf("Date parses as %v, %v; want %v", got, err, fixed)
+	}
+	later := fixed.Add(90 * time.Second)
+	ts.now.Store(&later)
+	deadline := time.Now().Add(3 * time.Second) // the ticker fires once a second
+	for {
+		d := ts.get(t, "/json").date
+		if d == "Tue, 04 Mar 2025 04:07:37 GMT" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Date = %q 3 s after the clock moved, want Tue, 04 Mar 2025 04:07:37 GMT", d)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestRenderErrorIs500AndLogged(t *testing.T) {
+	f := newFake(Route{Path: "/fortunes", File: "app/routes/fortunes.tsx"})
+	f.errs["/fortunes"] = errors.New("Error: boom at app/routes/fortunes.tsx:12:5")
+	ts := start(t, f)
+	got := ts.get(t, "/fortunes")
+	want := response{500, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "text/plain; charset=utf-8", "26", "500 internal server error\n"}
+	if got != want {
+		t.Errorf("GET /fortunes = %+v, want %+v", got, want)
+	}
+	if l, want := ts.logs.String(), "engine: 500 GET /fortunes: Error: boom at app/routes/fortunes.tsx:12:5\n"; l != want {
+		t.Errorf("log = %q, want %q", l, want)
+	}
+}
+
+func TestBusyIs503AndLoggedOncePerSecond(t *testing.T) {
+	f := newFake(Route{Path: "/db", File: "app/routes/db.ts"})
+	f.errs["/db"] = fmt.Errorf("route /db: %w", errBusy)
+	ts := start(t, f)
+	for range 3 {
+		got := ts.get(t, "/db")
+		want := response{503, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "text/plain; charset=utf-8", "41", "503 service unavailable: no free isolate\n"}
+		if got != want {
+			t.Fatalf("GET /db = %+v, want %+v", got, want)
+		}
+	}
+	later := fixed.Add(time.Second)
+	ts.now.Store(&later)
+	ts.get(t, "/db")
+	want := "engine: 503 GET /db: route /db: runtime: no free isolate within the queue timeout\n" +
+		"engine: 503 GET /db: route /db: runtime: no free isolate within the queue timeout (2 more 503s not logged since the last line)\n"
+	if l := ts.logs.String(); l != want {
+		t.Errorf("log = %q, want %q", l, want)
+	}
+}
+
+func TestISRServesCachedOutput(t *testing.T) {
+	f := newFake(Route{Path: "/json", File: "app/routes/json.ts"}, Route{Path: "/page", File: "app/routes/page.tsx", Revalidate: time.Hour})
+	ts := start(t, f)
+	for i := range 3 {
+		if got := ts.get(t, "/page?a=1"); got.status != 201 || got.contentType != "text/x-page" || got.body != "route /page #1\n" {
+			t.Errorf("GET /page?a=1 #%d = %d %q %q, want 201 text/x-page %q", i, got.status, got.contentType, got.body, "route /page #1\n")
+		}
+	}
+	if got := ts.get(t, "/page?a=2"); got.body != "route /page #2\n" {
+		t.Errorf("GET /page?a=2 = %q, want %q (another query is another page)", got.body, "route /page #2\n")
+	}
+	for i := range 3 { // revalidate 0: every request renders
+		want := fmt.Sprintf("route /json #%d\n", i+1)
+		if got := ts.get(t, "/json"); got.body != want {
+			t.Errorf("GET /json #%d = %q, want %q", i, got.body, want)
+		}
+	}
+	if got, want := f.Renders(), []uint64{3, 2}; !reflect.DeepEqual(got, want) {
+		t.Errorf("renders = %v, want %v", got, want)
+	}
+}
+
+func TestRendersEndpoint(t *testing.T) {
+	f := newFake(Route{Path: "/json"}, Route{Path: "/fortunes"}, Route{Path: "/"})
+	ts := start(t, f)
+	for range 3 {
+		ts.get(t, "/json")
+	}
+	ts.get(t, "/fortunes")
+	got := ts.get(t, RendersPath)
+	want := response{200, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "application/json", "31", `{"/":0,"/fortunes":1,"/json":3}`}
+	if got != want {
+		t.Errorf("GET %s = %+v, want %+v", RendersPath, got, want)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	if _, err := New(Config{}); err == nil || err.Error() != "server: Config.Renderer is nil" {
+		t.Errorf("New without renderer: %v", err)
+	}
+	f := newFake(Route{Path: "/x", File: "app/routes/x.ts"}, Route{Path: "/x", File: "app/routes/x.tsx"})
+	if _, err := New(Config{Renderer: f}); err == nil || err.Error() != "server: routes app/routes/x.ts and app/routes/x.tsx both have path /x" {
+		t.Errorf("New with duplicate paths: %v", err)
+	}
+}
