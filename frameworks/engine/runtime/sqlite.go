@@ -96,6 +96,15 @@ func parseParamsList(sql, js string) ([][]any, error) {
 	return list, nil
 }
 
+// prepareJSON is prepare with the parameters given as a JSON array.
+func (d *db) prepareJSON(sql, paramsJSON string) (*sqlite.Stmt, error) {
+	params, err := parseParams(sql, paramsJSON)
+	if err != nil {
+		return nil, err
+	}
+	return d.prepare(sql, params)
+}
+
 func stepErr(sql string, err error) error {
 	return fmt.Errorf("sqlite %q: %w", sql, err)
 }
@@ -103,11 +112,7 @@ func stepErr(sql string, err error) error {
 // all runs sql and returns every row as a JSON array of objects keyed by
 // column name.
 func (d *db) all(sql, paramsJSON string) (string, error) {
-	params, err := parseParams(sql, paramsJSON)
-	if err != nil {
-		return "", err
-	}
-	stmt, err := d.prepare(sql, params)
+	stmt, err := d.prepareJSON(sql, paramsJSON)
 	if err != nil {
 		return "", err
 	}
@@ -133,11 +138,7 @@ func (d *db) all(sql, paramsJSON string) (string, error) {
 
 // get runs sql and returns the first row as a JSON object, or "null".
 func (d *db) get(sql, paramsJSON string) (string, error) {
-	params, err := parseParams(sql, paramsJSON)
-	if err != nil {
-		return "", err
-	}
-	stmt, err := d.prepare(sql, params)
+	stmt, err := d.prepareJSON(sql, paramsJSON)
 	if err != nil {
 		return "", err
 	}
