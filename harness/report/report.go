@@ -359,14 +359,7 @@ func cost(ss []sweep.Sample) (cpuMs float64, rss uint64, saturated bool) {
 		rss = max(rss, s.ServerRSS)
 		saturated = saturated || s.GeneratorSaturated
 	}
-	sort.Float64s(cpus)
-	if n := len(cpus); n > 0 {
-		if n%2 == 1 {
-			cpuMs = cpus[n/2]
-		} else {
-			cpuMs = (cpus[n/2-1] + cpus[n/2]) / 2
-		}
-	}
+	cpuMs, _ = stats.Median(cpus) // 0 for none
 	return cpuMs, rss, saturated
 }
 
