@@ -141,9 +141,19 @@ func parseMeta(meta string) ([]Route, error) {
 	return routes, nil
 }
 
+// promiseText is String() of a Promise. __engine.render returns a frame
+// string or a Promise (entry.ts), and a frame starts with its status
+// digits, so this text alone tells the two apart.
+const promiseText = "[object Promise]"
+
 // render calls __engine.render(route) with req as the current request and
 // parses the frame. A Promise result is settled by a microtask checkpoint
 // (Promise.Then is not used: its callbacks are never freed by v8go).
+//
+// Every v8go call made here (not from inside a host function) takes and
+// drops a top-level V8 Locker, which costs more than the call itself, so
+// the common path makes three: Call, String and Release. The frame's type
+// is told from its text instead of IsString/IsPromise (two more Lockers).
 func (s *slot) render(route int, req *Request) (*Response, error) {
 	s.req = req
 	defer func() {
@@ -155,32 +165,36 @@ func (s *slot) render(route int, req *Request) (*Response, error) {
 		return nil, s.p.jsError(route, err)
 	}
 	defer val.Release()
-	if val.IsPromise() {
-		prom, _ := val.AsPromise() // the same tracked value as val
-		if prom.State() == v8.Pending {
-			s.ctx.PerformMicrotaskCheckpoint()
-		}
-		switch prom.State() {
-		case v8.Fulfilled:
-			r := prom.Result()
-			defer r.Release()
-			return s.frame(route, r)
-		case v8.Rejected:
-			r := prom.Result()
-			defer r.Release()
-			return nil, s.p.rejection(route, r)
-		default:
-			return nil, fmt.Errorf("runtime: render of %s: Promise still pending after the microtask checkpoint (no event loop: await only host calls and promises)", s.p.routes[route].Path)
-		}
+	if f := val.String(); f != promiseText {
+		return s.frame(route, f)
 	}
-	return s.frame(route, val)
+	prom, err := val.AsPromise() // the same tracked value as val
+	if err != nil {
+		return nil, fmt.Errorf("runtime: render of %s returned %s, want a frame string", s.p.routes[route].Path, promiseText)
+	}
+	if prom.State() == v8.Pending {
+		s.ctx.PerformMicrotaskCheckpoint()
+	}
+	switch prom.State() {
+	case v8.Fulfilled:
+		r := prom.Result()
+		defer r.Release()
+		if !r.IsString() {
+			return nil, fmt.Errorf("runtime: render of %s returned a Promise of %s, want a frame string \"<status>\\n<content-type>\\n<body>\"", s.p.routes[route].Path, r.String())
+		}
+		return s.frame(route, r.String())
+	case v8.Rejected:
+		r := prom.Result()
+		defer r.Release()
+		return nil, s.p.rejection(route, r)
+	default:
+		return nil, fmt.Errorf("runtime: render of %s: Promise still pending after the microtask checkpoint (no event loop: await only host calls and promises)", s.p.routes[route].Path)
+	}
 }
 
-func (s *slot) frame(route int, v *v8.Value) (*Response, error) {
-	if !v.IsString() {
-		return nil, fmt.Errorf("runtime: render of %s returned %s, want a frame string \"<status>\\n<content-type>\\n<body>\"", s.p.routes[route].Path, v.String())
-	}
-	resp, err := parseFrame(v.String())
+// frame parses the frame text f that route rendered.
+func (s *slot) frame(route int, f string) (*Response, error) {
+	resp, err := parseFrame(f)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: render of %s: %w", s.p.routes[route].Path, err)
 	}

@@ -167,7 +167,7 @@ func TestRenderFrames(t *testing.T) {
 	wantResponse(t, render(t, p, rCached, nil), 200, "text/plain", "line 1\nline 2")
 
 	_, err := p.Render(context.Background(), rBadFrame, get("/bad-frame", nil))
-	if err == nil || !strings.Contains(err.Error(), "render of /bad-frame returned 42, want a frame string") {
+	if err == nil || err.Error() != `runtime: render of /bad-frame: frame "42" has no status line` {
 		t.Errorf("bad frame error = %v", err)
 	}
 	if _, err := p.Render(context.Background(), 99, get("/x", nil)); err == nil || err.Error() != "runtime: route index 99, have 14 routes" {

@@ -18,6 +18,10 @@ type db struct {
 	conn *sqlite.Conn
 	cols map[*sqlite.Stmt][]string // JSON-quoted column names + ':'
 	buf  []byte
+	// params and lists back the parsed parameters of one host call; they
+	// are reused, so parameters never outlive the call.
+	params []any
+	lists  [][]any
 }
 
 // openDB opens an existing dataset read-write (never creating it) and sets
@@ -58,6 +62,8 @@ func (d *db) prepare(sql string, params []any) (*sqlite.Stmt, error) {
 		switch v := p.(type) {
 		case nil:
 			stmt.BindNull(i + 1)
+		case int64:
+			stmt.BindInt64(i+1, v)
 		case bool:
 			stmt.BindBool(i+1, v)
 		case string:
@@ -76,9 +82,16 @@ func (d *db) prepare(sql string, params []any) (*sqlite.Stmt, error) {
 }
 
 // parseParams decodes a JSON array of positional params; "" means none.
-func parseParams(sql, js string) ([]any, error) {
+// Arrays of integers, what every TFB route sends ("[4174]"), are scanned
+// by scanInts; anything else goes through encoding/json. The result is
+// valid until the next call.
+func (d *db) parseParams(sql, js string) ([]any, error) {
 	if js == "" {
 		return nil, nil
+	}
+	if ps, next, ok := scanInts(js, 0, d.params[:0]); ok && next == len(js) {
+		d.params = ps
+		return ps, nil
 	}
 	var params []any
 	if err := json.Unmarshal([]byte(js), &params); err != nil {
@@ -87,8 +100,13 @@ func parseParams(sql, js string) ([]any, error) {
 	return params, nil
 }
 
-// parseParamsList decodes a JSON array of params arrays (batch, tx).
-func parseParamsList(sql, js string) ([][]any, error) {
+// parseParamsList decodes a JSON array of params arrays (batch, tx), by
+// scanInts when every inner array holds integers ("[[12],[7]]"), by
+// encoding/json otherwise. The result is valid until the next call.
+func (d *db) parseParamsList(sql, js string) ([][]any, error) {
+	if lists, ok := d.scanIntLists(js); ok {
+		return lists, nil
+	}
 	var list [][]any
 	if err := json.Unmarshal([]byte(js), &list); err != nil {
 		return nil, fmt.Errorf("sqlite %q: params list %.60q: want a JSON array of arrays: %w", sql, js, err)
@@ -96,9 +114,89 @@ func parseParamsList(sql, js string) ([][]any, error) {
 	return list, nil
 }
 
+// scanIntLists is parseParamsList's fast path: ok is false unless js is
+// exactly a JSON array of scanInts arrays.
+func (d *db) scanIntLists(js string) (_ [][]any, ok bool) {
+	if len(js) < 2 || js[0] != '[' {
+		return nil, false
+	}
+	ps, lists, i := d.params[:0], d.lists[:0], 1
+	starts := make([]int, 0, 32)
+	if js[i] != ']' {
+		for {
+			starts = append(starts, len(ps))
+			if ps, i, ok = scanInts(js, i, ps); !ok || i >= len(js) {
+				return nil, false
+			}
+			if js[i] == ']' {
+				break
+			}
+			if js[i] != ',' {
+				return nil, false
+			}
+			i++
+		}
+	}
+	if i != len(js)-1 {
+		return nil, false
+	}
+	for k, start := range starts { // slice ps only now: appends may have moved it
+		end := len(ps)
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		lists = append(lists, ps[start:end:end])
+	}
+	d.params, d.lists = ps, lists
+	return lists, true
+}
+
+// scanInts scans the JSON array of integers at js[i:] ("[4174]", "[]",
+// "[1,-2]"; no whitespace, as JSON.stringify writes them), appends its
+// values to ps as int64 and returns the index after its "]". ok is false
+// for any other text, including integers of more than 15 digits (beyond
+// 2^53, where a JS number is no longer exact): the caller then falls back
+// to encoding/json, which also reports malformed input.
+func scanInts(js string, i int, ps []any) (_ []any, next int, ok bool) {
+	if i >= len(js) || js[i] != '[' {
+		return ps, i, false
+	}
+	i++
+	if i < len(js) && js[i] == ']' {
+		return ps, i + 1, true
+	}
+	for {
+		neg := i < len(js) && js[i] == '-'
+		if neg {
+			i++
+		}
+		start := i
+		var v int64
+		for i < len(js) && js[i] >= '0' && js[i] <= '9' {
+			v = v*10 + int64(js[i]-'0')
+			i++
+		}
+		if n := i - start; n == 0 || n > 15 || (n > 1 && js[start] == '0') || i >= len(js) {
+			return ps, i, false
+		}
+		if neg {
+			v = -v
+		}
+		ps = append(ps, v)
+		switch js[i] {
+		case ',':
+			i++
+		case ']':
+			return ps, i + 1, true
+		default:
+			return ps, i, false
+		}
+	}
+}
+
 // prepareJSON is prepare with the parameters given as a JSON array.
 func (d *db) prepareJSON(sql, paramsJSON string) (*sqlite.Stmt, error) {
-	params, err := parseParams(sql, paramsJSON)
+	params, err := d.parseParams(sql, paramsJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +270,7 @@ func (d *db) first(b []byte, sql string, stmt *sqlite.Stmt) ([]byte, error) {
 
 // run executes sql to completion and returns the number of changed rows.
 func (d *db) run(sql, paramsJSON string) (int, error) {
-	params, err := parseParams(sql, paramsJSON)
+	params, err := d.parseParams(sql, paramsJSON)
 	if err != nil {
 		return 0, err
 	}
@@ -202,7 +300,7 @@ func (d *db) exec(sql string, params []any) (int, error) {
 // returns a JSON array with one result per execution: the first row or
 // null for queries, the changed-row count otherwise.
 func (d *db) batch(sql, listJSON string) (string, error) {
-	list, err := parseParamsList(sql, listJSON)
+	list, err := d.parseParamsList(sql, listJSON)
 	if err != nil {
 		return "", err
 	}
@@ -231,7 +329,7 @@ func (d *db) batch(sql, listJSON string) (string, error) {
 // so busy_timeout applies instead of a failed lock upgrade) and returns
 // the total number of changed rows.
 func (d *db) tx(sql, listJSON string) (total int, err error) {
-	list, err := parseParamsList(sql, listJSON)
+	list, err := d.parseParamsList(sql, listJSON)
 	if err != nil {
 		return 0, err
 	}
