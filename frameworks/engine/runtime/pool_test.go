@@ -39,6 +39,7 @@ const (
 	rRun
 	rCached
 	rBadFrame
+	rAsyncBadFrame
 )
 
 // worldRandom is the fixture's World.randomNumber for id 1..100.
@@ -150,8 +151,8 @@ func wantResponse(t *testing.T, got *Response, status int, ctype, body string) {
 func TestRoutes(t *testing.T) {
 	p := newFixturePool(t, Config{Isolates: 1})
 	routes := p.Routes()
-	if len(routes) != rBadFrame+1 {
-		t.Fatalf("%d routes, want %d", len(routes), rBadFrame+1)
+	if len(routes) != rAsyncBadFrame+1 {
+		t.Fatalf("%d routes, want %d", len(routes), rAsyncBadFrame+1)
 	}
 	if want := (Route{Path: "/json", File: "app/routes/json.ts"}); routes[rJSON] != want {
 		t.Errorf("route 0 = %+v, want %+v", routes[rJSON], want)
@@ -170,7 +171,11 @@ func TestRenderFrames(t *testing.T) {
 	if err == nil || err.Error() != `runtime: render of /bad-frame: frame "42" has no status line` {
 		t.Errorf("bad frame error = %v", err)
 	}
-	if _, err := p.Render(context.Background(), 99, get("/x", nil)); err == nil || err.Error() != "runtime: route index 99, have 14 routes" {
+	_, err = p.Render(context.Background(), rAsyncBadFrame, get("/async-bad-frame", nil))
+	if want := `runtime: render of /async-bad-frame returned a Promise of 42, want a frame string "<status>\n<content-type>\n<body>"`; err == nil || err.Error() != want {
+		t.Errorf("async bad frame error = %v, want %s", err, want)
+	}
+	if _, err := p.Render(context.Background(), 99, get("/x", nil)); err == nil || err.Error() != "runtime: route index 99, have 15 routes" {
 		t.Errorf("route 99 error = %v", err)
 	}
 }
@@ -452,7 +457,7 @@ func TestRetainedFlat(t *testing.T) {
 		{rJSON, nil}, {rRequest, url.Values{"q": {"x"}}}, {rDB, url.Values{"id": {"5"}}},
 		{rQueries, url.Values{"ids": {"1,2,3,4,5,6,7,8,9,10"}}}, {rUpdates, url.Values{"ids": {"11,12"}}},
 		{rAll, nil}, {rFortunes, nil}, {rThrow, nil}, {rAsync, url.Values{"id": {"9"}}},
-		{rAsyncThrow, nil}, {rSQLErr, nil}, {rRun, nil}, {rBadFrame, nil},
+		{rAsyncThrow, nil}, {rSQLErr, nil}, {rRun, nil}, {rBadFrame, nil}, {rAsyncBadFrame, nil},
 	}
 	round := func() {
 		for _, m := range mix {

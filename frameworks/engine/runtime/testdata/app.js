@@ -101,6 +101,7 @@
     { path: "/run", render: () => json({ changes: db.run("UPDATE Fortune SET message = message WHERE id <= ?", 3) }) },
     { path: "/cached", revalidate: 2.5, render: () => frame(200, "text/plain", "line 1\nline 2") },
     { path: "/bad-frame", render: () => 42 },
+    { path: "/async-bad-frame", render: async () => 42 },
   ];
 
   globalThis.__engine = {
