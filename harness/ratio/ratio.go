@@ -91,7 +91,7 @@ type Target struct {
 // cores the harness gives servers one CPU, where pool and serialized are
 // the same.
 var EngineTargets = []Target{
-	{Name: "engine ≥ 0.85× go-stdlib on json and plaintext", Of: "engine/pool", Over: "go-stdlib/default", Tests: []string{"json", "plaintext"}, Min: 0.85},
+	{Name: "engine ≥ 0.85× go-stdlib on json and plaintext", Of: "engine/pool", Over: Reference, Tests: []string{"json", "plaintext"}, Min: 0.85},
 	{Name: "engine ahead of node-http on every test", Of: "engine/pool", Over: "node-http/default", Min: 1.0},
 }
 

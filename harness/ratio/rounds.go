@@ -1,0 +1,126 @@
+package ratio
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// Reference is the variant key "framework/variant" every ratio is taken
+// against (DESIGN.md: go-stdlib is the reference).
+const Reference = "go-stdlib/default"
+
+// Key names one row: a framework variant and a suite test at its headline N
+// (suite.HeadlineOf, as Table uses: 20 for queries and updates when
+// measured, else their largest N; 0 for the other test types).
+type Key struct {
+	Framework, Variant, Test string
+	N                        int
+}
+
+// Name is k's variant key "framework/variant", as Reference and Row.Cells
+// spell it.
+func (k Key) Name() string { return k.Framework + "/" + k.Variant }
+
+// Reference is the key of the Reference variant on k's test and N.
+func (k Key) Reference() Key {
+	fw, variant, _ := strings.Cut(Reference, "/")
+	return Key{Framework: fw, Variant: variant, Test: k.Test, N: k.N}
+}
+
+// Rounds is a key's per-round figures at its peak level (sweep.Peaks: the
+// eligible level with the highest median RPS), by round number (1-based).
+type Rounds struct {
+	Key
+	// OK is false when the key has no peak (no level passed the gate in
+	// every round); Reason then says why (sweep.Peak.Reason, naming the
+	// level, round and gate reason) and the other fields are zero.
+	OK     bool
+	Reason string
+	// Connections (concurrency) and Pipeline (pipeline depth, 1 = none)
+	// are the peak level's.
+	Connections, Pipeline int
+	// RPS maps a round number to that round's RPS (requests/s) at the peak
+	// level; CPUms maps it to the server's CPU time per request in ms.
+	RPS   map[int]float64
+	CPUms map[int]float64
+	// Peak is the median of RPS over rounds (the headline peak, requests/s);
+	// MinRPS and MaxRPS its range over rounds.
+	Peak, MinRPS, MaxRPS float64
+	// GeneratorSaturated is true when the load generator was saturated in
+	// any round at the peak level (those rounds measured the generator).
+	GeneratorSaturated bool
+}
+
+// PeakRounds returns the per-round figures of every framework variant on
+// every test of f's suite at the test's headline N; samples of other Ns,
+// constant-rate samples and tests outside the suite are left out. Two
+// runtimes of one framework variant share a Key; the later series in sample
+// order wins.
+func PeakRounds(f *results.File) map[Key]Rounds {
+	headline := map[string]int{}
+	for _, t := range f.Suite.Tests {
+		headline[t.Name] = suite.HeadlineOf(t.Queries)
+	}
+	out := map[Key]Rounds{}
+	for _, p := range sweep.Peaks(f.Samples) {
+		n, ok := headline[p.Test]
+		if !ok || p.N != n {
+			continue
+		}
+		k := Key{Framework: p.Framework, Variant: p.Variant, Test: p.Test, N: p.N}
+		out[k] = roundsOf(k, p)
+	}
+	return out
+}
+
+func roundsOf(k Key, p sweep.Peak) Rounds {
+	r := Rounds{Key: k, OK: p.OK, Reason: p.Reason}
+	if !p.OK {
+		return r
+	}
+	l := p.Level
+	r.Connections, r.Pipeline = l.Connections, l.Pipeline
+	r.Peak, r.MinRPS, r.MaxRPS = l.Median, l.Min, l.Max
+	r.RPS = make(map[int]float64, len(l.Samples))
+	r.CPUms = make(map[int]float64, len(l.Samples))
+	for _, s := range l.Samples {
+		r.RPS[s.Round] = s.RPS
+		r.CPUms[s.Round] = s.CPUPerRequest
+		r.GeneratorSaturated = r.GeneratorSaturated || s.GeneratorSaturated
+	}
+	return r
+}
+
+// Values returns r's per-round RPS (requests/s) ordered by round number;
+// empty when r has no peak.
+func (r Rounds) Values() []float64 {
+	v := make([]float64, 0, len(r.RPS))
+	for _, round := range slices.Sorted(maps.Keys(r.RPS)) {
+		v = append(v, r.RPS[round])
+	}
+	return v
+}
+
+// PerRoundRatio divides x's RPS by ref's in each round both have (same run,
+// same round number, each at its own peak level), rounds ascending; ratios[i]
+// belongs to rounds[i] and is dimensionless. Rounds where ref's RPS is 0 are
+// left out; both are empty when x or ref has no peak.
+func PerRoundRatio(x, ref Rounds) (ratios []float64, rounds []int) {
+	if !x.OK || !ref.OK {
+		return nil, nil
+	}
+	for _, round := range slices.Sorted(maps.Keys(x.RPS)) {
+		d, ok := ref.RPS[round]
+		if !ok || d == 0 {
+			continue
+		}
+		ratios = append(ratios, x.RPS[round]/d)
+		rounds = append(rounds, round)
+	}
+	return ratios, rounds
+}
