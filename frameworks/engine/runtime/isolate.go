@@ -56,18 +56,18 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 		fn   func(args []*v8.Value) (string, error)
 	}{
 		{"method", s.hostMethod}, {"path", s.hostPath}, {"query", s.hostQuery}, {"header", s.hostHeader},
-		{"all", s.hostAll}, {"get", s.hostGet}, {"batch", s.hostBatch},
+		{"all", sqlFunc(s, (*db).all)}, {"get", sqlFunc(s, (*db).get)}, {"batch", sqlFunc(s, (*db).batch)},
 	}
 	for _, f := range fns {
-		if err := host.Set(f.name, s.stringFunc(f.name, f.fn)); err != nil {
+		if err := host.Set(f.name, hostFunc(s, f.name, f.fn, s.newString)); err != nil {
 			return nil, nil, fmt.Errorf("runtime: isolate %d: __host.%s: %w", index, f.name, err)
 		}
 	}
 	for _, f := range []struct {
 		name string
 		fn   func(args []*v8.Value) (int, error)
-	}{{"run", s.hostRun}, {"tx", s.hostTx}} {
-		if err := host.Set(f.name, s.numberFunc(f.name, f.fn)); err != nil {
+	}{{"run", sqlFunc(s, (*db).run)}, {"tx", sqlFunc(s, (*db).tx)}} {
+		if err := host.Set(f.name, hostFunc(s, f.name, f.fn, s.newNumber)); err != nil {
 			return nil, nil, fmt.Errorf("runtime: isolate %d: __host.%s: %w", index, f.name, err)
 		}
 	}
@@ -250,11 +250,11 @@ func (s *slot) releaseArena() {
 	s.arena = s.arena[:0]
 }
 
-// stringFunc wraps a host function returning a string: it releases the
-// callback's arguments and receiver, turns errors and panics into
-// "\u0000ERR:" strings (a Go panic must not unwind through V8's frames)
-// and never throws.
-func (s *slot) stringFunc(name string, fn func(args []*v8.Value) (string, error)) *v8.FunctionTemplate {
+// hostFunc wraps a host function whose result becomes a V8 value through
+// result (newString, newNumber): it releases the callback's arguments and
+// receiver, turns errors and panics into "\u0000ERR:" strings (a Go panic
+// must not unwind through V8's frames) and never throws.
+func hostFunc[T any](s *slot, name string, fn func(args []*v8.Value) (T, error), result func(T) *v8.Value) *v8.FunctionTemplate {
 	return v8.NewFunctionTemplateWithError(s.iso, func(info *v8.FunctionCallbackInfo) (ret *v8.Value, _ error) {
 		defer info.Release()
 		defer func() {
@@ -266,24 +266,7 @@ func (s *slot) stringFunc(name string, fn func(args []*v8.Value) (string, error)
 		if err != nil {
 			return s.newString(hostErrPrefix + "__host." + name + ": " + err.Error()), nil
 		}
-		return s.newString(out), nil
-	})
-}
-
-// numberFunc is stringFunc for host functions returning a count.
-func (s *slot) numberFunc(name string, fn func(args []*v8.Value) (int, error)) *v8.FunctionTemplate {
-	return v8.NewFunctionTemplateWithError(s.iso, func(info *v8.FunctionCallbackInfo) (ret *v8.Value, _ error) {
-		defer info.Release()
-		defer func() {
-			if r := recover(); r != nil {
-				ret = s.newString(fmt.Sprintf("%s__host.%s: panic: %v", hostErrPrefix, name, r))
-			}
-		}()
-		n, err := fn(info.Args())
-		if err != nil {
-			return s.newString(hostErrPrefix + "__host." + name + ": " + err.Error()), nil
-		}
-		return s.newNumber(n), nil
+		return result(out), nil
 	})
 }
 
@@ -325,39 +308,16 @@ func (s *slot) hostHeader(args []*v8.Value) (string, error) {
 
 var errNoDB = errors.New("no database (Config.DatabasePath is empty)")
 
-func (s *slot) hostAll(args []*v8.Value) (string, error) {
-	if s.db == nil {
-		return "", errNoDB
+// sqlFunc makes the host function of a db method taking (sql,
+// paramsJSON): all, get, run, batch and tx; errNoDB without a connection.
+func sqlFunc[T any](s *slot, f func(d *db, sql, params string) (T, error)) func(args []*v8.Value) (T, error) {
+	return func(args []*v8.Value) (T, error) {
+		if s.db == nil {
+			var zero T
+			return zero, errNoDB
+		}
+		return f(s.db, arg(args, 0), arg(args, 1))
 	}
-	return s.db.all(arg(args, 0), arg(args, 1))
-}
-
-func (s *slot) hostGet(args []*v8.Value) (string, error) {
-	if s.db == nil {
-		return "", errNoDB
-	}
-	return s.db.get(arg(args, 0), arg(args, 1))
-}
-
-func (s *slot) hostRun(args []*v8.Value) (int, error) {
-	if s.db == nil {
-		return 0, errNoDB
-	}
-	return s.db.run(arg(args, 0), arg(args, 1))
-}
-
-func (s *slot) hostBatch(args []*v8.Value) (string, error) {
-	if s.db == nil {
-		return "", errNoDB
-	}
-	return s.db.batch(arg(args, 0), arg(args, 1))
-}
-
-func (s *slot) hostTx(args []*v8.Value) (int, error) {
-	if s.db == nil {
-		return 0, errNoDB
-	}
-	return s.db.tx(arg(args, 0), arg(args, 1))
 }
 
 func (s *slot) retained() int {
