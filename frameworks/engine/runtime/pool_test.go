@@ -480,3 +480,28 @@ func TestRetainedFlat(t *testing.T) {
 		t.Errorf("Renders()[json] = %d, want %d", got, rounds)
 	}
 }
+
+// TestNoDatabase: without Config.DatabasePath every SQL host function,
+// string- or number-valued, answers an error the route throws.
+func TestNoDatabase(t *testing.T) {
+	script, sm := fixtureBundle(t)
+	p, err := New(Config{Script: script, SourceMap: sm, Isolates: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tc := range []struct {
+		route int
+		req   *Request
+		want  string
+	}{
+		{rDB, get("/db", url.Values{"id": {"5"}}), "Error: __host.get: no database (Config.DatabasePath is empty)"},
+		{rRun, get("/run", nil), "Error: __host.run: no database (Config.DatabasePath is empty)"},
+	} {
+		_, err := p.Render(context.Background(), tc.route, tc.req)
+		var re *RenderError
+		if !errors.As(err, &re) || re.Message != tc.want {
+			t.Errorf("%s: error %v, want a RenderError %q", tc.req.Path, err, tc.want)
+		}
+	}
+}
