@@ -8,6 +8,7 @@
 //	tfbench verify     [--suite FILE] [--frameworks LIST] [--tests LIST]
 //	tfbench dataset    [--out FILE] [--force]
 //	tfbench report     [--results FILE] [--out FILE]
+//	tfbench merge      --out FILE [--labels LIST] FILE...
 //	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--json]
 //	tfbench frameworks [--dir DIR]
 //
@@ -44,6 +45,7 @@ var commands = []struct {
 	{"verify", "start frameworks and check their responses against the TFB rules, measuring nothing", verifyCmd},
 	{"dataset", "generate the SQLite World/Fortune dataset", datasetCmd},
 	{"report", "render a results.json as markdown", reportCmd},
+	{"merge", "combine results files from several machines or CI jobs into one merged file", mergeCmd},
 	{"load", "drive load at any URL, like wrk or hey, and print the summary a sample gets", loadCmd},
 	{"frameworks", "list the framework adapters and their variants", frameworksCmd},
 }

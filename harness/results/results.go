@@ -150,14 +150,14 @@ func Read(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	var f File
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: not a tfbench results file: %w", path, err)
+	f, err := decode(path, data)
+	if err != nil {
+		return nil, err
 	}
 	if f.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("%s: results schema version %d, this tfbench reads version %d", path, f.SchemaVersion, SchemaVersion)
 	}
-	return &f, nil
+	return f, nil
 }
 
 // Write encodes f to path atomically: it writes a temporary file in the

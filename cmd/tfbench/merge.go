@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/tfbench/tfbench/harness/results"
+)
+
+func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("merge", "merge --out FILE [--labels LIST] FILE...", stderr)
+	out := fs.String("out", "", "merged results file to write (required)")
+	labels := fs.String("labels", "", "comma-separated labels, one per results.json given, naming each run in reports (default: each file's base name without .json; runs of a merged input keep theirs)")
+	if err := fs.Parse(args); err != nil {
+		return parse(fs, args)
+	}
+	files := fs.Args()
+	names := list(*labels)
+	switch {
+	case *out == "" || len(files) == 0:
+		fmt.Fprintln(stderr, "merge needs --out and at least one results file")
+		fs.Usage()
+		return errUsage
+	case len(names) > 0 && len(names) != len(files):
+		fmt.Fprintf(stderr, "--labels names %d runs, %d files given\n", len(names), len(files))
+		return errUsage
+	}
+	var runs []results.Run
+	for i, path := range files {
+		s, err := results.ReadSet(path)
+		if err != nil {
+			return err
+		}
+		if f, ok := s.Single(); ok {
+			label := results.LabelOf(path)
+			if len(names) > 0 {
+				label = names[i]
+			}
+			runs = append(runs, results.Run{Label: label, File: f})
+			continue
+		}
+		runs = append(runs, s.Runs...)
+	}
+	set, err := results.Merge(runs)
+	if err != nil {
+		return err
+	}
+	if err := results.WriteSet(*out, set); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d runs\n", *out, len(set.Runs))
+	for _, r := range set.Runs {
+		fmt.Fprintf(stdout, "  %s: run %s on %s, %d samples\n", r.Label, r.File.RunID, r.File.Host.Hostname, len(r.File.Samples))
+	}
+	return nil
+}

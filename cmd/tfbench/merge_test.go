@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// oneRun writes a results file in dir measuring go-stdlib and other on
+// host, and returns its path.
+func oneRun(t *testing.T, dir, other, host string, method int) string {
+	t.Helper()
+	f := &results.File{SchemaVersion: results.SchemaVersion, MethodVersion: method, RunID: "run-" + other, Status: results.Complete,
+		Suite: results.Suite{Name: "nightly", Hash: "abc", Rounds: 1}}
+	f.Host.Hostname = host
+	for _, fw := range []string{"go-stdlib", other} {
+		f.Frameworks = append(f.Frameworks, results.Framework{Name: fw, Variant: "default"})
+		f.Samples = append(f.Samples, sweep.Sample{Key: sweep.Key{Framework: fw, Variant: "default", Test: "json", Connections: 16, Round: 1}, RPS: 1000})
+	}
+	path := filepath.Join(dir, other+".json")
+	if err := results.Write(path, f); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestMergeCommand(t *testing.T) {
+	dir := t.TempDir()
+	a, b := oneRun(t, dir, "nextjs", "runner-1", 2), oneRun(t, dir, "astro", "runner-2", 2)
+	out := filepath.Join(dir, "merged.json")
+	var stdout, stderr bytes.Buffer
+	if code := cli(context.Background(), []string{"merge", "--out", out, a, b}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := "wrote " + out + ": 2 runs\n  nextjs: run run-nextjs on runner-1, 2 samples\n  astro: run run-astro on runner-2, 2 samples\n"
+	if stdout.String() != want {
+		t.Errorf("stdout %q\nwant %q", stdout.String(), want)
+	}
+	s, err := results.ReadSet(out)
+	if err != nil || len(s.Runs) != 2 || s.Runs[1].File.Host.Hostname != "runner-2" {
+		t.Fatalf("merged file: %v %+v", err, s)
+	}
+
+	// A merged file merges again; labels given for plain files replace the base names.
+	c := oneRun(t, dir, "qwik", "runner-3", 2)
+	out2 := filepath.Join(dir, "all.json")
+	stdout.Reset()
+	if code := cli(context.Background(), []string{"merge", "--out", out2, "--labels", "merged,job-qwik", out, c}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	s, err = results.ReadSet(out2)
+	if err != nil || len(s.Runs) != 3 || s.Runs[0].Label != "nextjs" || s.Runs[2].Label != "job-qwik" {
+		t.Fatalf("merged again: %v %+v", err, s)
+	}
+
+	// Different methods: exit 1, the reason named, nothing written.
+	old := oneRun(t, t.TempDir(), "react-router", "runner-4", 1)
+	stderr.Reset()
+	bad := filepath.Join(dir, "bad.json")
+	if code := cli(context.Background(), []string{"merge", "--out", bad, a, old}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "nextjs: method version 2, react-router: method version 1") {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+	if _, err := results.ReadSet(bad); err == nil {
+		t.Error("a refused merge wrote its output")
+	}
+	if code := cli(context.Background(), []string{"merge", a}, &stdout, &stderr); code != 2 {
+		t.Errorf("merge without --out: exit %d", code)
+	}
+}
