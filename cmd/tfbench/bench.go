@@ -5,11 +5,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/progress"
+	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
@@ -22,6 +30,7 @@ type common struct {
 	suite, frameworks, tests, dir, work string
 	keep                                bool
 	seed                                int64
+	rounds                              int // 0 = the suite's
 }
 
 func (c *common) register(fs *flag.FlagSet, defaultSuite string, measuring bool) {
@@ -33,6 +42,7 @@ func (c *common) register(fs *flag.FlagSet, defaultSuite string, measuring bool)
 	if measuring {
 		fs.BoolVar(&c.keep, "keep", false, "keep each framework's database copy after its round")
 		fs.Int64Var(&c.seed, "seed", 0, "seed of the per-round framework shuffle (default: from the clock; recorded in results.json)")
+		fs.IntVar(&c.rounds, "rounds", 0, "rounds: how many times every level is measured, frameworks shuffled per round (default: the suite's; recorded in results.json)")
 	}
 }
 
@@ -54,12 +64,12 @@ func (c *common) config(log io.Writer) (run.Config, error) {
 	if err != nil {
 		return run.Config{}, err
 	}
-	return run.Config{Suite: s, Tests: tests, Targets: targets, WorkDir: c.work, Keep: c.keep, Seed: c.seed, Log: log, Command: c.command}, nil
+	return run.Config{Suite: s, Tests: tests, Targets: targets, WorkDir: c.work, Keep: c.keep, Seed: c.seed, Rounds: c.rounds, Log: log, Command: c.command}, nil
 }
 
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--keep] [--seed N]", stderr)
+	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--rounds N] [--keep] [--seed N]", stderr)
 	c.register(fs, "suites/tfb.yaml", true)
 	c.command = append([]string{"tfbench", "bench"}, args...)
 	reportPath := fs.String("report", "", "also write the markdown report to this file (it is always written beside results.json)")
@@ -67,11 +77,14 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := c.config(stdout)
+	line := progressLine(stdout)
+	cfg, err := c.config(line)
 	if err != nil {
 		return err
 	}
+	cfg.Progress = line.Step
 	f, path, err := run.Bench(ctx, cfg)
+	line.Done()
 	if f != nil {
 		md := filepath.Join(filepath.Dir(path), "report.md")
 		if werr := writeReport(f, md, *reportPath); werr != nil && err == nil {
@@ -96,6 +109,16 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
+// progressLine shows the run's log lines and progress on w: a live line on
+// a terminal, plain lines otherwise (progress.ForFile); any other writer
+// than a file gets plain lines.
+func progressLine(w io.Writer) *progress.Line {
+	if f, ok := w.(*os.File); ok {
+		return progress.ForFile(f)
+	}
+	return progress.New(w, false, 0)
+}
+
 // writeReport renders f as markdown to each non-empty path, atomically.
 func writeReport(f *results.File, paths ...string) error {
 	var b strings.Builder
@@ -113,8 +136,11 @@ func writeReport(f *results.File, paths ...string) error {
 	return nil
 }
 
-// summarize prints the verification verdicts that were not a pass and the
-// count of samples that failed the gate.
+// summarize prints the run's wall time, the count of samples and of those
+// that failed the gate, the verification verdicts that were not a pass
+// (and frameworks that could not be built or started), and the best
+// variant per suite test: the highest peak RPS (median over rounds at the
+// peak level, ratio.PeakRounds) at the test's headline N.
 func summarize(w io.Writer, f *results.File) {
 	var failedGate int
 	for _, s := range f.Samples {
@@ -133,10 +159,63 @@ func summarize(w io.Writer, f *results.File) {
 			notPass = append(notPass, fmt.Sprintf("  %s/%s: %s", fw.Name, fw.Variant, fw.Error))
 		}
 	}
+	if !f.Finished.IsZero() {
+		fmt.Fprintf(w, "wall time %s; ", f.Finished.Sub(f.Started).Round(time.Second))
+	}
 	fmt.Fprintf(w, "%d samples, %d failed the gate; %d verification verdicts, %d not a pass\n", len(f.Samples), failedGate, len(f.Verifications), len(notPass))
 	for _, l := range notPass {
 		fmt.Fprintln(w, l)
 	}
+	best := bestPerTest(f)
+	if len(best) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "best per test (peak RPS, median over rounds):")
+	for _, l := range best {
+		fmt.Fprintln(w, "  "+l)
+	}
+}
+
+// bestPerTest is one line per suite test, in suite order, naming the
+// variant with the highest peak RPS at the test's headline N, e.g.
+// "queries N=20: go-stdlib/default 12,345 RPS at c=64 (best of 3)";
+// a test without any peak says so.
+func bestPerTest(f *results.File) []string {
+	peaks := ratio.PeakRounds(f)
+	keys := slices.SortedFunc(maps.Keys(peaks), func(a, b ratio.Key) int { return strings.Compare(a.Name(), b.Name()) })
+	var out []string
+	for _, t := range f.Suite.Tests {
+		var best ratio.Rounds
+		measured := 0
+		for _, k := range keys {
+			p := peaks[k]
+			if k.Test != t.Name || !p.OK {
+				continue
+			}
+			measured++
+			if p.Peak > best.Peak {
+				best = p
+			}
+		}
+		name := t.Name
+		if n := suite.HeadlineOf(t.Queries); n > 0 {
+			name += fmt.Sprintf(" N=%d", n)
+		}
+		if measured == 0 {
+			out = append(out, name+": no variant has a peak (none measured, or no level passed the gate in every round)")
+			continue
+		}
+		level := fmt.Sprintf("c=%d", best.Connections)
+		if best.Pipeline > 1 {
+			level += fmt.Sprintf(", pipeline %d", best.Pipeline)
+		}
+		line := fmt.Sprintf("%s: %s %s RPS at %s", name, best.Name(), humanize.Comma(int64(math.Round(best.Peak))), level)
+		if measured > 1 {
+			line += fmt.Sprintf(" (best of %d)", measured)
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {

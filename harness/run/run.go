@@ -10,12 +10,15 @@ package run
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +29,7 @@ import (
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
@@ -36,10 +40,31 @@ import (
 type Target struct {
 	Spec    *framework.Spec
 	Variant framework.Variant
+	// Label is the variant name results record for this target (its
+	// frameworks entry, verdicts and samples' key) and logs, server logs
+	// and database copies are named by; empty means Variant.Name. It tells
+	// apart two targets of one variant, e.g. "default@base" and
+	// "default@new" for two source trees (Spec.Dir) of one adapter, which
+	// are built separately. Letters, digits and . _ @ + - only, starting
+	// with a letter or digit.
+	Label string
 }
 
-// Name is "framework/variant".
-func (t Target) Name() string { return t.Spec.Name + "/" + t.Variant.Name }
+// VariantName is the variant name results record for t: Label, or
+// Variant.Name when Label is empty.
+func (t Target) VariantName() string {
+	if t.Label != "" {
+		return t.Label
+	}
+	return t.Variant.Name
+}
+
+// Name is "framework/variant" with the recorded variant name
+// (VariantName), e.g. "go-stdlib/default" or "go-stdlib/default@new".
+func (t Target) Name() string { return t.Spec.Name + "/" + t.VariantName() }
+
+// labelRE is what a Target.Label may hold: it names files.
+var labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+-]*$`)
 
 // Config is what one run needs.
 type Config struct {
@@ -55,10 +80,21 @@ type Config struct {
 	RunID string
 	// Seed seeds the per-round shuffles; 0 means one drawn from the clock.
 	Seed int64
+	// Rounds is how many times every level of every test is measured,
+	// frameworks shuffled per round; 0 means the suite's rounds. It is
+	// recorded as results.Suite.Rounds. Bench and Verify return an error
+	// when it (or the suite's, when 0) is below 1.
+	Rounds int
 	// Keep keeps each framework's database copy after its round.
 	Keep bool
 	// Log receives one progress line per step; nil discards them.
 	Log io.Writer
+	// Progress, when not nil, is called just before each measured shot
+	// (after the test's warmup) with the shot and how far the run is
+	// (planned measuring time done and in all, wall time since the builds
+	// ended); the shot's sample line is the next line written to Log.
+	// progress.Line's Step fits it.
+	Progress func(progress.Step)
 	// StopGrace is how long a server gets between SIGTERM and SIGKILL.
 	StopGrace time.Duration
 	// Command is the command line that started the run, recorded in
@@ -82,7 +118,7 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	if err := linkLatest(filepath.Join(cfg.WorkDir, "runs"), r.cfg.RunID); err != nil {
 		return nil, "", err
 	}
-	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.cfg.Suite.Rounds, r.rec.Path)
+	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.cfg.Rounds, r.rec.Path)
 	err = r.bench(ctx)
 	status := results.Complete
 	if err != nil {
@@ -111,6 +147,13 @@ type runner struct {
 	runtimes map[string]framework.Runtime // by buildKey
 	builds   map[string]*framework.Build  // by buildKey
 	dbPaths  map[*framework.Server]string
+	// firstDir is the absolute source folder of each adapter name's first
+	// target: its build keeps the plain build folder (buildTag).
+	firstDir map[string]string
+	// Progress: planned measuring time done and in all (less what broken
+	// targets and failed tests will not measure), and when measuring began.
+	done, total time.Duration
+	measuring   time.Time
 }
 
 func newRunner(ctx context.Context, cfg Config) (*runner, error) {
@@ -119,6 +162,16 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	}
 	if len(cfg.Tests) == 0 {
 		cfg.Tests = cfg.Suite.Tests
+	}
+	if cfg.Rounds == 0 {
+		cfg.Rounds = cfg.Suite.Rounds
+	}
+	if cfg.Rounds < 1 {
+		return nil, fmt.Errorf("%d rounds: a run needs at least 1", cfg.Rounds)
+	}
+	firstDir, err := checkTargets(cfg.Targets)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.RunID == "" {
 		cfg.RunID = time.Now().UTC().Format("20060102-150405")
@@ -136,6 +189,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 		cfg: cfg, runDir: filepath.Join(cfg.WorkDir, "runs", cfg.RunID),
 		failed: map[string]map[string]bool{}, broken: map[string]string{},
 		verified: map[string]bool{}, client: &http.Client{Timeout: 10 * time.Second}, runtimes: map[string]framework.Runtime{}, builds: map[string]*framework.Build{}, dbPaths: map[*framework.Server]string{},
+		firstDir: firstDir,
 	}
 	r.logf = func(format string, a ...any) { fmt.Fprintf(cfg.Log, format+"\n", a...) }
 	r.source = DatasetPath(cfg.WorkDir)
@@ -154,7 +208,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	}
 	host := probe.HostInfo(ctx)
 	host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), r.srv.String(), cpuset.Disjoint(r.gen, r.srv)
-	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests)}
+	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	r.rec, err = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err != nil {
 		return nil, err
@@ -162,11 +216,39 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	return r, nil
 }
 
+// checkTargets checks the targets' labels (labelRE) and that no two share
+// a Name, and returns the absolute source folder of each adapter name's
+// first target (runner.firstDir). Errors name the target.
+func checkTargets(targets []Target) (firstDir map[string]string, err error) {
+	firstDir = map[string]string{}
+	seen := map[string]bool{}
+	for _, t := range targets {
+		if t.Label != "" && !labelRE.MatchString(t.Label) {
+			return nil, fmt.Errorf("target %s/%s: label %q: use letters, digits and . _ @ + - (it names files)", t.Spec.Name, t.Variant.Name, t.Label)
+		}
+		if seen[t.Name()] {
+			return nil, fmt.Errorf("target %s is given twice; give one a label", t.Name())
+		}
+		seen[t.Name()] = true
+		if _, ok := firstDir[t.Spec.Name]; !ok {
+			firstDir[t.Spec.Name] = absDir(t.Spec)
+		}
+	}
+	return firstDir, nil
+}
+
 func (r *runner) bench(ctx context.Context) error {
 	if err := r.buildAll(ctx); err != nil {
 		return err
 	}
-	for round := 1; round <= r.cfg.Suite.Rounds; round++ {
+	perTarget := r.plan(r.cfg.Tests)
+	for _, t := range r.cfg.Targets {
+		if _, bad := r.broken[t.Name()]; !bad {
+			r.total += time.Duration(r.cfg.Rounds) * perTarget
+		}
+	}
+	r.measuring = time.Now()
+	for round := 1; round <= r.cfg.Rounds; round++ {
 		for _, i := range sweep.Order(len(r.cfg.Targets), r.cfg.Seed, round) {
 			t := r.cfg.Targets[i]
 			if _, bad := r.broken[t.Name()]; bad {
@@ -212,16 +294,41 @@ func (r *runner) buildAll(ctx context.Context) error {
 	return nil
 }
 
-// buildKey names the build target t runs: its adapter and runtime spec.
+// buildKey names the build target t runs: its adapter's source folder
+// (absolute) and runtime spec, so two source trees of one adapter (two
+// Targets with one Spec.Name and different Spec.Dir) build separately.
 func (r *runner) buildKey(t Target) string {
-	return t.Spec.Name + "\x00" + t.Spec.RuntimeOf(t.Variant)
+	return absDir(t.Spec) + "\x00" + t.Spec.RuntimeOf(t.Variant)
+}
+
+// absDir is s.Dir made absolute (cleaned as given if that fails).
+func absDir(s *framework.Spec) string {
+	d, err := filepath.Abs(s.Dir)
+	if err != nil {
+		return filepath.Clean(s.Dir)
+	}
+	return d
+}
+
+// buildTag tells the build folders of an adapter's source trees apart: ""
+// for the source folder of the adapter's first target, else "@" and the
+// first 8 hex digits of the SHA-256 of the folder's absolute path (stable
+// across runs, so its build is reused).
+func (r *runner) buildTag(t Target) string {
+	d := absDir(t.Spec)
+	if d == r.firstDir[t.Spec.Name] {
+		return ""
+	}
+	h := sha256.Sum256([]byte(d))
+	return "@" + hex.EncodeToString(h[:4])
 }
 
 // build installs the runtime target t runs on and stages its adapter's
-// build for that runtime under WorkDir/build/NAME/RUNTIME.
+// build for that runtime under WorkDir/build/NAME/RUNTIME (RUNTIME@TAG
+// for a second source tree of the adapter: buildTag).
 func (r *runner) build(ctx context.Context, t Target) error {
 	s, spec := t.Spec, t.Spec.RuntimeOf(t.Variant)
-	slug := framework.RuntimeSlug(spec)
+	slug := framework.RuntimeSlug(spec) + r.buildTag(t)
 	logPath := filepath.Join(r.runDir, "logs", s.Name+"-"+slug+"-build.log")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 		return err
@@ -263,7 +370,7 @@ func (r *runner) frameworkRecord(t Target) results.Framework {
 		rt = t.Spec.RuntimeOf(t.Variant)
 	}
 	f := results.Framework{
-		Name: t.Spec.Name, Variant: t.Variant.Name, Runtime: rt, Language: t.Spec.Language,
+		Name: t.Spec.Name, Variant: t.VariantName(), Runtime: rt, Language: t.Spec.Language,
 		Rendering: t.Spec.Rendering, Description: t.Spec.Description, Start: start, Error: r.broken[t.Name()],
 	}
 	for _, p := range t.Spec.Versions {
@@ -281,19 +388,26 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	srv, stop, err := r.start(ctx, t, fmt.Sprintf("%s-%s-r%d", t.Spec.Name, t.Variant.Name, round))
+	left := time.Duration(r.cfg.Rounds - round + 1) // rounds left for t, this one included
+	srv, stop, err := r.start(ctx, t, fmt.Sprintf("%s-%s-r%d", t.Spec.Name, t.VariantName(), round))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		r.logf("round %d: %s: %v", round, t.Name(), err)
 		r.broken[t.Name()] = "start failed: " + err.Error()
+		r.total -= left * r.plan(r.cfg.Tests)
 		return r.rec.Framework(r.frameworkRecord(t))
 	}
 	defer stop()
 	if !r.verified[t.Name()] {
 		if err := r.verify(ctx, t, srv, r.dbPaths[srv]); err != nil {
 			return err
+		}
+		for _, test := range r.cfg.Tests {
+			if r.failed[t.Name()][test.Name] {
+				r.total -= left * testPlan(test)
+			}
 		}
 	}
 	for _, test := range r.cfg.Tests {
@@ -380,7 +494,7 @@ func (r *runner) verify(ctx context.Context, t Target, srv *framework.Server, db
 				v.Reasons = append(v.Reasons, err.Error())
 			}
 		}
-		vs = append(vs, results.Verification{Framework: t.Spec.Name, Variant: t.Variant.Name, Test: test.Name, Status: string(v.Status), Reasons: v.Reasons, PageBytes: v.PageBytes})
+		vs = append(vs, results.Verification{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, Status: string(v.Status), Reasons: v.Reasons, PageBytes: v.PageBytes})
 		r.logf("verify %s %s: %s%s", t.Name(), test.Name, v.Status, reasonSuffix(v.Reasons))
 		if v.Status == verify.Fail {
 			r.failed[t.Name()][test.Name] = true
@@ -413,6 +527,7 @@ func (r *runner) test(ctx context.Context, t Target, srv *framework.Server, test
 		if err != nil {
 			return fmt.Errorf("%s %s warmup: %w", t.Name(), test.Name, err)
 		}
+		r.done += test.Warmup
 	}
 	var shots []shot
 	for _, n := range ns {
@@ -428,6 +543,7 @@ func (r *runner) test(ctx context.Context, t Target, srv *framework.Server, test
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		r.progress(t, test, sh, round)
 		s, err := r.measure(ctx, t, srv, test, sh, round)
 		if ctx.Err() != nil {
 			return ctx.Err() // a window cut short by an interrupt is not a sample
@@ -438,9 +554,30 @@ func (r *runner) test(ctx context.Context, t Target, srv *framework.Server, test
 		if err := r.rec.Sample(s); err != nil {
 			return err
 		}
-		r.logf("round %d/%d: %s %s%s %s: %s", round, r.cfg.Suite.Rounds, t.Name(), test.Name, nText(sh.n), sh.level(), summary(s))
+		r.done += sh.duration
+		r.logf("round %d/%d: %s %s%s %s: %s", round, r.cfg.Rounds, t.Name(), test.Name, nText(sh.n), sh.level(), summary(s))
 	}
 	return nil
+}
+
+// plan is the planned measuring time of tests in one round on one target.
+func (r *runner) plan(tests []suite.Test) time.Duration {
+	var d time.Duration
+	for _, t := range tests {
+		d += testPlan(t)
+	}
+	return d
+}
+
+// progress hands Config.Progress the shot about to be measured.
+func (r *runner) progress(t Target, test suite.Test, sh shot, round int) {
+	if r.cfg.Progress == nil {
+		return
+	}
+	r.cfg.Progress(progress.Step{
+		Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, N: sh.n, Connections: sh.conns, Rate: sh.rate,
+		Round: round, Rounds: r.cfg.Rounds, Shot: sh.duration, Done: r.done, Total: r.total, Elapsed: time.Since(r.measuring),
+	})
 }
 
 // shot is one load run: a sample's or the warmup's.
@@ -532,7 +669,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 		renders = &n
 	}
 	s, err := sweep.FromResult(sweep.Key{
-		Framework: t.Spec.Name, Variant: t.Variant.Name, Runtime: r.frameworkRecord(t).Runtime,
+		Framework: t.Spec.Name, Variant: t.VariantName(), Runtime: r.frameworkRecord(t).Runtime,
 		Test: test.Name, Type: test.Type, N: sh.n, Connections: sh.conns, Rate: sh.rate, Pipeline: sh.pipeline,
 		Engine: o.engine.Name(), Round: round,
 	}, res)
@@ -551,8 +688,10 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	return s, nil
 }
 
-func suiteRecord(s *suite.Suite, tests []suite.Test) results.Suite {
-	out := results.Suite{Name: s.Name, File: s.File, Hash: s.Hash, Rounds: s.Rounds}
+// suiteRecord is the results' record of suite s run with tests over
+// rounds rounds (Config.Rounds resolved).
+func suiteRecord(s *suite.Suite, tests []suite.Test, rounds int) results.Suite {
+	out := results.Suite{Name: s.Name, File: s.File, Hash: s.Hash, Rounds: rounds}
 	for _, t := range tests {
 		out.Tests = append(out.Tests, results.Test{
 			Name: t.Name, Type: string(t.Type), Path: t.Path, Queries: t.Queries, Concurrency: t.Concurrency,

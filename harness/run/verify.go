@@ -41,7 +41,7 @@ func (r *runner) verifyAll(ctx context.Context) error {
 		if _, bad := r.broken[t.Name()]; bad {
 			continue
 		}
-		srv, stop, err := r.start(ctx, t, t.Spec.Name+"-"+t.Variant.Name+"-verify")
+		srv, stop, err := r.start(ctx, t, t.Spec.Name+"-"+t.VariantName()+"-verify")
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

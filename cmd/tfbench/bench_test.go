@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+func TestSummarize(t *testing.T) {
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	f := &results.File{Started: start, Finished: start.Add(4*time.Minute + 12400*time.Millisecond),
+		Suite: results.Suite{Tests: []results.Test{{Name: "json"}, {Name: "plaintext"}, {Name: "queries", Queries: []int{1, 20}}, {Name: "fortunes"}}},
+		Frameworks: []results.Framework{{Name: "go-stdlib", Variant: "default"}, {Name: "nextjs", Variant: "default"},
+			{Name: "astro", Variant: "default", Error: "build failed: exit status 1"}},
+		Verifications: []results.Verification{{Framework: "go-stdlib", Variant: "default", Test: "json", Status: "pass"},
+			{Framework: "nextjs", Variant: "default", Test: "fortunes", Status: "warn"}},
+	}
+	add := func(fw, test string, n, conns, pipeline int, rps ...float64) {
+		for i, v := range rps {
+			f.Samples = append(f.Samples, sweep.Sample{Key: sweep.Key{Framework: fw, Variant: "default", Test: test, N: n,
+				Connections: conns, Pipeline: pipeline, Round: i + 1}, RPS: v, Gate: sweep.GateResult{Passed: true}})
+		}
+	}
+	add("go-stdlib", "json", 0, 16, 1, 50000, 52000) // median 51,000: the peak
+	add("go-stdlib", "json", 0, 64, 1, 45000, 45000)
+	add("nextjs", "json", 0, 16, 1, 2000, 2100)
+	add("go-stdlib", "plaintext", 0, 256, 16, 1234567)
+	add("go-stdlib", "queries", 20, 16, 1, 1000, 1200)
+	add("go-stdlib", "queries", 1, 16, 1, 9000, 9000) // not the headline N
+	add("nextjs", "fortunes", 0, 16, 1, 800, 900)
+	f.Samples[len(f.Samples)-2].Gate = sweep.GateResult{Reason: "3 timeouts"} // fortunes round 1: no peak
+	f.Samples = append(f.Samples, sweep.Sample{Key: sweep.Key{Framework: "go-stdlib", Variant: "default", Test: "json",
+		Connections: 8, Rate: 200, Round: 1}, RPS: 200, Gate: sweep.GateResult{Passed: true}}) // constant rate: no peak
+	var b strings.Builder
+	summarize(&b, f)
+	want := `wall time 4m12s; 14 samples, 1 failed the gate; 2 verification verdicts, 2 not a pass
+  nextjs/default fortunes: warn
+  astro/default: build failed: exit status 1
+best per test (peak RPS, median over rounds):
+  json: go-stdlib/default 51,000 RPS at c=16 (best of 2)
+  plaintext: go-stdlib/default 1,234,567 RPS at c=256, pipeline 16
+  queries N=20: go-stdlib/default 1,100 RPS at c=16
+  fortunes: no variant has a peak (none measured, or no level passed the gate in every round)
+`
+	if got := b.String(); got != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestBenchRoundsBelowOne(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := cli(context.Background(), []string{"bench", "--suite", "../../suites/smoke.yaml", "--frameworks", "go-stdlib",
+		"--frameworks-dir", "../../frameworks", "--work", t.TempDir(), "--rounds", "-1"}, &stdout, &stderr)
+	if code != 1 || stderr.String() != "tfbench bench: -1 rounds: a run needs at least 1\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestBenchRoundsFlag runs go-stdlib's json test of suites/smoke.yaml (one
+// round) with --rounds 2: two rounds of samples and 2 recorded, plain
+// progress (stdout is not a terminal) with the elapsed time and ETA on
+// every sample line, and the summary naming the best variant.
+func TestBenchRoundsFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs go-stdlib")
+	}
+	work := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"bench", "--suite", "../../suites/smoke.yaml", "--frameworks", "go-stdlib", "--tests", "json",
+		"--frameworks-dir", "../../frameworks", "--work", work, "--rounds", "2"}
+	if code := cli(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	f, err := results.Read(filepath.Join(work, "runs", "latest", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rounds []int
+	for _, s := range f.Samples {
+		rounds = append(rounds, s.Round)
+	}
+	slices.Sort(rounds)
+	if f.Suite.Rounds != 2 || !slices.Equal(rounds, []int{1, 1, 2, 2}) || !slices.Contains(f.Command, "--rounds") {
+		t.Errorf("suite rounds %d, sample rounds %v (c=8 and 200 requests/s per round), command %q", f.Suite.Rounds, rounds, f.Command)
+	}
+	out := stdout.String()
+	if strings.ContainsAny(out, "\r\x1b") {
+		t.Errorf("escape bytes in plain output:\n%q", out)
+	}
+	sample := regexp.MustCompile(`(?m)^round [12]/2: go-stdlib/default json (c=8|200 requests/s over 8 connections): .*, gate passed \(\d+:\d\d elapsed, ETA \d+:\d\d\)$`)
+	if got := len(sample.FindAllString(out, -1)); got != 4 {
+		t.Errorf("%d sample lines with elapsed time and ETA, want 4:\n%s", got, out)
+	}
+	for _, want := range []string{"× 1 tests × 2 rounds", "; 4 samples, 0 failed the gate; 1 verification verdicts, 0 not a pass\n",
+		"best per test (peak RPS, median over rounds):\n  json: go-stdlib/default "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+}

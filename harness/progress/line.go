@@ -1,0 +1,238 @@
+// Package progress shows where a benchmark run is and when it will end: on
+// a terminal one live status line kept at the bottom (rewritten in place,
+// log lines printed above it); elsewhere (a pipe, a file, CI) plain log
+// lines only, with the elapsed time and the ETA appended to sample lines.
+//
+// It knows nothing of frameworks or suites: run.Config.Progress hands it a
+// Step before each measured shot and run.Config.Log writes through it.
+package progress
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+)
+
+// Step is the shot a run is about to measure and how far the run is.
+type Step struct {
+	// Framework and Variant name the target (Variant is the recorded
+	// variant name, run.Target.Label when set); Test is the suite test.
+	Framework, Variant, Test string
+	// N is the queries/updates row count (0 for the other test types);
+	// Connections the concurrency (open connections) of the shot.
+	N, Connections int
+	// Rate is the constant-rate shot's rate in requests/s; 0 for a
+	// closed-loop shot.
+	Rate float64
+	// Round is the current round, 1..Rounds.
+	Round, Rounds int
+	// Shot is this shot's planned measuring window (the suite's duration).
+	Shot time.Duration
+	// Done is the planned measuring time (warmups and windows) finished
+	// before this shot; Total the planned measuring time of the whole run
+	// (run.PlanSeconds, less what broken targets and tests that failed
+	// verification will not measure).
+	Done, Total time.Duration
+	// Elapsed is the wall time since measuring began (after the builds, so
+	// a build paid once does not inflate the ETA).
+	Elapsed time.Duration
+}
+
+// ETA is the wall time left, to the second: the planned measuring time
+// left (Total − Done) scaled by how much wall time each planned second has
+// taken so far (Elapsed ÷ Done), which covers server starts, verification
+// and probes between shots. 0 until Done > 0, and once Done ≥ Total.
+func ETA(s Step) time.Duration {
+	if s.Done <= 0 || s.Total <= s.Done {
+		return 0
+	}
+	left := float64(s.Total-s.Done) * float64(s.Elapsed) / float64(s.Done)
+	return time.Duration(math.Round(left/float64(time.Second))) * time.Second
+}
+
+// Clock formats d as a stopwatch, rounded to the second: "3:05" (m:ss), or
+// "1:02:03" (h:mm:ss) from an hour up. Negative durations show as "0:00".
+func Clock(d time.Duration) string {
+	s := int64(max(d, 0).Round(time.Second) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// Text is s as the live line shows it, e.g.
+// "round 2/5 · nextjs/default · fortunes c=64 · 3:05 elapsed · ETA 7:40";
+// queries and updates add " N=20", a constant-rate shot shows
+// "200 requests/s c=8" for its level, and the ETA is left out while it is
+// unknown (Done = 0).
+func (s Step) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "round %d/%d · %s/%s · %s", s.Round, s.Rounds, s.Framework, s.Variant, s.Test)
+	if s.N > 0 {
+		fmt.Fprintf(&b, " N=%d", s.N)
+	}
+	if s.Rate > 0 {
+		fmt.Fprintf(&b, " %g requests/s", s.Rate)
+	}
+	fmt.Fprintf(&b, " c=%d · %s elapsed", s.Connections, Clock(s.Elapsed))
+	if s.Done > 0 {
+		b.WriteString(" · ETA " + Clock(ETA(s)))
+	}
+	return b.String()
+}
+
+// Escape sequences of the live line: return to column 0 and erase the line.
+const clearLine = "\r\x1b[2K"
+
+// Line writes a run's log lines and keeps its progress on one live line.
+//
+// Live mode (a terminal): Step draws "\r\x1b[2K" + Step.Text truncated to
+// the width (an ellipsis "…" as the last column); each log line is printed
+// above it ("\r\x1b[2K" + line + "\n") and the live line drawn again.
+//
+// Plain mode: Step writes nothing and log lines pass through unchanged,
+// except the first complete line after each Step (the sample line of that
+// step's shot, as package run writes it) which ends with
+// " (3:05 elapsed, ETA 7:40)": the elapsed time and ETA once the shot is
+// done. No escape bytes are written.
+//
+// A Line is safe for concurrent use.
+type Line struct {
+	mu    sync.Mutex
+	w     io.Writer
+	live  bool
+	width int
+	now   func() time.Time // the clock; time.Now (tests set it)
+
+	shown   string    // the live text on screen, "" when none
+	partial []byte    // a log line without its newline yet
+	step    Step      // the last Step
+	stepAt  time.Time // when it came
+	pending bool      // plain mode: the next line is the step's sample line
+}
+
+// New returns a Line writing to w: live mode when live is true (width is
+// the terminal's width in columns; ≤ 0 means no truncation), plain mode
+// otherwise.
+func New(w io.Writer, live bool, width int) *Line {
+	return &Line{w: w, live: live, width: width, now: time.Now}
+}
+
+// ForFile returns a Line writing to f: live mode when f is a terminal
+// (golang.org/x/term IsTerminal), the environment variable CI is unset or
+// empty and TERM is not "dumb", with the width from term.GetSize (80 when
+// it cannot be read); plain mode otherwise.
+func ForFile(f *os.File) *Line {
+	fd := int(f.Fd())
+	if !liveTerminal(term.IsTerminal(fd), os.Getenv) {
+		return New(f, false, 0)
+	}
+	width, _, err := term.GetSize(fd)
+	if err != nil || width <= 0 {
+		width = 80
+	}
+	return New(f, true, width)
+}
+
+// liveTerminal decides live mode: a terminal that is not CI's log and not
+// a dumb terminal.
+func liveTerminal(isTerminal bool, getenv func(string) string) bool {
+	return isTerminal && getenv("CI") == "" && getenv("TERM") != "dumb"
+}
+
+// Live reports whether l keeps a live line (a terminal).
+func (l *Line) Live() bool { return l.live }
+
+// Step records s as the run's position: live mode draws it.
+func (l *Line) Step(s Step) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.step, l.stepAt, l.pending = s, l.now(), true
+	if l.live {
+		l.shown = truncate(s.Text(), l.width)
+		io.WriteString(l.w, clearLine+l.shown)
+	}
+}
+
+// Write writes log text: every complete line as described at Line; a final
+// line without its newline waits for the rest (or Done). It returns len(p)
+// and the underlying writer's error.
+func (l *Line) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.partial = append(l.partial, p...)
+	var out strings.Builder
+	for {
+		i := strings.IndexByte(string(l.partial), '\n')
+		if i < 0 {
+			break
+		}
+		l.line(&out, string(l.partial[:i]))
+		l.partial = l.partial[i+1:]
+	}
+	if l.live && l.shown != "" && out.Len() > 0 {
+		out.WriteString(clearLine + l.shown)
+	}
+	if out.Len() == 0 {
+		return len(p), nil
+	}
+	if _, err := io.WriteString(l.w, out.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// line adds one complete log line (without its newline) to out.
+func (l *Line) line(out *strings.Builder, text string) {
+	switch {
+	case l.live && l.shown != "":
+		out.WriteString(clearLine + text + "\n")
+	case !l.live && l.pending:
+		l.pending = false
+		s := l.step
+		s.Elapsed += l.now().Sub(l.stepAt)
+		s.Done += s.Shot
+		out.WriteString(text + " (" + Clock(s.Elapsed) + " elapsed")
+		if s.Done > 0 {
+			out.WriteString(", ETA " + Clock(ETA(s)))
+		}
+		out.WriteString(")\n")
+	default:
+		out.WriteString(text + "\n")
+	}
+}
+
+// Done ends the progress display: a pending partial log line is written
+// with a newline, and live mode erases the live line ("\r\x1b[2K"), so
+// what follows (a run's summary) starts on a clean line. Later writes are
+// plain until the next Step.
+func (l *Line) Done() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out strings.Builder
+	if l.live && l.shown != "" {
+		out.WriteString(clearLine)
+	}
+	if len(l.partial) > 0 {
+		out.WriteString(string(l.partial) + "\n")
+		l.partial = nil
+	}
+	l.shown, l.pending = "", false
+	io.WriteString(l.w, out.String())
+}
+
+// truncate cuts s to width runes, the last one "…"; width ≤ 0 keeps s.
+func truncate(s string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:width-1]) + "…"
+}

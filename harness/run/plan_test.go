@@ -1,0 +1,31 @@
+package run
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+func TestPlanSeconds(t *testing.T) {
+	s, err := suite.Load(filepath.Join("..", "..", "suites", "smoke.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6 tests × (0.2 s warmup + 1 s at c=8 + 1 s at 200 requests/s).
+	if got := PlanSeconds(s.Tests, 1, 1); got != 13.2 {
+		t.Errorf("smoke, 1 target, 1 round: %v s, want 13.2", got)
+	}
+	if got := PlanSeconds(s.Tests, 2, 3); got != 79.2 {
+		t.Errorf("smoke, 2 targets, 3 rounds: %v s, want 79.2", got)
+	}
+	// queries at N = 1, 5, 20 × c = 16, 64: 6 windows of 5 s after a 2 s
+	// warmup, no rate shot, and no warmup when it is 0.
+	queries := suite.Test{Name: "q", Type: suite.Queries, Queries: []int{1, 5, 20},
+		Settings: suite.Settings{Duration: 5 * time.Second, Warmup: 2 * time.Second, Concurrency: []int{16, 64}}}
+	json := suite.Test{Name: "j", Type: suite.JSON, Settings: suite.Settings{Duration: 5 * time.Second, Concurrency: []int{16}}}
+	if got := PlanSeconds([]suite.Test{queries, json}, 1, 1); got != 37 {
+		t.Errorf("queries and json: %v s, want 32 + 5 = 37", got)
+	}
+}
