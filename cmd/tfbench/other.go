@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -37,15 +39,31 @@ func datasetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("report", "report [--results FILE] [--out FILE]", stderr)
-	in := fs.String("results", run.LatestResults(".tfbench"), "results.json to render (the default is the newest bench run)")
-	out := fs.String("out", "", "markdown file to write (default: standard output)")
+	fs := newFlags("report", "report [--results FILE] [--out FILE.md | --out DIR/]", stderr)
+	in := fs.String("results", run.LatestResults(".tfbench"), "results.json or merged results file to render (the default is the newest bench run)")
+	out := fs.String("out", "", "markdown file to write; a directory (ending in / or existing) gets a docs site: index.md, a page and an SVG chart per test, results.csv (default: markdown on standard output)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	f, err := results.Read(*in)
+	s, err := results.ReadSet(*in)
 	if err != nil {
 		return err
+	}
+	site := strings.HasSuffix(*out, "/") || strings.HasSuffix(*out, string(filepath.Separator))
+	if info, err := os.Stat(*out); err == nil && info.IsDir() {
+		site = true
+	}
+	if *out != "" && site {
+		paths, err := report.Site(*out, s)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %d files to %s (%s)\n", len(paths), *out, report.IndexFile)
+		return nil
+	}
+	f, ok := s.Single()
+	if !ok {
+		return fmt.Errorf("%s holds %d merged runs: render it as a site with --out DIR/", *in, len(s.Runs))
 	}
 	if *out == "" {
 		return report.Markdown(stdout, f)

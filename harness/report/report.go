@@ -11,7 +11,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -66,13 +65,21 @@ func (b *builder) header() {
 		}
 	}
 	b.printf("## Machine and method\n\n")
+	rows := machineRows(f)
+	b.table([]string{"What", "Value"}, rows, nil)
+	b.printf("\n")
+}
+
+// machineRows are the "What | Value" rows that describe f's machine and
+// method: CPU, memory, OS, CPU sets, suite, settings, gate and definitions.
+func machineRows(f *results.File) [][]string {
 	h := f.Host
 	cpus := fmt.Sprintf("%s, %d logical CPUs", orDash(h.CPUModel), h.LogicalCPUs)
 	sets := fmt.Sprintf("load generator on CPU %s, servers on CPU %s", h.GeneratorCPUs, h.ServerCPUs)
 	if !h.Disjoint {
 		sets += " (not disjoint: too few CPUs, the generator competes with the server)"
 	}
-	rows := [][]string{
+	return [][]string{
 		{"CPU", cpus},
 		{"Memory", fmt.Sprintf("%.1f GiB", float64(h.MemoryBytes)/(1<<30))},
 		{"OS, kernel", strings.TrimSpace(h.OS + ", " + h.Kernel + " " + h.Arch)},
@@ -88,75 +95,41 @@ func (b *builder) header() {
 		{"Server cost", "CPU time of the server's process tree during the window per response (ms); RSS = peak resident memory (VmHWM) of the tree"},
 		{"Method", fmt.Sprintf("method version %d, results schema %d", f.MethodVersion, f.SchemaVersion)},
 	}
-	b.table([]string{"What", "Value"}, rows, nil)
-	b.printf("\n")
 }
 
 func (b *builder) frameworks() {
 	b.printf("## Frameworks\n\n")
+	b.table(frameworksHeader, frameworkRows(b.f), nil)
+	b.printf("\n")
+}
+
+var frameworksHeader = []string{"Framework", "Variant", "Versions (lockfile)", "Runtime", "Rendering", "Start", "Status"}
+
+// frameworkRows are one row per framework variant of f: name, variant,
+// locked versions, runtime, rendering model, start command, status.
+func frameworkRows(f *results.File) [][]string {
 	var rows [][]string
-	for _, fw := range b.f.Frameworks {
+	for _, fw := range f.Frameworks {
 		status := "ran"
 		if fw.Error != "" {
 			status = "not measured: " + fw.Error
 		}
 		rows = append(rows, []string{fw.Name, fw.Variant, orDash(fw.VersionText()), fw.Runtime, fw.Rendering, "`" + fw.Start + "`", status})
 	}
-	b.table([]string{"Framework", "Variant", "Versions (lockfile)", "Runtime", "Rendering", "Start", "Status"}, rows, nil)
-	b.printf("\n")
+	return rows
 }
 
-// row is one framework variant's line in a test's table.
-type row struct {
-	fw    results.Framework
-	peak  *sweep.Peak
-	ver   results.Verification
-	hasV  bool
-	notes []string
-}
-
-func (b *builder) rowsFor(test string, n int) []row {
-	var out []row
-	for _, fw := range b.f.Frameworks {
-		r := row{fw: fw}
-		r.ver, r.hasV = b.f.Verification(fw.Name, fw.Variant, test)
-		for i := range b.peaks {
-			p := &b.peaks[i]
-			if p.Framework == fw.Name && p.Variant == fw.Variant && p.Test == test && p.N == n {
-				r.peak = p
-			}
-		}
-		out = append(out, r)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return peakRPS(out[i]) > peakRPS(out[j]) })
-	return out
-}
-
-func peakRPS(r row) float64 {
-	if r.peak == nil || !r.peak.OK || !r.hasV || r.ver.Status == "fail" {
-		return -1
-	}
-	return r.peak.Level.Median
+// rowsFor returns the rows of test at N, best first (Tables' order).
+func (b *builder) rowsFor(test string, n int) []Row {
+	rows := rowsAt(b.f.RunID, b.f, b.peaks, test, n)
+	rank(rows, false)
+	return rows
 }
 
 func (b *builder) test(t results.Test) {
 	b.printf("## %s\n\n", t.Name)
-	levels := joinInts(t.Concurrency)
-	desc := fmt.Sprintf("Type `%s`, `%s`, %s connections", t.Type, t.Path, levels)
-	if t.Pipeline > 1 {
-		desc += fmt.Sprintf(", pipeline depth %d", t.Pipeline)
-	}
-	n := 0
-	if len(t.Queries) > 0 {
-		n = suite.HeadlineOf(t.Queries)
-		desc += fmt.Sprintf(", N = %s; the headline is N = %d", joinInts(t.Queries), n)
-	}
-	b.printf("%s.\n\n", desc)
-	rows := b.rowsFor(t.Name, n)
-	best := 0.0
-	for _, r := range rows {
-		best = max(best, peakRPS(r))
-	}
+	b.printf("%s.\n\n", testText(t))
+	rows := b.rowsFor(t.Name, suite.HeadlineOf(t.Queries))
 	header := []string{"Framework", "Variant", "Peak RPS", "% of best", "Range (min–max)", "Connections", "p50 ms", "p99 ms", "CPU ms/req", "RSS MB"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
 	if t.Type == "fortunes" {
@@ -165,16 +138,15 @@ func (b *builder) test(t results.Test) {
 	}
 	header = append(header, "Verification")
 	align = append(align, tw.AlignLeft)
-	var cells [][]string
+	var lines [][]string
 	var notes []string
 	for _, r := range rows {
-		line, rowNotes := b.cells(r, t, best)
-		cells = append(cells, line)
-		for _, note := range rowNotes {
-			notes = append(notes, fmt.Sprintf("- %s (%s): %s", r.fw.Name, r.fw.Variant, note))
+		lines = append(lines, cells(r, t))
+		for _, note := range r.Notes {
+			notes = append(notes, fmt.Sprintf("- %s (%s): %s", r.Framework, r.Variant, note))
 		}
 	}
-	b.table(header, cells, align)
+	b.table(header, lines, align)
 	b.printf("\n")
 	if len(t.Queries) > 1 {
 		b.byN(t)
@@ -187,58 +159,44 @@ func (b *builder) test(t results.Test) {
 	}
 }
 
-// cells renders one row and returns the notes that explain its cells.
-func (b *builder) cells(r row, t results.Test, best float64) ([]string, []string) {
-	dash := "—"
-	var notes []string
-	verdict := "not verified"
-	if r.hasV {
-		verdict = r.ver.Status
-		for _, why := range r.ver.Reasons {
-			notes = append(notes, r.ver.Status+": "+why)
-		}
+// testText describes a test's settings in one sentence (without the final
+// period): type, path, connections, pipeline depth, N and the headline N.
+func testText(t results.Test) string {
+	desc := fmt.Sprintf("Type `%s`, `%s`, %s connections", t.Type, t.Path, joinInts(t.Concurrency))
+	if t.Pipeline > 1 {
+		desc += fmt.Sprintf(", pipeline depth %d", t.Pipeline)
 	}
-	line := []string{r.fw.Name, r.fw.Variant}
-	measured := r.peak != nil && r.peak.OK && r.hasV && r.ver.Status != "fail"
-	if !measured {
+	if len(t.Queries) > 0 {
+		desc += fmt.Sprintf(", N = %s; the headline is N = %d", joinInts(t.Queries), suite.HeadlineOf(t.Queries))
+	}
+	return desc
+}
+
+// cells renders one row of the markdown report's test table.
+func cells(r Row, t results.Test) []string {
+	dash := "—"
+	line := []string{r.Framework, r.Variant}
+	if !r.OK {
 		line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
-		switch {
-		case r.fw.Error != "":
-			notes = append(notes, "not measured: "+r.fw.Error)
-		case !r.hasV:
-			notes = append(notes, "not measured: no verification verdict")
-		case r.ver.Status == "fail":
-			// the fail reasons are already in the notes
-		case r.peak == nil:
-			notes = append(notes, "not measured: no samples")
-		default:
-			notes = append(notes, "no peak: "+r.peak.Reason)
-		}
 	} else {
-		l := r.peak.Level
-		p50, p99 := percentiles(l.Samples)
-		cpu, rss, saturated := cost(l.Samples)
-		if saturated {
-			notes = append(notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", l.Connections))
-		}
 		line = append(line,
-			thousands(l.Median),
-			fmt.Sprintf("%.1f%%", 100*l.Median/best),
-			thousands(l.Min)+"–"+thousands(l.Max),
-			strconv.Itoa(l.Connections),
-			ms(p50), ms(p99),
-			fmt.Sprintf("%.3f", cpu),
-			fmt.Sprintf("%.1f", float64(rss)/(1<<20)),
+			thousands(r.PeakRPS),
+			fmt.Sprintf("%.1f%%", r.PctOfBest),
+			thousands(r.MinRPS)+"–"+thousands(r.MaxRPS),
+			strconv.Itoa(r.Connections),
+			msf(r.P50ms), msf(r.P99ms),
+			fmt.Sprintf("%.3f", r.CPUms),
+			mb(r.RSSBytes),
 		)
 	}
 	if t.Type == "fortunes" {
-		if r.hasV && r.ver.PageBytes > 0 {
-			line = append(line, strconv.Itoa(r.ver.PageBytes))
+		if r.PageBytes > 0 {
+			line = append(line, strconv.Itoa(r.PageBytes))
 		} else {
 			line = append(line, dash)
 		}
 	}
-	return append(line, verdict), notes
+	return append(line, r.Verification)
 }
 
 // byN writes the peak RPS of every N for a queries or updates test.
@@ -250,14 +208,18 @@ func (b *builder) byN(t results.Test) {
 		header = append(header, fmt.Sprintf("N = %d", n))
 		align = append(align, tw.AlignRight)
 	}
+	byN := make([][]Row, len(t.Queries))
+	for i, n := range t.Queries {
+		byN[i] = b.rowsFor(t.Name, n)
+	}
 	var rows [][]string
 	for _, r := range b.rowsFor(t.Name, suite.HeadlineOf(t.Queries)) {
-		line := []string{r.fw.Name, r.fw.Variant}
-		for _, n := range t.Queries {
+		line := []string{r.Framework, r.Variant}
+		for i := range t.Queries {
 			cell := "—"
-			for _, rn := range b.rowsFor(t.Name, n) {
-				if rn.fw.Name == r.fw.Name && rn.fw.Variant == r.fw.Variant && peakRPS(rn) >= 0 {
-					cell = thousands(rn.peak.Level.Median)
+			for _, rn := range byN[i] {
+				if rn.Framework == r.Framework && rn.Variant == r.Variant && rn.OK {
+					cell = thousands(rn.PeakRPS)
 				}
 			}
 			line = append(line, cell)
@@ -388,6 +350,17 @@ func ms(us int64) string {
 	}
 	return fmt.Sprintf("%.2f", float64(us)/1000)
 }
+
+// msf formats a latency in ms with two decimals; "—" when negative (none).
+func msf(v float64) string {
+	if v < 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// mb formats bytes as MiB with one decimal, as the tables' "RSS MB".
+func mb(b uint64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
 
 // thousands formats a rate as a whole number with comma separators.
 func thousands(v float64) string {

@@ -1,0 +1,375 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/tfbench/tfbench/harness/chart"
+	"github.com/tfbench/tfbench/harness/ratio"
+	"github.com/tfbench/tfbench/harness/results"
+)
+
+// Site file names besides the per-test pages "<slug>.md" and charts
+// "<slug>.svg".
+const (
+	IndexFile = "index.md"
+	CSVFile   = "results.csv"
+)
+
+// Site renders s as a docs site in dir (created if missing): IndexFile (run
+// header, summary table of % of best per framework variant and test, links
+// to the pages), per test "<slug>.md" (Tables' rows, the chart, notes
+// spelling out verification warnings) and "<slug>.svg" (peak RPS per
+// variant; for a merged Set the ratio to go-stdlib of each row's own run;
+// left out when no variant has a figure), and CSVFile (CSV of all rows).
+// Pages are plain markdown with relative links (GitHub, Jekyll). It renders
+// everything before writing, then writes each file atomically
+// (results.WriteFileAtomic); files it did not write are left alone. It
+// returns the paths written, index first. Errors: Tables' (test names that
+// cannot name a page), a chart's, a write's (naming the file).
+func Site(dir string, s *results.Set) ([]string, error) {
+	ts, err := Tables(s)
+	if err != nil {
+		return nil, err
+	}
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
+	var b bytes.Buffer
+	if err := index(&b, s, ts); err != nil {
+		return nil, err
+	}
+	files = append(files, file{IndexFile, bytes.Clone(b.Bytes())})
+	for _, t := range ts {
+		var svg bytes.Buffer
+		bars := chartBars(t)
+		if len(bars) > 0 {
+			if err := chart.Bars(&svg, chartTitle(t), bars); err != nil {
+				return nil, err
+			}
+		}
+		b.Reset()
+		if err := page(&b, t, len(bars) > 0); err != nil {
+			return nil, err
+		}
+		files = append(files, file{t.Slug + ".md", bytes.Clone(b.Bytes())})
+		if len(bars) > 0 {
+			files = append(files, file{t.Slug + ".svg", svg.Bytes()})
+		}
+	}
+	b.Reset()
+	if err := CSV(&b, ts); err != nil {
+		return nil, err
+	}
+	files = append(files, file{CSVFile, bytes.Clone(b.Bytes())})
+	var written []string
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := results.WriteFileAtomic(p, f.data); err != nil {
+			return written, fmt.Errorf("report site: write %s: %w", p, err)
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
+
+// reference is the reference variant's framework name, as column headers
+// spell it ("÷ go-stdlib").
+func reference() string {
+	fw, _, _ := strings.Cut(ratio.Reference, "/")
+	return fw
+}
+
+// index writes the site's index page.
+func index(w io.Writer, s *results.Set, ts []TestTable) error {
+	b := &builder{w: w}
+	first := s.Runs[0].File
+	merged := len(s.Runs) > 1
+	if !merged {
+		f := first
+		b.printf("# tfbench: %s\n\n", inline(f.Suite.Name))
+		b.printf("Run `%s`, %s, %s; method version %d, suite `%s` (sha256 %s), %s.\n\n",
+			f.RunID, date(f), f.Status, f.MethodVersion, f.Suite.Name, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))
+		command(b, f)
+	} else {
+		b.printf("# tfbench: %s, %d runs merged\n\n", inline(first.Suite.Name), len(s.Runs))
+		b.printf("Method version %d, suite `%s` (sha256 %s); the runs and their machines are listed below.\n\n",
+			s.MethodVersion(), first.Suite.Name, short(s.SuiteHash()))
+	}
+	b.printf("## Summary\n\n")
+	if merged {
+		b.printf("Each cell is the variant's peak RPS divided by %s's peak RPS in the same run, as a share of the best such ratio on that test (**bold**: the best). The runs come from different machines, so raw requests/s do not compare across them; the test pages show both.", reference())
+	} else {
+		b.printf("Each cell is the variant's peak RPS as a share of the best variant's on that test (**bold**: the best).")
+	}
+	b.printf(" A test's page has the figures, a chart and the notes; all rows as CSV: [%s](%s).\n\n", CSVFile, CSVFile)
+	summary(b, s, ts)
+	if !merged {
+		b.printf("## Machine and method\n\n")
+		siteTable(b, []string{"What", "Value"}, machineRows(first), nil)
+		b.printf("## Frameworks\n\n")
+		siteTable(b, frameworksHeader, frameworkRows(first), nil)
+		return b.err
+	}
+	b.printf("## Runs\n\n")
+	var rows [][]string
+	for _, r := range s.Runs {
+		f, h := r.File, r.File.Host
+		var fws []string
+		for _, fw := range f.Frameworks {
+			fws = append(fws, fw.Name+"/"+fw.Variant)
+		}
+		rows = append(rows, []string{r.Label, "`" + f.RunID + "`", date(f), f.Status,
+			fmt.Sprintf("%s, %d logical CPUs, %.1f GiB", orDash(h.CPUModel), h.LogicalCPUs, float64(h.MemoryBytes)/(1<<30)),
+			plural(f.Suite.Rounds, "round"), strings.Join(fws, ", ")})
+	}
+	siteTable(b, []string{"Run", "Run ID", "Started", "Status", "Machine", "Rounds", "Framework variants"}, rows, nil)
+	for _, r := range s.Runs {
+		f := r.File
+		b.printf("## Run %s\n\n", inline(r.Label))
+		b.printf("Run `%s`, %s, %s.\n\n", f.RunID, date(f), f.Status)
+		command(b, f)
+		b.printf("### Machine and method\n\n")
+		siteTable(b, []string{"What", "Value"}, machineRows(f), nil)
+		b.printf("### Frameworks\n\n")
+		siteTable(b, frameworksHeader, frameworkRows(f), nil)
+	}
+	return b.err
+}
+
+// command writes a run's command line and says when it ran a subset.
+func command(b *builder, f *results.File) {
+	if len(f.Command) == 0 {
+		return
+	}
+	b.printf("Command: `%s`\n\n", strings.Join(f.Command, " "))
+	if subset := subsetFlags(f.Command); subset != "" {
+		b.printf("**A subset:** this run was limited with %s; frameworks or tests it left out are not in this report.\n\n", subset)
+	}
+}
+
+func date(f *results.File) string { return f.Started.UTC().Format("2006-01-02 15:04 UTC") }
+
+// summary writes the frameworks × tests table of % of best: one line per
+// framework variant (per run when merged) in run and framework order, one
+// column per test linking its page.
+func summary(b *builder, s *results.Set, ts []TestTable) {
+	merged := len(s.Runs) > 1
+	var header []string
+	var align []tw.Align
+	if merged {
+		header, align = append(header, "Run"), append(align, tw.AlignLeft)
+	}
+	header = append(header, "Framework", "Variant")
+	align = append(align, tw.AlignLeft, tw.AlignLeft)
+	for _, t := range ts {
+		header = append(header, fmt.Sprintf("[%s](%s.md)", linkText(t.Test.Name), t.Slug))
+		align = append(align, tw.AlignRight)
+	}
+	var rows [][]string
+	for _, r := range s.Runs {
+		for _, fw := range r.File.Frameworks {
+			var line []string
+			if merged {
+				line = append(line, r.Label)
+			}
+			line = append(line, fw.Name, fw.Variant)
+			for _, t := range ts {
+				cell := "—"
+				for _, row := range t.Rows {
+					if row.Run == r.Label && row.Framework == fw.Name && row.Variant == fw.Variant {
+						cell = pct(row)
+					}
+				}
+				line = append(line, cell)
+			}
+			rows = append(rows, line)
+		}
+	}
+	siteTable(b, header, rows, align)
+}
+
+// pct is a row's % of best as a cell: "94.5%", "**100.0%**" for the best,
+// "—" when it has none.
+func pct(r Row) string {
+	switch {
+	case r.Best:
+		return fmt.Sprintf("**%.1f%%**", r.PctOfBest)
+	case r.PctOfBest > 0:
+		return fmt.Sprintf("%.1f%%", r.PctOfBest)
+	}
+	return "—"
+}
+
+// page writes one test's page.
+func page(w io.Writer, t TestTable, withChart bool) error {
+	b := &builder{w: w}
+	b.printf("# %s\n\n", inline(t.Test.Name))
+	b.printf("[All tests](%s) · all rows as CSV: [%s](%s)\n\n", IndexFile, CSVFile, CSVFile)
+	b.printf("%s.\n\n", testText(t.Test))
+	if withChart {
+		b.printf("![%s](%s.svg)\n\n", linkText(chartTitle(t)), t.Slug)
+	} else {
+		b.printf("No variant has a peak on this test, so there is no chart.\n\n")
+	}
+	ref := reference()
+	if t.Merged {
+		b.printf("The runs come from different machines: **%% of best** ranks each row's **÷ %s**, its peak RPS over %s's peak RPS in the same run. Peak RPS and its range are the raw figures of the row's run and do not compare across runs.\n\n", ref, ref)
+	} else {
+		b.printf("**Peak RPS** is the highest median over rounds of a level whose every round passed the gate; **%% of best** is of the best peak RPS on this test; **÷ %s** is peak RPS over %s's peak RPS in this run; **range** is min–max RPS over the rounds at the peak level, where latency (merged HDR histograms), server CPU per request (median) and RSS (largest) are taken too.\n\n", ref, ref)
+	}
+	fortunes := t.Test.Type == "fortunes"
+	var header []string
+	var align []tw.Align
+	col := func(name string, a tw.Align) { header, align = append(header, name), append(align, a) }
+	if t.Merged {
+		col("Run", tw.AlignLeft)
+	}
+	col("Framework", tw.AlignLeft)
+	col("Variant", tw.AlignLeft)
+	col("Runtime", tw.AlignLeft)
+	col("Peak RPS", tw.AlignRight)
+	col("% of best", tw.AlignRight)
+	col("÷ "+ref, tw.AlignRight)
+	col("Connections", tw.AlignRight)
+	col("Pipeline", tw.AlignRight)
+	col("p50 ms", tw.AlignRight)
+	col("p99 ms", tw.AlignRight)
+	col("CPU ms/req", tw.AlignRight)
+	col("RSS MB", tw.AlignRight)
+	if fortunes {
+		col("Page bytes", tw.AlignRight)
+	}
+	col("Verification", tw.AlignLeft)
+	col("Range (min–max)", tw.AlignRight)
+	col("Rounds", tw.AlignRight)
+	dash := "—"
+	var rows [][]string
+	var notes []string
+	for _, r := range t.Rows {
+		var line []string
+		if t.Merged {
+			line = append(line, r.Run)
+		}
+		line = append(line, r.Framework, r.Variant, r.Runtime)
+		if r.OK {
+			line = append(line, thousands(r.PeakRPS), pct(r), times(r.RatioToRef),
+				strconv.Itoa(r.Connections), strconv.Itoa(r.Pipeline), msf(r.P50ms), msf(r.P99ms),
+				fmt.Sprintf("%.3f", r.CPUms), mb(r.RSSBytes))
+		} else {
+			line = append(line, dash, dash, dash, dash, dash, dash, dash, dash, dash)
+		}
+		if fortunes {
+			page := dash
+			if r.PageBytes > 0 {
+				page = strconv.Itoa(r.PageBytes)
+			}
+			line = append(line, page)
+		}
+		line = append(line, r.Verification)
+		if r.OK {
+			line = append(line, thousands(r.MinRPS)+"–"+thousands(r.MaxRPS), strconv.Itoa(r.Rounds))
+		} else {
+			line = append(line, dash, dash)
+		}
+		rows = append(rows, line)
+		who := r.Variant
+		if t.Merged {
+			who += ", run " + r.Run
+		}
+		for _, n := range r.Notes {
+			notes = append(notes, fmt.Sprintf("- %s (%s): %s", inline(r.Framework), inline(who), inline(n)))
+		}
+	}
+	siteTable(b, header, rows, align)
+	if len(notes) > 0 {
+		b.printf("Notes:\n\n%s\n", strings.Join(notes, "\n"))
+	}
+	return b.err
+}
+
+// times writes a ratio as "1.06×"; "—" for 0 (no reference).
+func times(v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", v)
+}
+
+// chartTitle is a test chart's title and its image's alt text.
+func chartTitle(t TestTable) string {
+	if t.Merged {
+		return fmt.Sprintf("%s: peak RPS ÷ %s of the same run", t.Test.Name, reference())
+	}
+	return t.Test.Name + ": peak RPS"
+}
+
+// chartBars are a test's bars in table order: peak RPS per variant with
+// figures (for a merged Set, the ratio to the reference of each row's run,
+// for rows that have it), the best highlighted. A variant measured in more
+// than one run (the reference) is labelled with its run.
+func chartBars(t TestTable) []chart.Bar {
+	count := map[string]int{}
+	for _, r := range t.Rows {
+		count[r.Label()]++
+	}
+	var bars []chart.Bar
+	for _, r := range t.Rows {
+		label := r.Label()
+		if count[label] > 1 {
+			label += " (" + r.Run + ")"
+		}
+		switch {
+		case !r.OK:
+		case t.Merged && r.RatioToRef > 0:
+			bars = append(bars, chart.Bar{Label: label, Value: times(r.RatioToRef), X: r.RatioToRef, Highlight: r.Best})
+		case !t.Merged:
+			bars = append(bars, chart.Bar{Label: label, Value: thousands(r.PeakRPS), X: r.PeakRPS, Highlight: r.Best})
+		}
+	}
+	return bars
+}
+
+// siteTable writes a markdown table whose cells are made safe as inline
+// markdown for GitHub and Jekyll (inline), followed by a blank line.
+func siteTable(b *builder, header []string, rows [][]string, align []tw.Align) {
+	safe := make([][]string, len(rows))
+	for i, r := range rows {
+		safe[i] = make([]string, len(r))
+		for j, c := range r {
+			safe[i][j] = inline(c)
+		}
+	}
+	b.table(header, safe, align)
+	b.printf("\n")
+}
+
+// inline makes text safe in markdown outside code spans: "&", "<" and ">"
+// become entities, so a verification reason quoting markup ("got <style>")
+// reads as text instead of opening an HTML element. Code spans (between
+// backticks) are left as they are: entities would show literally there.
+func inline(s string) string {
+	parts := strings.Split(s, "`")
+	for i := range parts {
+		// Even parts are outside code spans; after an unclosed backtick
+		// (an odd last part) the rest is not a code span either.
+		if i%2 == 0 || i == len(parts)-1 {
+			parts[i] = htmlText.Replace(parts[i])
+		}
+	}
+	return strings.Join(parts, "`")
+}
+
+var htmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// linkText escapes the brackets that would end a link's or image's text.
+func linkText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(inline(s))
+}

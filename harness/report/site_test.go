@@ -1,0 +1,418 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// siteFixture is fixture's run plus node-http (the best on json, no queries
+// samples) and a fortunes test: go-stdlib passes, slow warns about markup
+// ("<style>") with a saturated generator, node-http fails.
+func siteFixture(t *testing.T) *results.File {
+	f := fixture(t)
+	f.Suite.Tests = append(f.Suite.Tests, results.Test{Name: "fortunes", Type: "fortunes", Path: "/fortunes", Concurrency: []int{8}, Pipeline: 1, Duration: 1, Gate: 1, MinResponses: 100})
+	f.Frameworks = append(f.Frameworks, results.Framework{Name: "node-http", Variant: "default", Runtime: "node 24.22.3", Start: "node server.mjs"})
+	f.Verifications = append(f.Verifications,
+		results.Verification{Framework: "node-http", Variant: "default", Test: "json", Status: "pass"},
+		results.Verification{Framework: "node-http", Variant: "default", Test: "queries", Status: "pass"},
+		results.Verification{Framework: "go-stdlib", Variant: "default", Test: "fortunes", Status: "pass", PageBytes: 1228},
+		results.Verification{Framework: "slow", Variant: "a|b", Test: "fortunes", Status: "warn", PageBytes: 3210,
+			Reasons: []string{"extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>"}},
+		results.Verification{Framework: "node-http", Variant: "default", Test: "fortunes", Status: "fail", PageBytes: 900,
+			Reasons: []string{"row 3 differs"}},
+	)
+	add := func(fw, variant, test string, round int, rps float64, saturated bool) {
+		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: variant, Test: test, Connections: 8, Pipeline: 1, Round: round},
+			RPS: rps, Responses: int64(rps), Success: int64(rps), Histogram: hist(t, 100), CPUPerRequest: 0.25, ServerRSS: 30 << 20, GeneratorSaturated: saturated}
+		s.Gate.Passed = true
+		f.Samples = append(f.Samples, s)
+	}
+	add("node-http", "default", "json", 1, 11500, false)
+	add("node-http", "default", "json", 2, 12500, false)
+	add("go-stdlib", "default", "fortunes", 1, 3000, false)
+	add("go-stdlib", "default", "fortunes", 2, 3100, false)
+	add("slow", "a|b", "fortunes", 1, 1000, false)
+	add("slow", "a|b", "fortunes", 2, 1100, true)
+	add("node-http", "default", "fortunes", 1, 9000, false)
+	return f
+}
+
+func single(f *results.File) *results.Set {
+	return &results.Set{Runs: []results.Run{{Label: f.RunID, File: f}}}
+}
+
+// site renders s into a temporary directory and returns its files by name.
+func site(t *testing.T, s *results.Set) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	paths, err := Site(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(p)] = string(data)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != len(paths) {
+		t.Errorf("%d files in the site directory, %d written (temporary files left?)", len(entries), len(paths))
+	}
+	return out
+}
+
+// TestReportSiteSingle pins the site of one run: the index's summary,
+// the json and fortunes pages, the files written.
+func TestReportSiteSingle(t *testing.T) {
+	files := site(t, single(siteFixture(t)))
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if want := []string{"fortunes.md", "fortunes.svg", "index.md", "json.md", "json.svg", "queries.md", "queries.svg", "results.csv"}; !slices.Equal(names, want) {
+		t.Errorf("files %q, want %q", names, want)
+	}
+	index := files["index.md"]
+	// json: node-http 12,000 is best, go-stdlib 11,000 = 91.7%, slow 5,250
+	// = 43.75% → 43.8%; queries: only go-stdlib measured; fortunes: slow
+	// 1,050 of go-stdlib's 3,050 = 34.4%, node-http failed verification.
+	wantSummary := `## Summary
+
+Each cell is the variant's peak RPS as a share of the best variant's on that test (**bold**: the best). A test's page has the figures, a chart and the notes; all rows as CSV: [results.csv](results.csv).
+
+| Framework | Variant | [json](json.md) | [queries](queries.md) | [fortunes](fortunes.md) |
+|:----------|:--------|----------------:|----------------------:|------------------------:|
+| go-stdlib | default |           91.7% |            **100.0%** |              **100.0%** |
+| slow      | a\|b    |           43.8% |                     — |                   34.4% |
+| node-http | default |      **100.0%** |                     — |                       — |
+
+## Machine and method
+`
+	if !strings.Contains(index, wantSummary) {
+		t.Errorf("index.md lacks the summary\n%s\n--- index.md:\n%s", wantSummary, index)
+	}
+	for _, want := range []string{
+		"# tfbench: smoke\n\nRun `r1`, 2026-11-29 19:30 UTC, complete; method version 1, suite `smoke` (sha256 0123456789ab), 2 rounds.\n",
+		"| CPU         | Test CPU, 2 logical CPUs ",
+		"| go-stdlib | default | modernc.org/sqlite v1.62.0, golang.org/x/sys v0.49.0 | go1.26.8     | html/template | `server`          | ran    |",
+	} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.md lacks %q", want)
+		}
+	}
+	wantJSON := `# json
+
+[All tests](index.md) · all rows as CSV: [results.csv](results.csv)
+
+Type ` + "`json`, `/json`" + `, 8, 16 connections.
+
+![json: peak RPS](json.svg)
+
+**Peak RPS** is the highest median over rounds of a level whose every round passed the gate; **% of best** is of the best peak RPS on this test; **÷ go-stdlib** is peak RPS over go-stdlib's peak RPS in this run; **range** is min–max RPS over the rounds at the peak level, where latency (merged HDR histograms), server CPU per request (median) and RSS (largest) are taken too.
+
+| Framework | Variant | Runtime      | Peak RPS |  % of best | ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Verification | Range (min–max) | Rounds |
+|:----------|:--------|:-------------|---------:|-----------:|------------:|------------:|---------:|-------:|-------:|-----------:|-------:|:-------------|----------------:|-------:|
+| node-http | default | node 24.22.3 |   12,000 | **100.0%** |       1.09× |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 | pass         |   11,500–12,500 |      2 |
+| go-stdlib | default | go1.26.8     |   11,000 |      91.7% |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
+| slow      | a\|b    | go1.26.8     |    5,250 |      43.8% |       0.48× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
+
+`
+	if got := files["json.md"]; got != wantJSON {
+		t.Errorf("json.md:\n%s\n--- want:\n%s", got, wantJSON)
+	}
+	wantFortunes := `| Framework | Variant | Runtime      | Peak RPS |  % of best | ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Page bytes | Verification | Range (min–max) | Rounds |
+|:----------|:--------|:-------------|---------:|-----------:|------------:|------------:|---------:|-------:|-------:|-----------:|-------:|-----------:|:-------------|----------------:|-------:|
+| go-stdlib | default | go1.26.8     |    3,050 | **100.0%** |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |       1228 | pass         |     3,000–3,100 |      2 |
+| slow      | a\|b    | go1.26.8     |    1,050 |      34.4% |       0.34× |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |       3210 | warn         |     1,000–1,100 |      2 |
+| node-http | default | node 24.22.3 |        — |          — |           — |           — |        — |      — |      — |          — |      — |        900 | fail         |               — |      — |
+
+Notes:
+
+- slow (a|b): warn: extra markup around the table, page 3210 bytes: after &lt;title&gt;: expected &lt;/head&gt;, got &lt;style&gt;
+- slow (a|b): the load generator's CPU was saturated at 8 connections: the figure may measure the generator
+- node-http (default): fail: row 3 differs
+`
+	if got := files["fortunes.md"]; !strings.HasSuffix(got, wantFortunes) || !strings.Contains(got, "![fortunes: peak RPS](fortunes.svg)\n") {
+		t.Errorf("fortunes.md:\n%s\n--- want it to end in:\n%s", got, wantFortunes)
+	}
+	// The json chart: three bars, node-http's highlighted.
+	n := parseSVG(t, files["json.svg"])
+	if got := n.texts(); !slices.Contains(got, "12,000") || !slices.Contains(got, "slow/a|b") {
+		t.Errorf("json.svg texts %q", got)
+	}
+	if plain, best := n.fills("rgb(154,165,184)"), n.fills("rgb(43,108,176)"); plain != 2 || best != 1 {
+		t.Errorf("json.svg: %d plain and %d highlighted bars, want 2 and 1", plain, best)
+	}
+}
+
+func TestReportCSV(t *testing.T) {
+	ts, err := Tables(single(siteFixture(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := CSV(&b, ts); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"test,n,run,framework,variant,runtime,peak_rps,pct_of_best,ratio_to_go_stdlib,connections,pipeline,p50_ms,p99_ms,cpu_ms_per_request,rss_bytes,page_bytes,verification,min_rps,max_rps,rounds,notes",
+		"json,0,r1,node-http,default,node 24.22.3,12000,100.0,1.091,8,1,50.015,99.007,0.250,31457280,,pass,11500,12500,2,",
+		"json,0,r1,go-stdlib,default,go1.26.8,11000,91.7,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,",
+		"json,0,r1,slow,a|b,go1.26.8,5250,43.8,0.477,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,",
+		"queries,20,r1,go-stdlib,default,go1.26.8,200,100.0,1.000,8,1,50.015,99.007,0.050,20971520,,warn,200,200,2,warn: 501 gave 501 rows",
+		"queries,20,r1,slow,a|b,go1.26.8,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows",
+		"queries,20,r1,node-http,default,node 24.22.3,,,,,,,,,,,pass,,,,not measured: no samples",
+		"fortunes,0,r1,go-stdlib,default,go1.26.8,3050,100.0,1.000,8,1,50.015,99.007,0.250,31457280,1228,pass,3000,3100,2,",
+		`fortunes,0,r1,slow,a|b,go1.26.8,1050,34.4,0.344,8,1,50.015,99.007,0.250,31457280,3210,warn,1000,1100,2,"warn: extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>; the load generator's CPU was saturated at 8 connections: the figure may measure the generator"`,
+		"fortunes,0,r1,node-http,default,node 24.22.3,,,,,,,,,,900,fail,,,,fail: row 3 differs",
+	}
+	if got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n"); !slices.Equal(got, want) {
+		t.Errorf("CSV:\n%s\n--- want:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// 30 MiB is 31457280 bytes; the histogram of 1..100 ms has p50 50.015 ms
+	// and p99 99.007 ms at 3 significant digits.
+}
+
+// keep returns a copy of f with only the named frameworks, their
+// verdicts and samples; go-stdlib's samples scaled by scale (a faster or
+// slower machine).
+func keep(f *results.File, scale float64, names ...string) *results.File {
+	g := *f
+	g.Frameworks, g.Verifications, g.Samples = nil, nil, nil
+	for _, fw := range f.Frameworks {
+		if slices.Contains(names, fw.Name) {
+			g.Frameworks = append(g.Frameworks, fw)
+		}
+	}
+	for _, v := range f.Verifications {
+		if slices.Contains(names, v.Framework) {
+			g.Verifications = append(g.Verifications, v)
+		}
+	}
+	for _, s := range f.Samples {
+		if slices.Contains(names, s.Framework) {
+			if s.Framework == "go-stdlib" {
+				s.RPS *= scale
+			}
+			g.Samples = append(g.Samples, s)
+		}
+	}
+	return &g
+}
+
+// TestReportSiteMerged: two runs on different machines, each with its own
+// go-stdlib; % of best ranks the ratio to each row's own go-stdlib.
+func TestReportSiteMerged(t *testing.T) {
+	a := keep(siteFixture(t), 1, "go-stdlib", "node-http")
+	a.RunID = "ra"
+	b := keep(siteFixture(t), 2, "go-stdlib", "slow")
+	b.RunID, b.Host.CPUModel = "rb", "Other CPU"
+	s, err := results.Merge([]results.Run{{Label: "ci-a", File: a}, {Label: "ci-b", File: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := site(t, s)
+	// Ratios: node-http 12,000/11,000 = 1.0909 (best); each go-stdlib 1
+	// (91.7%) though run ci-b's peak is 22,000; slow 5,250/22,000 = 0.2386
+	// = 21.9% of 1.0909.
+	wantRows := `| Run  | Framework | Variant | Runtime      | Peak RPS |  % of best | ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Verification | Range (min–max) | Rounds |
+|:-----|:----------|:--------|:-------------|---------:|-----------:|------------:|------------:|---------:|-------:|-------:|-----------:|-------:|:-------------|----------------:|-------:|
+| ci-a | node-http | default | node 24.22.3 |   12,000 | **100.0%** |       1.09× |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 | pass         |   11,500–12,500 |      2 |
+| ci-a | go-stdlib | default | go1.26.8     |   11,000 |      91.7% |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
+| ci-b | go-stdlib | default | go1.26.8     |   22,000 |      91.7% |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   20,000–24,000 |      2 |
+| ci-b | slow      | a\|b    | go1.26.8     |    5,250 |      21.9% |       0.24× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
+`
+	page := files["json.md"]
+	if !strings.Contains(page, wantRows) {
+		t.Errorf("json.md lacks the run rows\n%s\n--- json.md:\n%s", wantRows, page)
+	}
+	for _, want := range []string{
+		"![json: peak RPS ÷ go-stdlib of the same run](json.svg)",
+		"The runs come from different machines: **% of best** ranks each row's **÷ go-stdlib**",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("json.md lacks %q", want)
+		}
+	}
+	index := files["index.md"]
+	for _, want := range []string{
+		"# tfbench: smoke, 2 runs merged",
+		"| Run  | Framework | Variant | [json](json.md) | [queries](queries.md) | [fortunes](fortunes.md) |",
+		"| ci-b | slow      | a\\|b    |           21.9% |                     — |                   17.2% |",
+		"## Run ci-a", "## Run ci-b", "| CPU         | Other CPU, 2 logical CPUs",
+	} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.md lacks %q\n%s", want, index)
+		}
+	}
+	// The chart shows the ratios; go-stdlib twice, named by run.
+	texts := parseSVG(t, files["json.svg"]).texts()
+	for _, want := range []string{"go-stdlib/default (ci-a)", "go-stdlib/default (ci-b)", "node-http/default", "1.09×", "0.24×"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("json.svg has no text %q: %q", want, texts)
+		}
+	}
+	if !strings.Contains(files["results.csv"], "\njson,0,ci-b,slow,a|b,go1.26.8,5250,21.9,0.239,") {
+		t.Errorf("results.csv:\n%s", files["results.csv"])
+	}
+}
+
+// TestReportSiteEscapes: a framework named a<b&"c" stays text in the
+// pages (entities) and in the SVG (well-formed XML with that label).
+func TestReportSiteEscapes(t *testing.T) {
+	f := siteFixture(t)
+	name := `a<b&"c"`
+	for i := range f.Frameworks {
+		if f.Frameworks[i].Name == "slow" {
+			f.Frameworks[i].Name = name
+		}
+	}
+	for i := range f.Verifications {
+		if f.Verifications[i].Framework == "slow" {
+			f.Verifications[i].Framework = name
+		}
+	}
+	for i := range f.Samples {
+		if f.Samples[i].Framework == "slow" {
+			f.Samples[i].Framework = name
+		}
+	}
+	files := site(t, single(f))
+	if !slices.Contains(parseSVG(t, files["json.svg"]).texts(), name+"/a|b") {
+		t.Errorf("json.svg has no label %q", name+"/a|b")
+	}
+	if !strings.Contains(files["json.svg"], `>a&lt;b&amp;"c"/a|b</text>`) {
+		t.Errorf("json.svg does not escape the label")
+	}
+	if !strings.Contains(files["json.md"], `| a&lt;b&amp;"c" | a\|b    |`) || strings.Contains(files["json.md"], "a<b") {
+		t.Errorf("json.md does not escape the name:\n%s", files["json.md"])
+	}
+	if !strings.Contains(files["fortunes.md"], `- a&lt;b&amp;"c" (a|b): warn:`) {
+		t.Errorf("fortunes.md notes:\n%s", files["fortunes.md"])
+	}
+}
+
+func TestReportSlug(t *testing.T) {
+	for in, want := range map[string]string{"json": "json", "Fortunes (SSR)": "fortunes-ssr", "a/b": "a-b", "--x__y--": "x-y", "Ä": "", "db2": "db2"} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestReportSlugErrors(t *testing.T) {
+	for _, c := range []struct {
+		tests []string
+		want  string
+	}{
+		{[]string{"json", "db", "JSON"}, `tests "json" and "JSON" would both be page json.md; rename one in the suite`},
+		{[]string{"a/b", "a b"}, `tests "a/b" and "a b" would both be page a-b.md; rename one in the suite`},
+		{[]string{"json", "Index"}, `test "Index" would be page index.md, the site's index; rename it in the suite`},
+		{[]string{"ü"}, `test "ü" has no letters or digits to name its page; rename it in the suite`},
+	} {
+		f := siteFixture(t)
+		f.Suite.Tests = nil
+		for _, name := range c.tests {
+			f.Suite.Tests = append(f.Suite.Tests, results.Test{Name: name, Type: "json", Path: "/json", Concurrency: []int{8}})
+		}
+		dir := t.TempDir()
+		_, err := Site(dir, single(f))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("tests %q: error %v, want %q", c.tests, err, c.want)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("tests %q: %d files written despite the error", c.tests, len(entries))
+		}
+	}
+}
+
+// TestReportSiteLatest renders the committed reports/latest.json: nine
+// variants, so nine bars per chart; nextjs and qwik warn on fortunes with
+// their page sizes spelled out.
+func TestReportSiteLatest(t *testing.T) {
+	s, err := results.ReadSet(filepath.Join("..", "..", "reports", "latest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := site(t, s)
+	if len(files) != 2+2*6 {
+		t.Errorf("%d files, want index, results.csv and a page and a chart for each of 6 tests", len(files))
+	}
+	for _, test := range []string{"json", "plaintext", "db", "queries", "fortunes", "updates"} {
+		svg := parseSVG(t, files[test+".svg"])
+		if plain, best := svg.fills("rgb(154,165,184)"), svg.fills("rgb(43,108,176)"); plain != 8 || best != 1 {
+			t.Errorf("%s.svg: %d plain and %d highlighted bars, want 8 and 1", test, plain, best)
+		}
+		if !strings.Contains(files[test+".md"], fmt.Sprintf("![%s: peak RPS](%s.svg)", test, test)) {
+			t.Errorf("%s.md does not show its chart", test)
+		}
+		if !strings.Contains(files["index.md"], fmt.Sprintf("[%s](%s.md)", test, test)) {
+			t.Errorf("index.md does not link %s.md", test)
+		}
+	}
+	page := squeeze(files["fortunes.md"])
+	for _, want := range []string{
+		"| qwik | default | node 24.22.3 | 1,974 | 13.9% | 0.16× | 256 | 1 | 54.30 | 202.75 | 0.510 | 379.0 | 3210 | warn | 1,600–2,378 | 3 |",
+		"| nextjs | default | node 24.22.3 | 420 | 3.0% | 0.03× | 64 | 1 | 137.85 | 296.45 | 2.383 | 911.6 | 8457 | warn | 390–461 | 3 |",
+		"- qwik (default): warn: GET /fortunes: extra markup around the table, page 3210 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;title&gt;text \"Fortunes\"&lt;/title&gt;: expected &lt;/head&gt;, got &lt;style&gt;\n",
+		"- nextjs (default): warn: GET /fortunes: extra markup around the table, page 8457 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;/title&gt;&lt;/head&gt;&lt;body&gt;: expected &lt;table&gt;, got &lt;div&gt;\n",
+	} {
+		if !strings.Contains(page, squeeze(want)) {
+			t.Errorf("fortunes.md lacks\n%s\n--- fortunes.md:\n%s", want, files["fortunes.md"])
+		}
+	}
+	if strings.Contains(page, "<style>") || strings.Contains(page, "<div>") {
+		t.Error("fortunes.md has raw markup from a verification reason")
+	}
+	csvLines := strings.Split(strings.TrimSpace(files["results.csv"]), "\n")
+	if len(csvLines) != 1+9*6 {
+		t.Errorf("results.csv has %d lines, want a header and 54 rows", len(csvLines))
+	}
+	if !slices.ContainsFunc(csvLines, func(l string) bool {
+		return strings.HasPrefix(l, "fortunes,0,20261130-005628,nextjs,default,node 24.22.3,420,3.0,") && strings.Contains(l, ",8457,warn,390,461,3,")
+	}) {
+		t.Error("results.csv has no nextjs fortunes line with page bytes 8457")
+	}
+}
+
+// svgDoc is what the tests read from a chart: its texts and path styles.
+type svgDoc struct {
+	Texts []string `xml:"text"`
+	Paths []struct {
+		Style string `xml:"style,attr"`
+	} `xml:"path"`
+}
+
+func parseSVG(t *testing.T, svg string) svgDoc {
+	t.Helper()
+	var d svgDoc
+	if err := xml.Unmarshal([]byte(svg), &d); err != nil {
+		t.Fatalf("chart is not well-formed XML: %v", err)
+	}
+	return d
+}
+
+func (d svgDoc) texts() []string { return d.Texts }
+
+// fills counts the filled shapes of one colour (the bars).
+func (d svgDoc) fills(colour string) int {
+	n := 0
+	for _, p := range d.Paths {
+		if strings.HasSuffix(p.Style, "fill:"+colour) {
+			n++
+		}
+	}
+	return n
+}
