@@ -8,7 +8,9 @@
 //	tfbench verify     [--suite FILE] [--frameworks LIST] [--tests LIST]
 //	tfbench dataset    [--out FILE] [--force]
 //	tfbench report     [--results FILE] [--out FILE]
+//	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
 //	tfbench merge      --out FILE [--labels LIST] FILE...
+//	tfbench compare    [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW
 //	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--json]
 //	tfbench frameworks [--dir DIR]
 //
@@ -45,7 +47,9 @@ var commands = []struct {
 	{"verify", "start frameworks and check their responses against the TFB rules, measuring nothing", verifyCmd},
 	{"dataset", "generate the SQLite World/Fortune dataset", datasetCmd},
 	{"report", "render a results.json as markdown", reportCmd},
+	{"ab", "A/B: two variants or two builds of one framework, interleaved rounds, then compare (exit 1 when NEW is slower)", abCmd},
 	{"merge", "combine results files from several machines or CI jobs into one merged file", mergeCmd},
+	{"compare", "compare two results files per framework variant and test: faster, slower, same or unknown (exit 1 when slower)", compareCmd},
 	{"load", "drive load at any URL, like wrk or hey, and print the summary a sample gets", loadCmd},
 	{"frameworks", "list the framework adapters and their variants", frameworksCmd},
 }
@@ -68,6 +72,9 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			case errors.Is(err, flag.ErrHelp):
 				return 0
 			case errors.Is(err, errUsage):
+				return 2
+			case errors.Is(err, errRefused):
+				fmt.Fprintf(stderr, "tfbench %s: %v\n", c.name, err)
 				return 2
 			}
 			fmt.Fprintf(stderr, "tfbench %s: %v\n", c.name, err)

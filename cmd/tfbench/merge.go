@@ -12,10 +12,10 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("merge", "merge --out FILE [--labels LIST] FILE...", stderr)
 	out := fs.String("out", "", "merged results file to write (required)")
 	labels := fs.String("labels", "", "comma-separated labels, one per results.json given, naming each run in reports (default: each file's base name without .json; runs of a merged input keep theirs)")
-	if err := fs.Parse(args); err != nil {
-		return parse(fs, args)
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
 	}
-	files := fs.Args()
 	names := list(*labels)
 	switch {
 	case *out == "" || len(files) == 0:

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/results"
+)
+
+// workflow is the part of .github/workflows/nightly.yml the test reads.
+type workflow struct {
+	On   map[string]any `yaml:"on"`
+	Jobs map[string]struct {
+		Strategy struct {
+			Matrix struct {
+				Framework []string `yaml:"framework"`
+			} `yaml:"matrix"`
+		} `yaml:"strategy"`
+		Steps []struct {
+			Run string `yaml:"run"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// taskfile is the part of Taskfile.yml the test reads.
+type taskfile struct {
+	Vars  map[string]string `yaml:"vars"`
+	Tasks map[string]struct {
+		Cmds []any `yaml:"cmds"`
+	} `yaml:"tasks"`
+}
+
+func readYAML(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// TestNightlyWorkflow checks what makes the nightly workflow run locally as
+// written: it runs on a schedule and on demand; its matrix is every adapter
+// but the reference, as Taskfile's NIGHTLY_FRAMEWORKS; every step is one
+// `go tool task NAME` of a task that exists; and every tfbench command those
+// tasks run exists and takes the flags they pass.
+func TestNightlyWorkflow(t *testing.T) {
+	var wf workflow
+	readYAML(t, "../../.github/workflows/nightly.yml", &wf)
+	var tf taskfile
+	readYAML(t, "../../Taskfile.yml", &tf)
+
+	if _, ok := wf.On["schedule"]; !ok {
+		t.Error("nightly.yml has no schedule trigger")
+	}
+	if _, ok := wf.On["workflow_dispatch"]; !ok {
+		t.Error("nightly.yml cannot be started on demand (workflow_dispatch)")
+	}
+	specs, err := framework.Discover("../../frameworks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, s := range specs {
+		if s.Name != "go-stdlib" {
+			want = append(want, s.Name)
+		}
+	}
+	matrix := wf.Jobs["bench"].Strategy.Matrix.Framework
+	local := strings.Fields(tf.Vars["NIGHTLY_FRAMEWORKS"])
+	slices.Sort(want)
+	for name, got := range map[string][]string{"the workflow's matrix": matrix, "Taskfile's NIGHTLY_FRAMEWORKS": local} {
+		got = slices.Sorted(slices.Values(got))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s lists %v; the adapters other than go-stdlib are %v", name, got, want)
+		}
+	}
+
+	runRE := regexp.MustCompile(`^go tool task ([a-z:]+)$`)
+	var tasks []string
+	for name, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			if st.Run == "" {
+				continue
+			}
+			m := runRE.FindStringSubmatch(strings.TrimSpace(st.Run))
+			if m == nil {
+				t.Errorf("job %s: step %q is not one `go tool task NAME`", name, st.Run)
+				continue
+			}
+			if _, ok := tf.Tasks[m[1]]; !ok {
+				t.Errorf("job %s: task %s is not in Taskfile.yml", name, m[1])
+			}
+			tasks = append(tasks, m[1])
+		}
+	}
+	if want := []string{"nightly:final", "nightly:gate", "nightly:job", "nightly:publish"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
+		t.Errorf("workflow steps run tasks %v, want %v", tasks, want)
+	}
+
+	// Every tfbench command line in the nightly tasks: its subcommand
+	// exists and lists each flag it is given.
+	cmdRE := regexp.MustCompile(`\{\{\.TFBENCH\}\} ([a-z]+)((?: [^|;&\n]*)?)`)
+	flagRE := regexp.MustCompile(`(?:^| )--([a-z-]+)`)
+	checked := 0
+	for name, task := range tf.Tasks {
+		if !strings.HasPrefix(name, "nightly:") {
+			continue
+		}
+		for _, c := range task.Cmds {
+			line, _ := c.(string)
+			line = regexp.MustCompile(`\{\{\.[A-Z_]+ \|[^}]*\}\}`).ReplaceAllString(line, "X")
+			for _, m := range cmdRE.FindAllStringSubmatch(line, -1) {
+				var stdout, stderr bytes.Buffer
+				if code := cli(context.Background(), []string{m[1], "--help"}, &stdout, &stderr); code != 0 {
+					t.Errorf("task %s: tfbench %s --help exits %d: %s", name, m[1], code, stderr.String())
+					continue
+				}
+				for _, f := range flagRE.FindAllStringSubmatch(m[2], -1) {
+					if !strings.Contains(stderr.String(), "  -"+f[1]+" ") && !strings.Contains(stderr.String(), "  -"+f[1]+"\n") {
+						t.Errorf("task %s: tfbench %s has no flag --%s", name, m[1], f[1])
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("checked %d flags of tfbench commands in the nightly tasks; the pattern missed them", checked)
+	}
+}
+
+// TestPublishPages runs .ci/publish-pages (the nightly's publish step) in a
+// scratch clone with a scratch origin: the first run makes an orphan
+// gh-pages with the site under nightly/latest/ and nightly/DATE/ and an
+// index of dates, and pushes it with PUSH=1; the second day adds its date;
+// the same site again commits nothing.
+func TestPublishPages(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	script, err := filepath.Abs("../../.ci/publish-pages")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	origin, clone, site := filepath.Join(dir, "origin.git"), filepath.Join(dir, "clone"), filepath.Join(dir, "site")
+	git := func(wd string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = wd
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git(dir, "init", "-q", "--bare", origin)
+	git(dir, "init", "-q", "-b", "main", clone)
+	git(clone, "remote", "add", "origin", origin)
+	git(clone, "commit", "-q", "--allow-empty", "-m", "main")
+	os.MkdirAll(site, 0o755)
+	os.WriteFile(filepath.Join(site, "index.md"), []byte("# run 1\n"), 0o644)
+	os.WriteFile(filepath.Join(site, "json.svg"), []byte("<svg/>"), 0o644)
+	publish := func(stamp string) string {
+		t.Helper()
+		cmd := exec.Command(script, site)
+		cmd.Dir = clone
+		cmd.Env = append(os.Environ(), "PUSH=1", "STAMP="+stamp)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("publish-pages: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	out := publish("2026-11-29")
+	if !strings.Contains(out, "committed nightly/2026-11-29 and nightly/latest to gh-pages") || !strings.Contains(out, "pushed gh-pages to origin") {
+		t.Errorf("first publish said %q", out)
+	}
+	os.WriteFile(filepath.Join(site, "index.md"), []byte("# run 2\n"), 0o644)
+	publish("2026-11-30")
+	if got := git(origin, "show", "gh-pages:nightly/latest/index.md"); got != "# run 2\n" {
+		t.Errorf("latest index %q", got)
+	}
+	if got := git(origin, "show", "gh-pages:nightly/2026-11-29/index.md"); got != "# run 1\n" {
+		t.Errorf("first day's index %q", got)
+	}
+	want := "# tfbench nightly\n\n- [latest](latest/index.md)\n- [2026-11-30](2026-11-30/index.md)\n- [2026-11-29](2026-11-29/index.md)\n"
+	if got := git(origin, "show", "gh-pages:nightly/index.md"); got != want {
+		t.Errorf("nightly index\n%s\nwant\n%s", got, want)
+	}
+	if got := git(origin, "ls-tree", "-r", "--name-only", "gh-pages"); got != "nightly/2026-11-29/index.md\nnightly/2026-11-29/json.svg\nnightly/2026-11-30/index.md\nnightly/2026-11-30/json.svg\nnightly/index.md\nnightly/latest/index.md\nnightly/latest/json.svg\n" {
+		t.Errorf("gh-pages holds\n%s", got)
+	}
+	if out := publish("2026-11-30"); !strings.Contains(out, "gh-pages already holds this site") {
+		t.Errorf("publishing the same site again said %q", out)
+	}
+	if got := git(clone, "worktree", "list"); strings.Count(got, "\n") != 1 {
+		t.Errorf("worktrees left behind:\n%s", got)
+	}
+	if got := git(clone, "rev-parse", "--abbrev-ref", "HEAD"); got != "main\n" {
+		t.Errorf("the clone's checkout moved to %q", got)
+	}
+}
+
+// TestNightlyTasks runs the nightly workflow's steps as the workflow does,
+// through go-task, at a small scale (node-http and go-stdlib, json only, 5
+// rounds of 1 s; scratch folders): a job, then final and gate against three
+// baselines. A baseline where node-http was twice as fast makes final
+// publish a compare page that says slower and gate exit 1; the run itself
+// as baseline passes; no baseline passes and says so.
+func TestNightlyTasks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs Node.js, builds node-http and go-stdlib, 5 rounds")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, nightly := t.TempDir(), t.TempDir()
+	task := func(name, baseline string, extra ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command("go", append([]string{"tool", "task", name}, extra...)...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "FRAMEWORK=node-http", "NIGHTLY="+nightly, "BASELINE="+baseline,
+			"SUITE="+filepath.Join(root, "cmd/tfbench/testdata/ab.yaml"), "NO_COLOR=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("task %s: %v", name, err)
+		}
+		return string(out), code
+	}
+	if out, code := task("nightly:job", "", "--", "--work", work); code != 0 {
+		t.Fatalf("nightly:job exit %d:\n%s", code, out)
+	}
+	job := filepath.Join(nightly, "jobs", "node-http.json")
+	f, err := results.Read(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Suite.Rounds != 5 || len(f.Samples) != 10 {
+		t.Fatalf("job results: %d rounds, %d samples (want 5 rounds of node-http and go-stdlib)", f.Suite.Rounds, len(f.Samples))
+	}
+
+	// A baseline in which node-http ran twice as fast: its ratio to
+	// go-stdlib halved since.
+	faster := *f
+	faster.Samples = slices.Clone(f.Samples)
+	for i := range faster.Samples {
+		if faster.Samples[i].Framework == "node-http" {
+			faster.Samples[i].RPS *= 2
+		}
+	}
+	baseline := filepath.Join(t.TempDir(), "baseline.json")
+	if err := results.Write(baseline, &faster); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := task("nightly:final", baseline); code != 0 {
+		t.Fatalf("nightly:final exit %d (a regression must still publish):\n%s", code, out)
+	}
+	site := filepath.Join(nightly, "site")
+	for _, name := range []string{"index.md", "json.md", "json.svg", "results.csv", "compare.md"} {
+		if _, err := os.Stat(filepath.Join(site, name)); err != nil {
+			t.Errorf("the site lacks %s: %v", name, err)
+		}
+	}
+	page, _ := os.ReadFile(filepath.Join(site, "compare.md"))
+	if !strings.Contains(string(page), "Verdicts: 1 slower, 0 faster, 0 same, 0 unknown.") || !strings.Contains(string(page), "| slower  |") {
+		t.Errorf("compare.md does not say slower:\n%s", page)
+	}
+	// go-task exits 201 when a command fails; the workflow's step fails on any non-zero status.
+	if out, code := task("nightly:gate", baseline); code == 0 || !strings.Contains(out, "tfbench compare: 1 of 1 rows slower than base: node-http/default json") {
+		t.Errorf("nightly:gate against a faster baseline: exit %d, want a failure naming the slower row\n%s", code, out)
+	}
+
+	// The run against itself, and no baseline: nothing slower.
+	same := filepath.Join(nightly, "merged.json")
+	if out, code := task("nightly:final", same); code != 0 {
+		t.Fatalf("nightly:final against itself: exit %d\n%s", code, out)
+	}
+	if out, code := task("nightly:gate", same); code != 0 {
+		t.Errorf("nightly:gate against itself: exit %d\n%s", code, out)
+	}
+	none := filepath.Join(t.TempDir(), "none.json")
+	out, code := task("nightly:final", none)
+	if code != 0 || !strings.Contains(out, "no baseline at "+none+": nothing compared") {
+		t.Errorf("nightly:final without a baseline: exit %d\n%s", code, out)
+	}
+	if out, code := task("nightly:gate", none); code != 0 {
+		t.Errorf("nightly:gate without a baseline: exit %d\n%s", code, out)
+	}
+	if left := processesUnder(work); len(left) > 0 {
+		t.Errorf("processes left: %v", left)
+	}
+}

@@ -1,0 +1,125 @@
+// Package ab runs an A/B comparison the way framework authors test a patch:
+// two targets (two variants of one adapter, or two builds of one adapter
+// from two source trees) measured in one run with interleaved rounds on the
+// same machine, then compared per test by compare.Variants (Mann-Whitney U
+// over the per-round RPS, Holm–Bonferroni across the tests).
+package ab
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/run"
+)
+
+// Config is one A/B run. Run holds the suite, tests, work folder, rounds,
+// log and progress as for run.Bench; its Targets are set to Base and New.
+// Compare's thresholds decide the verdicts (basis rps).
+type Config struct {
+	Run       run.Config
+	Base, New run.Target
+	Compare   compare.Options
+}
+
+// Rounds is the number of rounds c measures: Run.Rounds, or the suite's
+// when that is 0.
+func (c Config) Rounds() int {
+	if c.Run.Rounds != 0 {
+		return c.Run.Rounds
+	}
+	if c.Run.Suite != nil {
+		return c.Run.Suite.Rounds
+	}
+	return 0
+}
+
+// Targets resolves `tfbench ab`'s arguments. base is NAME or NAME:VARIANT
+// among specs (the adapters in dir). Two variants: new is NAME:VARIANT or
+// just VARIANT (of base's adapter), and newDir is empty. Two builds: newDir
+// is another source tree of the adapter (a folder holding its
+// framework.yaml, named like the adapter), new is empty or a VARIANT of
+// that tree (default: base's variant), and the targets are labelled
+// "VARIANT@base" and "VARIANT@new" so results tell them apart. Errors: an
+// unknown adapter or variant (listing what exists), a bad newDir (its
+// framework.yaml error), both new and newDir missing, the same target twice.
+func Targets(specs []*framework.Spec, dir, base, new, newDir string) (run.Target, run.Target, error) {
+	picked, err := run.Select(specs, []string{base}, dir)
+	if err != nil {
+		return run.Target{}, run.Target{}, err
+	}
+	if len(picked) != 1 {
+		picked = picked[:1] // NAME alone: its default (first) variant
+	}
+	b := picked[0]
+	if newDir != "" {
+		spec, err := framework.Load(filepath.Join(newDir, framework.FileName))
+		if err != nil {
+			return run.Target{}, run.Target{}, err
+		}
+		if spec.Name != b.Spec.Name {
+			return run.Target{}, run.Target{}, fmt.Errorf("--new-dir %s holds adapter %s, not %s: two builds are two source trees of one adapter", newDir, spec.Name, b.Spec.Name)
+		}
+		name := new
+		if name == "" {
+			name = b.Variant.Name
+		}
+		v, err := spec.Variant(name)
+		if err != nil {
+			return run.Target{}, run.Target{}, err
+		}
+		if abs(spec.Dir) == abs(b.Spec.Dir) {
+			return run.Target{}, run.Target{}, fmt.Errorf("--new-dir %s is the adapter's own folder: give a copy holding the change", newDir)
+		}
+		b.Label = b.Variant.Name + "@base"
+		return b, run.Target{Spec: spec, Variant: v, Label: v.Name + "@new"}, nil
+	}
+	if new == "" {
+		return run.Target{}, run.Target{}, fmt.Errorf("ab needs a second target: NAME:VARIANT, or --new-dir with another source tree of %s", b.Spec.Name)
+	}
+	if !strings.Contains(new, ":") {
+		new = b.Spec.Name + ":" + new
+	}
+	picked, err = run.Select(specs, []string{new}, dir)
+	if err != nil {
+		return run.Target{}, run.Target{}, err
+	}
+	n := picked[0]
+	if n.Name() == b.Name() {
+		return run.Target{}, run.Target{}, fmt.Errorf("%s compared with itself: name two different variants, or give --new-dir", b.Name())
+	}
+	return b, n, nil
+}
+
+func abs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}
+
+// Run measures c.Base and c.New with interleaved rounds (run.Bench: per
+// round a fresh server each, in a shuffled order) and compares them. It
+// returns the run's results and their path (written as measured, so an
+// interruption keeps every sample) and the table, which is nil when the run
+// failed. Errors: fewer than compare.MinRounds rounds ("ab needs at least
+// 5 interleaved rounds, got 3"), the run's own errors, the comparison's.
+func Run(ctx context.Context, c Config) (*results.File, string, *compare.Table, error) {
+	if n := c.Rounds(); n < compare.MinRounds {
+		return nil, "", nil, fmt.Errorf("ab needs at least %d interleaved rounds, got %d (set --rounds)", compare.MinRounds, n)
+	}
+	c.Run.Targets = []run.Target{c.Base, c.New}
+	f, path, err := run.Bench(ctx, c.Run)
+	if err != nil {
+		return f, path, nil, err
+	}
+	base := compare.Variant{Framework: c.Base.Spec.Name, Variant: c.Base.VariantName()}
+	nw := compare.Variant{Framework: c.New.Spec.Name, Variant: c.New.VariantName()}
+	t, err := compare.Variants(f, base, nw, c.Compare)
+	return f, path, t, err
+}

@@ -1,0 +1,245 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/tfbench/tfbench/harness/report"
+)
+
+// Markdown writes t as markdown: a header naming both sides (files, runs,
+// hosts, rounds), the method and the statistics used (two-sided
+// Mann-Whitney U over per-round values, Holm–Bonferroni across the table's
+// rows, α, min change), the family limit when no row can be significant,
+// the verdict counts, one table row per Row, then warnings and notes.
+// Errors are the writer's.
+func Markdown(w io.Writer, t *Table) error {
+	m := &mdWriter{w: w}
+	o := t.Options
+	if t.BaseVariant != "" {
+		m.printf("# tfbench ab: %s → %s\n\n", t.BaseVariant, t.NewVariant)
+		m.printf("- Run: %s\n", runsText(t.Base))
+	} else {
+		m.printf("# tfbench compare: %s → %s\n\n", t.Base.Name, t.New.Name)
+		m.printf("- Base: %s\n", sideText(t.Base))
+		m.printf("- New: %s\n", sideText(t.New))
+	}
+	m.printf("- Method version %d, suite %s (sha256 %s)\n", t.Base.MethodVersion, t.Base.Suite, short(t.Base.SuiteHash))
+	values, unit := "RPS", "RPS"
+	if o.Basis == BasisRatio {
+		values = "RPS ÷ " + o.Reference + " RPS of the same run and round"
+		unit = "ratios to " + o.Reference
+	}
+	m.printf("- Basis %s: per-round %s at each side's own peak level\n", o.Basis, values)
+	tested := 0
+	for _, r := range t.Rows {
+		if r.Tested {
+			tested++
+		}
+	}
+	m.printf("- p is from a two-sided Mann-Whitney U test over the per-round %s (%s vs %s); p (Holm) is Holm–Bonferroni-adjusted across this table's %d tested rows. "+
+		"A row is slower or faster when p (Holm) < α = %g and its median changed by at least %s; it needs ≥ %d rounds per side.\n\n",
+		unit, t.Base.Name, t.New.Name, tested, o.Alpha, minText(o.MinChange), MinRounds)
+	if t.Limit != "" {
+		m.printf("**No verdict possible: %s.**\n\n", t.Limit)
+	}
+	m.printf("Verdicts: %d slower, %d faster, %d same, %d unknown.\n\n", t.Count(Slower), t.Count(Faster), t.Count(Same), t.Count(Unknown))
+
+	multi := len(t.Base.Runs) > 1 || len(t.New.Runs) > 1
+	var header []string
+	var align []tw.Align
+	col := func(name string, a tw.Align) {
+		header = append(header, name)
+		align = append(align, a)
+	}
+	if t.BaseVariant == "" {
+		if multi {
+			col("Run", tw.AlignLeft)
+		}
+		col("Framework", tw.AlignLeft)
+		col("Variant", tw.AlignLeft)
+	}
+	col("Test", tw.AlignLeft)
+	col("N", tw.AlignRight)
+	for _, h := range []string{"Base peak RPS", "New peak RPS", "New/base", "Norm. new/base", "Base CPU ms/req", "New CPU ms/req", "Change", "p", "p (Holm)"} {
+		col(h, tw.AlignRight)
+	}
+	col("Verdict", tw.AlignLeft)
+	col("Why", tw.AlignLeft)
+	var rows [][]string
+	for _, r := range t.Rows {
+		var cells []string
+		if t.BaseVariant == "" {
+			if multi {
+				run := r.New.Run
+				if r.Base.Run != r.New.Run {
+					run = r.Base.Run + " → " + r.New.Run
+				}
+				cells = append(cells, run)
+			}
+			cells = append(cells, r.Framework, r.Variant)
+		}
+		n := ""
+		if r.N > 0 {
+			n = strconv.Itoa(r.N)
+		}
+		change, p, ph := "—", "—", "—"
+		if len(r.Base.Values) > 0 && len(r.New.Values) > 0 {
+			change = pct(r.Change)
+		}
+		if r.Tested {
+			p, ph = pText(r.P), pText(r.PHolm)
+		}
+		cells = append(cells, r.Test, n, peak(r.Base), peak(r.New), times(r.Ratio), times(r.NormRatio),
+			cpu(r.Base), cpu(r.New), change, p, ph, string(r.Verdict), r.Why)
+		rows = append(rows, cells)
+	}
+	if m.err == nil {
+		m.err = table(w, header, rows, align)
+	}
+	for _, list := range []struct {
+		title string
+		items []string
+	}{{"Warnings", t.Warnings}, {"Notes", t.Notes}} {
+		if len(list.items) == 0 {
+			continue
+		}
+		m.printf("\n## %s\n\n", list.title)
+		for _, s := range list.items {
+			m.printf("- %s\n", s)
+		}
+	}
+	return m.err
+}
+
+// JSON writes t as indented JSON: the Table's fields plus "regressed"
+// (Regressed) and "counts" (rows per verdict). Errors are the writer's.
+func JSON(w io.Writer, t *Table) error {
+	out := struct {
+		*Table
+		Regressed bool            `json:"regressed"`
+		Counts    map[Verdict]int `json:"counts"`
+	}{t, t.Regressed(), map[Verdict]int{}}
+	for _, v := range []Verdict{Faster, Slower, Same, Unknown} {
+		out.Counts[v] = t.Count(v)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // keep "<" and "≥" readable in Why
+	enc.SetIndent("", " ")
+	return enc.Encode(out)
+}
+
+type mdWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (m *mdWriter) printf(format string, a ...any) {
+	if m.err == nil {
+		_, m.err = fmt.Fprintf(m.w, format, a...)
+	}
+}
+
+// sideText describes a side's file and runs: "`base.json`: run r1 on h
+// (cpu, 2 logical CPUs, x86_64), 5 rounds".
+func sideText(s Meta) string { return fmt.Sprintf("`%s`: %s", s.Name, runsText(s)) }
+
+// runsText describes a side's runs: "run r1 on h (cpu, 2 logical CPUs,
+// x86_64), 5 rounds; run r2 …".
+func runsText(s Meta) string {
+	var runs []string
+	for _, r := range s.Runs {
+		id := r.Label
+		if r.RunID != "" && r.RunID != r.Label {
+			id += " (run ID " + r.RunID + ")"
+		}
+		h := r.Host
+		runs = append(runs, fmt.Sprintf("run %s on %s (%s, %d logical CPUs, %s), %d rounds",
+			id, orDash(h.Hostname), orDash(h.CPUModel), h.LogicalCPUs, orDash(h.Arch), r.Rounds))
+	}
+	return strings.Join(runs, "; ")
+}
+
+// table writes one markdown table like harness/report does: cells escaped
+// (report.Escape), never reformatted or wrapped.
+func table(w io.Writer, header []string, rows [][]string, align []tw.Align) error {
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewMarkdown()),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithTrimSpace(tw.Off),
+	)
+	t.Configure(func(c *tablewriter.Config) {
+		c.Row.Alignment.PerColumn = align
+		c.Header.Alignment.PerColumn = align
+	})
+	t.Header(escapeAll(header))
+	for _, r := range rows {
+		if err := t.Append(escapeAll(r)); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+func escapeAll(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = report.Escape(c)
+	}
+	return out
+}
+
+// peak is a side's peak RPS as a whole number with thousands separators,
+// "—" without a peak.
+func peak(s Side) string {
+	if !s.OK {
+		return "—"
+	}
+	v := strconv.FormatInt(int64(s.Peak+0.5), 10)
+	var b strings.Builder
+	for i, c := range v {
+		if i > 0 && (len(v)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func cpu(s Side) string {
+	if !s.OK {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", s.CPUms)
+}
+
+func times(x float64) string {
+	if x == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", x)
+}
+
+// pct writes a change as a signed percentage: -0.098 → "-9.8%".
+func pct(c float64) string { return fmt.Sprintf("%+.1f%%", c*100) }
+
+// pText writes a p-value with two significant digits: 0.0079, 0.056, 1.
+func pText(p float64) string { return strconv.FormatFloat(p, 'g', 2, 64) }
+
+// minText writes a share as a percentage: 0.05 → "5%".
+func minText(m float64) string { return fmt.Sprintf("%.4g%%", m*100) }
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
