@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/report"
 )
@@ -101,7 +99,7 @@ func Markdown(w io.Writer, t *Table) error {
 		rows = append(rows, cells)
 	}
 	if m.err == nil {
-		m.err = table(w, header, rows, align)
+		m.err = report.Table(w, header, rows, align)
 	}
 	for _, list := range []struct {
 		title string
@@ -166,52 +164,13 @@ func runsText(s Meta) string {
 	return strings.Join(runs, "; ")
 }
 
-// table writes one markdown table like harness/report does: cells escaped
-// (report.Escape), never reformatted or wrapped.
-func table(w io.Writer, header []string, rows [][]string, align []tw.Align) error {
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewMarkdown()),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithTrimSpace(tw.Off),
-	)
-	t.Configure(func(c *tablewriter.Config) {
-		c.Row.Alignment.PerColumn = align
-		c.Header.Alignment.PerColumn = align
-	})
-	t.Header(escapeAll(header))
-	for _, r := range rows {
-		if err := t.Append(escapeAll(r)); err != nil {
-			return err
-		}
-	}
-	return t.Render()
-}
-
-func escapeAll(cells []string) []string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
-		out[i] = report.Escape(c)
-	}
-	return out
-}
-
 // peak is a side's peak RPS as a whole number with thousands separators,
 // "—" without a peak.
 func peak(s Side) string {
 	if !s.OK {
 		return "—"
 	}
-	v := strconv.FormatInt(int64(s.Peak+0.5), 10)
-	var b strings.Builder
-	for i, c := range v {
-		if i > 0 && (len(v)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return report.Thousands(s.Peak)
 }
 
 func cpu(s Side) string {

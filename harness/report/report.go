@@ -11,11 +11,13 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/dustin/go-humanize"
 	"github.com/montanaflynn/stats"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/results"
@@ -49,7 +51,7 @@ func (b *builder) printf(format string, a ...any) {
 
 func (b *builder) table(header []string, rows [][]string, align []tw.Align) {
 	if b.err == nil {
-		b.err = table(b.w, header, rows, align)
+		b.err = Table(b.w, header, rows, align)
 	}
 }
 
@@ -180,9 +182,9 @@ func cells(r Row, t results.Test) []string {
 		line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
 	} else {
 		line = append(line,
-			thousands(r.PeakRPS),
+			Thousands(r.PeakRPS),
 			fmt.Sprintf("%.1f%%", r.PctOfBest),
-			thousands(r.MinRPS)+"–"+thousands(r.MaxRPS),
+			Thousands(r.MinRPS)+"–"+Thousands(r.MaxRPS),
 			strconv.Itoa(r.Connections),
 			msf(r.P50ms), msf(r.P99ms),
 			fmt.Sprintf("%.3f", r.CPUms),
@@ -219,7 +221,7 @@ func (b *builder) byN(t results.Test) {
 			cell := "—"
 			for _, rn := range byN[i] {
 				if rn.Framework == r.Framework && rn.Variant == r.Variant && rn.OK {
-					cell = thousands(rn.PeakRPS)
+					cell = Thousands(rn.PeakRPS)
 				}
 			}
 			line = append(line, cell)
@@ -301,10 +303,10 @@ func (b *builder) rateTable(t results.Test) []string {
 			continue
 		}
 		if achieved < 0.95*t.Rate {
-			notes = append(notes, fmt.Sprintf("- %s (%s): sustained only %s of the %g requests/s asked for: its latency grows with the backlog", fw.Name, fw.Variant, thousands(achieved), t.Rate))
+			notes = append(notes, fmt.Sprintf("- %s (%s): sustained only %s of the %g requests/s asked for: its latency grows with the backlog", fw.Name, fw.Variant, Thousands(achieved), t.Rate))
 		}
 		q := func(x *hdrhistogram.Histogram, p float64) string { return ms(x.ValueAtQuantile(p)) }
-		rows = append(rows, append(line, thousands(achieved), q(h, 50), q(h, 90), q(h, 99), q(h, 99.9), ms(h.Max()), q(u, 99)))
+		rows = append(rows, append(line, Thousands(achieved), q(h, 50), q(h, 90), q(h, 99), q(h, 99.9), ms(h.Max()), q(u, 99)))
 	}
 	b.table(header, rows, align)
 	b.printf("\n")
@@ -362,18 +364,9 @@ func msf(v float64) string {
 // mb formats bytes as MiB with one decimal, as the tables' "RSS MB".
 func mb(b uint64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
 
-// thousands formats a rate as a whole number with comma separators.
-func thousands(v float64) string {
-	s := strconv.FormatInt(int64(v+0.5), 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+// Thousands formats a rate (requests/s) or count as a whole number with
+// comma separators: 56683.4 → "56,683".
+func Thousands(v float64) string { return humanize.Comma(int64(math.Round(v))) }
 
 func joinInts(xs []int) string {
 	parts := make([]string, len(xs))

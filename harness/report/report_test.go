@@ -121,8 +121,8 @@ func TestMarkdown(t *testing.T) {
 
 func TestThousands(t *testing.T) {
 	for in, want := range map[float64]string{0: "0", 999.6: "1,000", 1234567: "1,234,567", 12: "12"} {
-		if got := thousands(in); got != want {
-			t.Errorf("thousands(%v) = %q, want %q", in, got, want)
+		if got := Thousands(in); got != want {
+			t.Errorf("Thousands(%v) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func Summary(w io.Writer, target string, s sweep.Sample) error {
 		mode = fmt.Sprintf("constant rate %g requests/s over %d connections", s.Rate, s.Connections)
 	}
 	fmt.Fprintf(&b, "GET %s\n  engine %s, %s, %gs window\n", target, s.Engine, mode, s.Window)
-	fmt.Fprintf(&b, "  responses   %s in the window, %s RPS, %s status 200\n", thousands(float64(s.Responses)), thousands(s.RPS), thousands(float64(s.Success)))
+	fmt.Fprintf(&b, "  responses   %s in the window, %s RPS, %s status 200\n", Thousands(float64(s.Responses)), Thousands(s.RPS), Thousands(float64(s.Success)))
 	if len(s.StatusCounts) > 1 || (len(s.StatusCounts) == 1 && s.StatusCounts["200"] == 0) {
 		fmt.Fprintf(&b, "  statuses    %s\n", sortedCounts(s.StatusCounts))
 	}
@@ -39,7 +39,7 @@ func Summary(w io.Writer, target string, s sweep.Sample) error {
 		}
 	}
 	if s.Checked > 0 {
-		fmt.Fprintf(&b, "  checked     %s responses under load, %d failed\n", thousands(float64(s.Checked)), s.Errors["check"])
+		fmt.Fprintf(&b, "  checked     %s responses under load, %d failed\n", Thousands(float64(s.Checked)), s.Errors["check"])
 	}
 	label := "latency"
 	if s.Uncorrected != nil {

@@ -12,7 +12,7 @@ import (
 // table writes one markdown table. Cells are escaped for markdown ("|"
 // would end a cell; newlines would end the row) and never reformatted or
 // wrapped.
-func table(w io.Writer, header []string, rows [][]string, align []tw.Align) error {
+func Table(w io.Writer, header []string, rows [][]string, align []tw.Align) error {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewMarkdown()),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
