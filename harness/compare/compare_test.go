@@ -29,7 +29,7 @@ var hostA = probe.Host{Hostname: "a", CPUModel: "Intel Xeon", LogicalCPUs: 2, Me
 // name in ss (json, or queries with Queries [n] when n > 0), rounds = the
 // longest series, a framework record per variant with build "b-"+fw.
 func file(id string, h probe.Host, ss ...series) *results.File {
-	f := &results.File{SchemaVersion: 1, MethodVersion: results.MethodVersion, RunID: id, Host: h,
+	f := &results.File{SchemaVersion: 1, MethodVersion: 2, RunID: id, Host: h,
 		Suite: results.Suite{Name: "tfb", Hash: "d26ace33a1b2c3d4e5f6", Rounds: 0}}
 	for _, s := range ss {
 		if !slices.ContainsFunc(f.Suite.Tests, func(t results.Test) bool { return t.Name == s.test }) {

@@ -27,8 +27,10 @@ const SchemaVersion = 1
 // change to any of those bumps it, and results with different method
 // versions never compare. 2: the gate also requires, for adapters with
 // render counts (framework.yaml `render_counts`), at least one render per
-// counted response.
-const MethodVersion = 2
+// counted response. 3: a harness fault fails the gate (load generator
+// errors, a saturated generator CPU set, SQLITE_BUSY from the server's
+// database copy).
+const MethodVersion = 3
 
 // Suite records the suite a run followed.
 type Suite struct {

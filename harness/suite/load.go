@@ -289,7 +289,7 @@ func (p parser) rate(v *yaml.Node, key string) (float64, error) {
 		return 0, p.Errorf(v, key, "must be a number of requests/s, found %s", yamlfile.Describe(v))
 	}
 	f, err := strconv.ParseFloat(v.Value, 64)
-	if err != nil || f < 0 || math.IsInf(f, 0) {
+	if err != nil || !(f >= 0) || math.IsInf(f, 0) { // !(f >= 0) also refuses NaN
 		return 0, p.Errorf(v, key, "%q is not a rate in requests/s (write 1000; 0 turns it off)", v.Value)
 	}
 	return f, nil
@@ -341,7 +341,7 @@ func (p parser) gate(v *yaml.Node, key string) (float64, error) {
 	if err != nil {
 		return 0, p.Errorf(v, key, "%q is not a percentage", v.Value)
 	}
-	if f < 0 || f > 100 {
+	if !(f >= 0 && f <= 100) { // NaN too
 		return 0, p.Errorf(v, key, "%s is outside 0..100%%", s)
 	}
 	return f / 100, nil

@@ -2,9 +2,40 @@ package sweep
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/tfbench/tfbench/harness/load"
 )
+
+// HarnessFault starts the gate reason of a sample that a fault of the
+// harness, not of the server, invalidated: errors of the load generator's
+// own (class "generator"), a saturated generator CPU set, or SQLITE_BUSY
+// from the database copy the harness gave the server. Reports show such a
+// reason as any other; the prefix tells the reader whom to blame.
+const HarnessFault = "harness fault, not the server's: "
+
+// NotMeasured starts the gate reason of a sample made by Skipped: one the
+// harness did not measure (e.g. the server had exited).
+const NotMeasured = "not measured: "
+
+// GeneratorClass is the error class the load generator counts its own
+// failures in (load.Class "generator": EMFILE, ENFILE, ENOBUFS, ENOMEM or
+// EADDRNOTAVAIL on its side of a connection). It is matched by name so the
+// gate knows it whether or not harness/load defines it; it is not a socket
+// error.
+const GeneratorClass = "generator"
+
+// socketClasses are the classes Result.SocketErrors adds up (load's
+// Connect, Read, Write and Timeout), in load.Classes order.
+var socketClasses = []string{string(load.Connect), string(load.Read), string(load.Write), string(load.Timeout)}
+
+// maxExample is the most bytes of an error example a gate reason quotes;
+// Sample.Examples keeps the whole message.
+const maxExample = 300
 
 // Gate applies the success gate (DESIGN.md, Measurement method) to s: a
 // sample passes when it has at least minResponses counted responses, no
@@ -14,16 +45,33 @@ import (
 // class and fail the gate like socket errors. A sample with render counts
 // (Renders not nil) fails when the server rendered the route fewer
 // times than it answered (issue 5: renders = requests, no hidden caching).
+//
+// A harness fault fails the gate too, whatever the server did: errors of
+// GeneratorClass, GeneratorSaturated (the generator's CPU set ≥ 90% busy,
+// probe.Saturated), or SQLITE_BUSY / "database is locked" in an error
+// example or in ServerLogFaults. The reason then starts with HarnessFault,
+// lists those faults, and adds the sample's other failures after
+// "; the sample also failed: ".
+//
+// Reasons quote the first error example of the failing classes (in
+// load.Classes order), cut to 300 bytes with line breaks escaped, e.g.
+// "socket errors: read 3, timeout 1 (e.g. read 127.0.0.1:8080: connection
+// reset by peer)" or "success 90.000% below the gate 100% (200: 900, 500:
+// 100; e.g. status 500 for GET /json)".
 func Gate(s Sample, share float64, minResponses int) GateResult {
 	var why []string
 	if s.Responses < int64(minResponses) {
 		why = append(why, fmt.Sprintf("%d responses, fewer than the minimum %d", s.Responses, minResponses))
 	}
 	if s.SocketErrors > 0 {
-		why = append(why, "socket errors: "+classList(s.Errors, "status"))
+		list := classList(s.Errors, socketClasses)
+		if list == "" {
+			list = strconv.FormatInt(s.SocketErrors, 10)
+		}
+		why = append(why, "socket errors: "+list+eg(example(s.Examples, s.Errors, socketClasses), " (e.g. ", ")"))
 	}
-	if n := s.Errors["check"]; n > 0 {
-		why = append(why, fmt.Sprintf("%d responses failed their check under load", n))
+	if n := s.Errors[string(load.Check)]; n > 0 {
+		why = append(why, fmt.Sprintf("%d responses failed their check under load%s", n, eg(s.Examples[string(load.Check)], " (e.g. ", ")")))
 	}
 	if s.Renders != nil && *s.Renders < s.Responses {
 		why = append(why, fmt.Sprintf("%d renders for %d responses: output served without rendering", *s.Renders, s.Responses))
@@ -31,27 +79,139 @@ func Gate(s Sample, share float64, minResponses int) GateResult {
 	if s.Responses > 0 {
 		got := float64(s.Success) / float64(s.Responses)
 		if got < share {
-			why = append(why, fmt.Sprintf("success %.3f%% below the gate %.3g%% (%s)", 100*got, 100*share, statusList(s.StatusCounts)))
+			var detail []string
+			if list := statusList(s.StatusCounts); list != "" {
+				detail = append(detail, list)
+			}
+			if e := s.Examples[string(load.Status)]; e != "" {
+				detail = append(detail, "e.g. "+clip(e))
+			}
+			r := fmt.Sprintf("success %.3f%% below the gate %.3g%%", 100*got, 100*share)
+			if len(detail) > 0 {
+				r += " (" + strings.Join(detail, "; ") + ")"
+			}
+			why = append(why, r)
 		}
 	}
-	if len(why) == 0 {
-		return GateResult{Passed: true}
+	faults := harnessFaults(s)
+	switch {
+	case len(faults) > 0 && len(why) > 0:
+		return GateResult{Reason: HarnessFault + strings.Join(faults, "; ") + "; the sample also failed: " + strings.Join(why, "; ")}
+	case len(faults) > 0:
+		return GateResult{Reason: HarnessFault + strings.Join(faults, "; ")}
+	case len(why) > 0:
+		return GateResult{Reason: strings.Join(why, "; ")}
 	}
-	return GateResult{Reason: strings.Join(why, "; ")}
+	return GateResult{Passed: true}
 }
 
-// classList renders error counts as "read 3, timeout 1", skipping the
-// named classes, in name order.
-func classList(m map[string]int64, skip ...string) string {
-	var parts []string
-	for k, v := range m {
-		if v == 0 || contains(skip, k) {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s %d", k, v))
+// harnessFaults lists what of the harness's own invalidated s, each as a
+// reason without the HarnessFault prefix: generator errors, a saturated
+// generator CPU set, SQLITE_BUSY from the server's database copy.
+func harnessFaults(s Sample) []string {
+	var faults []string
+	if n := s.Errors[GeneratorClass]; n > 0 {
+		faults = append(faults, fmt.Sprintf("%s %d%s", GeneratorClass, n, eg(s.Examples[GeneratorClass], " (e.g. ", ")")))
 	}
-	sort.Strings(parts)
+	if s.GeneratorSaturated {
+		faults = append(faults, "the load generator's CPU set was saturated (≥ 90% busy): it measured the generator")
+	}
+	busy := ""
+	for _, c := range classOrder(s.Examples) {
+		if sqliteBusy(s.Examples[c]) {
+			busy = s.Examples[c]
+			break
+		}
+	}
+	var where []string
+	if busy != "" {
+		where = append(where, "e.g. "+clip(busy))
+	}
+	if s.ServerLogFaults > 0 {
+		where = append(where, "the server log has "+plural(s.ServerLogFaults, "such line"))
+	}
+	if len(where) > 0 {
+		faults = append(faults, "SQLITE_BUSY from the server's database copy ("+strings.Join(where, "; ")+")")
+	}
+	return faults
+}
+
+// sqliteBusy reports whether msg names SQLite's SQLITE_BUSY error: the code
+// itself or its message "database is locked", in any case.
+func sqliteBusy(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "sqlite_busy") || strings.Contains(m, "database is locked")
+}
+
+// classOrder returns the classes of m in report order: load.Classes first,
+// then any others by name.
+func classOrder[V any](m map[string]V) []string {
+	var out, rest []string
+	for _, c := range load.Classes {
+		if _, ok := m[string(c)]; ok {
+			out = append(out, string(c))
+		}
+	}
+	for c := range m {
+		if !slices.Contains(out, c) {
+			rest = append(rest, c)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// classList renders the counts of the classes in only as "read 3, timeout
+// 1", in report order, leaving out classes without errors.
+func classList(m map[string]int64, only []string) string {
+	var parts []string
+	for _, c := range classOrder(m) {
+		if m[c] > 0 && slices.Contains(only, c) {
+			parts = append(parts, fmt.Sprintf("%s %d", c, m[c]))
+		}
+	}
 	return strings.Join(parts, ", ")
+}
+
+// example returns the example of the first class of only, in report order,
+// that has errors in counts and an example; "" when none has.
+func example(examples map[string]string, counts map[string]int64, only []string) string {
+	for _, c := range classOrder(examples) {
+		if slices.Contains(only, c) && counts[c] > 0 && examples[c] != "" {
+			return examples[c]
+		}
+	}
+	return ""
+}
+
+// eg returns before + the clipped example + after, or "" for no example.
+func eg(example, before, after string) string {
+	if example == "" {
+		return ""
+	}
+	return before + clip(example) + after
+}
+
+// clip makes an error example fit a one-line reason: line breaks escaped
+// as \r and \n, cut to maxExample bytes at a rune boundary with "…" added.
+func clip(s string) string {
+	s = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(s)
+	if len(s) <= maxExample {
+		return s
+	}
+	cut := maxExample
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// plural renders n and noun, adding "s" to noun's last word unless n is 1.
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // statusList renders status counts as "200: 90, 500: 10".
@@ -62,13 +222,4 @@ func statusList(m map[string]int64) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ", ")
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

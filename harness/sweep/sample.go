@@ -53,8 +53,9 @@ type Sample struct {
 	RPS float64 `json:"rps"`
 	// StatusCounts maps an HTTP status code (as text) to its count.
 	StatusCounts map[string]int64 `json:"status_counts,omitempty"`
-	// Errors maps an error class (connect, read, write, timeout, status) to
-	// its count; Examples gives the first message of each class.
+	// Errors maps an error class (connect, read, write, timeout, status,
+	// check, generator) to its count; Examples gives the first message of
+	// each class.
 	Errors   map[string]int64  `json:"errors,omitempty"`
 	Examples map[string]string `json:"error_examples,omitempty"`
 	// SocketErrors is connect + read + write + timeout errors.
@@ -93,10 +94,16 @@ type Sample struct {
 	ServerRSS uint64 `json:"server_rss_peak_bytes"`
 	// GeneratorCPU is the load generator's own CPU time during the window,
 	// in seconds; GeneratorSaturated flags a sample during which the
-	// generator's CPU set was at least 90% busy (it measured the generator,
-	// not the server).
+	// generator's CPU set was at least 90% busy (probe.Saturated): it
+	// measured the generator, not the server, and fails the gate as a
+	// harness fault.
 	GeneratorCPU       float64 `json:"generator_cpu_s"`
 	GeneratorSaturated bool    `json:"generator_saturated"`
+	// ServerLogFaults counts the lines the server wrote to its log during
+	// the window that name SQLite's SQLITE_BUSY or "database is locked"
+	// (filled by harness/run; absent from JSON when 0). Any such line fails
+	// the gate as a harness fault: the server's database copy was locked.
+	ServerLogFaults int64 `json:"server_log_faults,omitempty"`
 	// Gate is the success gate's verdict on this sample.
 	Gate GateResult `json:"gate"`
 }
@@ -105,4 +112,13 @@ type Sample struct {
 type GateResult struct {
 	Passed bool   `json:"passed"`
 	Reason string `json:"reason,omitempty"`
+}
+
+// Skipped returns the sample with key k that the harness did not measure,
+// e.g. because the server exited earlier in the round: Window 0, no
+// responses, no histogram, and a failed gate whose reason is NotMeasured +
+// reason ("not measured: the server exited during json c=4 in round 1
+// (exit status 2)"). Its level is then not eligible for the peak.
+func Skipped(k Key, reason string) Sample {
+	return Sample{Key: k, Gate: GateResult{Reason: NotMeasured + reason}}
 }
