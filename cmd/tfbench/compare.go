@@ -19,11 +19,6 @@ import (
 // status 1 and one line naming the slower rows.
 var errRegression = errors.New("slower than base")
 
-// errRefused is wrapped by the error of inputs that never compare
-// (compare.ErrRefused: method versions or suite hashes differ): cli prints
-// it and exits with status 2, so CI tells bad input from a regression.
-var errRefused = compare.ErrRefused
-
 func compareCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", "compare [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW", stderr)
 	cf := compareFlags(fs, true)

@@ -118,6 +118,27 @@ func TestCompareRefusalExits2(t *testing.T) {
 	}
 }
 
+// TestCompareUnreadableExits2: an input that is missing or not results
+// gives no verdict, and exits 2, not the 1 that means "slower" (the nightly
+// would otherwise read a broken baseline as a regression, or worse, as
+// none).
+func TestCompareUnreadableExits2(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte("not json"), 0o644)
+	for _, args := range [][]string{{fixtures + "base.json", "testdata/compare/missing.json"}, {bad, fixtures + "base.json"}} {
+		code, _, stderr := runCompare(t, args...)
+		if code != 2 || !strings.HasPrefix(stderr, "tfbench compare: ") {
+			t.Errorf("%v: exit %d stderr %q; want 2", args, code, stderr)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := cli(context.Background(), []string{"ab", "--suite", "testdata/ab.yaml", "--frameworks-dir", "../../frameworks", "--rounds", "3", "engine:pool", "serialized"}, &stdout, &stderr); code != 2 {
+		t.Errorf("ab with 3 rounds: exit %d (%s), want 2", code, stderr.String())
+	} else if !strings.Contains(stderr.String(), "ab needs at least 5 interleaved rounds, got 3") {
+		t.Errorf("ab with 3 rounds: %s", stderr.String())
+	}
+}
+
 func TestCompareUsageExits2(t *testing.T) {
 	for _, c := range []struct {
 		args []string

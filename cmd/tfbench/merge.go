@@ -11,7 +11,7 @@ import (
 func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("merge", "merge --out FILE [--labels LIST] FILE...", stderr)
 	out := fs.String("out", "", "merged results file to write (required)")
-	labels := fs.String("labels", "", "comma-separated labels, one per results.json given, naming each run in reports (default: each file's base name without .json; runs of a merged input keep theirs)")
+	labels := fs.String("labels", "", "comma-separated labels, one per file given, naming each run in reports (default: each file's base name without .json, or its run ID for a results.json; runs of a merged input keep theirs)")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -27,6 +27,7 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return errUsage
 	}
 	var runs []results.Run
+	from := map[string]string{} // label → file
 	for i, path := range files {
 		s, err := results.ReadSet(path)
 		if err != nil {
@@ -34,9 +35,16 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if f, ok := s.Single(); ok {
 			label := results.LabelOf(path)
+			if label == "results" { // .tfbench/runs/<run-id>/results.json
+				label = f.RunID
+			}
 			if len(names) > 0 {
 				label = names[i]
 			}
+			if other, ok := from[label]; ok {
+				return fmt.Errorf("%s and %s both get the label %q: name the runs with --labels", other, path, label)
+			}
+			from[label] = path
 			runs = append(runs, results.Run{Label: label, File: f})
 			continue
 		}
@@ -49,7 +57,7 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := results.WriteSet(*out, set); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d runs\n", *out, len(set.Runs))
+	fmt.Fprintf(stdout, "wrote %s: %d run%s\n", *out, len(set.Runs), map[bool]string{true: "s"}[len(set.Runs) != 1])
 	for _, r := range set.Runs {
 		fmt.Fprintf(stdout, "  %s: run %s on %s, %d samples\n", r.Label, r.File.RunID, r.File.Host.Hostname, len(r.File.Samples))
 	}

@@ -69,6 +69,25 @@ func TestMergeCommand(t *testing.T) {
 	if _, err := results.ReadSet(bad); err == nil {
 		t.Error("a refused merge wrote its output")
 	}
+	// Two run folders' results.json: labelled by run ID; the same label twice names --labels.
+	d1, d2 := filepath.Join(dir, "r1"), filepath.Join(dir, "r2")
+	for i, d := range []string{d1, d2} {
+		f, _ := results.Read(a)
+		if i == 1 {
+			f, _ = results.Read(b)
+		}
+		results.Write(filepath.Join(d, "results.json"), f)
+	}
+	stdout.Reset()
+	if code := cli(context.Background(), []string{"merge", "--out", filepath.Join(dir, "runs.json"), filepath.Join(d1, "results.json"), filepath.Join(d2, "results.json")}, &stdout, &stderr); code != 0 ||
+		!strings.Contains(stdout.String(), "  run-nextjs: run run-nextjs") {
+		t.Errorf("merging two run folders: exit %d: %s %s", code, stdout.String(), stderr.String())
+	}
+	stderr.Reset()
+	if code := cli(context.Background(), []string{"merge", "--out", filepath.Join(dir, "x.json"), a, filepath.Join(d1, "..", "nextjs.json")}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), `both get the label "nextjs": name the runs with --labels`) {
+		t.Errorf("two files of one name: exit %d: %s", code, stderr.String())
+	}
 	if code := cli(context.Background(), []string{"merge", a}, &stdout, &stderr); code != 2 {
 		t.Errorf("merge without --out: exit %d", code)
 	}

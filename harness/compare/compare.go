@@ -357,6 +357,9 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 	})
 	decide(t)
 	t.warn(bs, ns)
+	if len(t.Rows) == 0 {
+		t.Warnings = append(t.Warnings, "no framework variant and test is in both: nothing compared (in basis rps the reference of a merged file is matched by run label)")
+	}
 	for _, which := range slices.Sorted(maps.Keys(only)) {
 		vs := slices.Compact(slices.Sorted(slices.Values(only[which])))
 		t.Notes = append(t.Notes, fmt.Sprintf("%s (not compared): %s", which, strings.Join(vs, ", ")))

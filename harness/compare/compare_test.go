@@ -521,3 +521,16 @@ func TestCompareLatestWithItself(t *testing.T) {
 		t.Errorf("regressed %v warnings %q", tab.Regressed(), tab.Warnings)
 	}
 }
+
+// TestCompareNothingInCommon: two sides with no row in common say so.
+func TestCompareNothingInCommon(t *testing.T) {
+	b := file("b", hostA, series{fw: "nextjs", variant: "default", test: "json", rps: seq(100, 5)})
+	n := file("n", hostA, series{fw: "astro", variant: "default", test: "json", rps: seq(100, 5)})
+	tab, err := Sets(one(b), one(n), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != 0 || !slices.Contains(tab.Warnings, "no framework variant and test is in both: nothing compared (in basis rps the reference of a merged file is matched by run label)") {
+		t.Errorf("rows %d, warnings %q", len(tab.Rows), tab.Warnings)
+	}
+}

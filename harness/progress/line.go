@@ -72,7 +72,10 @@ func Clock(d time.Duration) string {
 // queries and updates add " N=20", a constant-rate shot shows
 // "200 requests/s c=8" for its level, and the ETA is left out while it is
 // unknown (Done = 0).
-func (s Step) Text() string {
+func (s Step) Text() string { return s.where() + s.when() }
+
+// where is Text's first part: "round 2/5 · nextjs/default · fortunes c=64".
+func (s Step) where() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "round %d/%d · %s/%s · %s", s.Round, s.Rounds, s.Framework, s.Variant, s.Test)
 	if s.N > 0 {
@@ -81,11 +84,28 @@ func (s Step) Text() string {
 	if s.Rate > 0 {
 		fmt.Fprintf(&b, " %g requests/s", s.Rate)
 	}
-	fmt.Fprintf(&b, " c=%d · %s elapsed", s.Connections, Clock(s.Elapsed))
-	if s.Done > 0 {
-		b.WriteString(" · ETA " + Clock(ETA(s)))
-	}
+	fmt.Fprintf(&b, " c=%d", s.Connections)
 	return b.String()
+}
+
+// when is Text's last part: " · 3:05 elapsed · ETA 7:40".
+func (s Step) when() string {
+	t := " · " + Clock(s.Elapsed) + " elapsed"
+	if s.Done > 0 {
+		t += " · ETA " + Clock(ETA(s))
+	}
+	return t
+}
+
+// fit is Text within width runes: the first part is cut (ending in "…") so
+// that the elapsed time and ETA stay whole, unless that leaves it fewer than
+// 10 runes; then the whole text is cut at the end.
+func (s Step) fit(width int) string {
+	when := s.when()
+	if room := width - utf8.RuneCountInString(when); width > 0 && room >= 10 {
+		return truncate(s.where(), room) + when
+	}
+	return truncate(s.Text(), width)
 }
 
 // Escape sequences of the live line: return to column 0 and erase the line.
@@ -93,9 +113,10 @@ const clearLine = "\r\x1b[2K"
 
 // Line writes a run's log lines and keeps its progress on one live line.
 //
-// Live mode (a terminal): Step draws "\r\x1b[2K" + Step.Text truncated to
-// the width (an ellipsis "…" as the last column); each log line is printed
-// above it ("\r\x1b[2K" + line + "\n") and the live line drawn again.
+// Live mode (a terminal): Step draws "\r\x1b[2K" + Step.Text fitted to
+// the width (the framework and test part cut with "…" so that the elapsed
+// time and ETA stay whole; on a very narrow terminal the end is cut); each
+// log line is printed above it ("\r\x1b[2K" + line + "\n") and the live line drawn again.
 //
 // Plain mode: Step writes nothing and log lines pass through unchanged,
 // except the first complete line after each Step (the sample line of that
@@ -156,7 +177,7 @@ func (l *Line) Step(s Step) {
 	defer l.mu.Unlock()
 	l.step, l.stepAt, l.pending = s, l.now(), true
 	if l.live {
-		l.shown = truncate(s.Text(), l.width)
+		l.shown = s.fit(l.width)
 		io.WriteString(l.w, clearLine+l.shown)
 	}
 }

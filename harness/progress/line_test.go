@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // step is round 2 of 5 of nextjs/default on fortunes at c=64, 3:05 into
@@ -60,6 +61,22 @@ func TestStepText(t *testing.T) {
 	for _, c := range cases {
 		if got := c.s.Text(); got != c.want {
 			t.Errorf("Text() = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestLiveLineKeepsETA: on a narrow terminal the framework and test part
+// is cut so the elapsed time and ETA stay whole.
+func TestLiveLineKeepsETA(t *testing.T) {
+	for width, want := range map[int]string{
+		60: "round 2/5 · nextjs/default · fort… · 3:05 elapsed · ETA 7:40",
+		70: "round 2/5 · nextjs/default · fortunes c=64 · 3:05 elapsed · ETA 7:40",
+		35: "round 2/5 · nextjs/default · fortu…", // under 10 runes left for the first part: cut at the end
+	} {
+		var b bytes.Buffer
+		New(&b, true, width).Step(step)
+		if got := strings.TrimPrefix(b.String(), "\r\x1b[2K"); got != want || utf8.RuneCountInString(got) > width {
+			t.Errorf("width %d: %q, want %q", width, got, want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,7 +97,19 @@ func Tables(s *results.Set) ([]TestTable, error) {
 	if len(s.Runs) == 0 {
 		return nil, fmt.Errorf("report: no runs")
 	}
-	tests := s.Runs[0].File.Suite.Tests
+	// The tests of every run, in order of first appearance: runs of one
+	// suite may have measured different subsets (--tests).
+	var tests []results.Test
+	has := make([]map[string]bool, len(s.Runs))
+	for i, r := range s.Runs {
+		has[i] = map[string]bool{}
+		for _, t := range r.File.Suite.Tests {
+			has[i][t.Name] = true
+			if !slices.ContainsFunc(tests, func(x results.Test) bool { return x.Name == t.Name }) {
+				tests = append(tests, t)
+			}
+		}
+	}
 	if err := checkSlugs(tests); err != nil {
 		return nil, err
 	}
@@ -110,7 +123,9 @@ func Tables(s *results.Set) ([]TestTable, error) {
 		n := suite.HeadlineOf(t.Queries)
 		tt := TestTable{Test: t, N: n, Slug: Slug(t.Name), Merged: merged}
 		for i, r := range s.Runs {
-			tt.Rows = append(tt.Rows, rowsAt(r.Label, r.File, peaks[i], t.Name, n)...)
+			if has[i][t.Name] {
+				tt.Rows = append(tt.Rows, rowsAt(r.Label, r.File, peaks[i], t.Name, n)...)
+			}
 		}
 		rank(tt.Rows, merged)
 		out = append(out, tt)

@@ -145,7 +145,7 @@ func (b *builder) test(t results.Test) {
 	for _, r := range rows {
 		lines = append(lines, cells(r, t))
 		for _, note := range r.Notes {
-			notes = append(notes, fmt.Sprintf("- %s (%s): %s", r.Framework, r.Variant, note))
+			notes = append(notes, fmt.Sprintf("- %s (%s): %s", inline(r.Framework), inline(r.Variant), inline(note)))
 		}
 	}
 	b.table(header, lines, align)

@@ -267,6 +267,29 @@ func TestReportSiteMerged(t *testing.T) {
 	if !strings.Contains(files["results.csv"], "\njson,0,ci-b,slow,a|b,go1.26.8,5250,21.9,0.239,") {
 		t.Errorf("results.csv:\n%s", files["results.csv"])
 	}
+
+	// Runs of one suite that measured different tests (--tests json in
+	// ci-a): every test gets its page, in either order of the runs, and a
+	// run has rows only on the tests it ran.
+	a.Suite.Tests = a.Suite.Tests[:1]
+	for _, runs := range [][]results.Run{{{Label: "ci-a", File: a}, {Label: "ci-b", File: b}}, {{Label: "ci-b", File: b}, {Label: "ci-a", File: a}}} {
+		s, err := results.Merge(runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := site(t, s)
+		page, ok := files["fortunes.md"]
+		if !ok {
+			t.Errorf("runs %s, %s: no fortunes page", runs[0].Label, runs[1].Label)
+			continue
+		}
+		if strings.Contains(page, "| ci-a ") || !strings.Contains(page, "| ci-b | slow ") {
+			t.Errorf("runs %s, %s: fortunes page rows:\n%s", runs[0].Label, runs[1].Label, page)
+		}
+		if !strings.Contains(files["json.md"], "| ci-a | node-http ") {
+			t.Errorf("runs %s, %s: json page lacks ci-a's rows", runs[0].Label, runs[1].Label)
+		}
+	}
 }
 
 // TestReportSiteEscapes: a framework named a<b&"c" stays text in the
