@@ -11,8 +11,9 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// requestTimeout bounds one verification request, headers and body: TFB's
-// load generator times a response out after 8 s (TFB-RULES.md, Method).
+// requestTimeout bounds one verification request, headers and body, when
+// Target.RequestTimeout is 0: TFB's load generator times a response out
+// after 8 s (TFB-RULES.md, Method).
 const requestTimeout = 8 * time.Second
 
 // maxBodyBytes bounds a response body read in verification (16 MiB); the
@@ -39,12 +40,17 @@ func (f fetched) date() string {
 	return ""
 }
 
-// newClient returns the verification HTTP client: keep-alive, no
+// newClient returns the verification HTTP client with the default request
+// timeout (requestTimeout, 8 s).
+func newClient() *http.Client { return newClientTimeout(requestTimeout) }
+
+// newClientTimeout returns the verification HTTP client: keep-alive, no
 // compression (so Go sends no Accept-Encoding and leaves a gzip body
-// alone), no redirects followed (a 3xx is reported as the status it is).
-func newClient() *http.Client {
+// alone), no redirects followed (a 3xx is reported as the status it is),
+// each request bounded by timeout, headers and body (http.Client.Timeout).
+func newClientTimeout(timeout time.Duration) *http.Client {
 	return &http.Client{
-		Timeout: requestTimeout,
+		Timeout: timeout,
 		Transport: &http.Transport{
 			DisableCompression:  true,
 			MaxIdleConnsPerHost: 2,

@@ -96,14 +96,15 @@ func tableSpan(toks []token) (start, end int, ok bool) {
 }
 
 // tableRows returns the data rows (those without <th>) of table tokens,
-// each row's cell texts joined by "\x00".
+// each row's cell texts joined by "\x00". Text in a cell left open when a
+// <tr> starts belongs to no cell and is dropped.
 func tableRows(toks []token) []string {
 	var rows, cells []string
 	header, inCell := false, false
 	for _, t := range toks {
 		switch {
 		case t.kind == tokStart && t.val == "tr":
-			cells, header = nil, false
+			cells, header, inCell = nil, false, false
 		case t.kind == tokStart && t.val == "th":
 			header = true
 		case t.kind == tokStart && t.val == "td":

@@ -31,30 +31,69 @@ type Target struct {
 	// deletes, one Fortune row for the fortunes anti-caching check; without
 	// it those two checks fail.
 	DatabasePath string
+	// RequestTimeout bounds each verification request, headers and body
+	// (http.Client.Timeout); 0 or less means 8 s, the timeout of TFB's load
+	// generator (TFB-RULES.md, Method); meant to be the suite's Timeout. A
+	// request that runs over fails its check with a reason such as
+	// `GET /json: Get "http://127.0.0.1:P/json": context deadline exceeded
+	// (Client.Timeout exceeded while awaiting headers)`.
+	RequestTimeout time.Duration
+	// DateRecheck is for tests only: how long after a check's first
+	// response Run asks again for the Date rule. 0 or less means the
+	// production 3 s; a positive value below 1.1 s is raised to 1.1 s
+	// (minDateRecheck), above the Date's 1 s resolution, so that a correct
+	// server cannot fail.
+	DateRecheck time.Duration
+}
+
+// requestTimeout returns the per-request timeout: t.RequestTimeout, or the
+// default 8 s when it is 0 or less.
+func (t Target) requestTimeout() time.Duration {
+	if t.RequestTimeout > 0 {
+		return t.RequestTimeout
+	}
+	return requestTimeout
+}
+
+// dateRecheck returns the Date re-check delay: t.DateRecheck raised to
+// minDateRecheck, or the package's dateRecheck when it is 0 or less.
+func (t Target) dateRecheck() time.Duration {
+	if t.DateRecheck > 0 {
+		return max(t.DateRecheck, minDateRecheck)
+	}
+	return dateRecheck
 }
 
 // dateRecheck is how long after a check's first response Run asks again
 // and requires a different Date (TFB rules, every response: "asked again
 // 3 s later, the Date must have changed"). It must exceed 1 s, the Date's
-// resolution, or a correct server could fail.
+// resolution, or a correct server could fail. This package's tests lower it
+// to minDateRecheck.
 var dateRecheck = 3 * time.Second
+
+// minDateRecheck is the shortest Date re-check Target.DateRecheck can ask
+// for: 1.1 s, above the Date's 1 s resolution.
+const minDateRecheck = 1100 * time.Millisecond
 
 // Run verifies every check against the target and returns results keyed by
 // Check.Name. It sends the requests of every check in order and applies the
 // per-test rules (the five queries values of queries and updates, the
 // World table comparison of updates, the fortunes anti-caching row), then
 // asks each check's first path once more at least 3 s after its first
-// response for the Date rule, so a whole framework waits about 3 s in all,
-// not 3 s per test. Requests run one at a time. A request error is a fail
-// naming the URL; cancelling ctx ends Run early, the remaining checks
-// failing with the context's error.
+// response for the Date rule (Target.DateRecheck), so a whole framework
+// waits about 3 s in all, not 3 s per test. Requests run one at a time, each
+// bounded by Target.RequestTimeout (8 s by default). A request error (a
+// timeout, a refused or reset connection, a malformed response, a body over
+// 16 MiB) is a fail naming the path and the error; cancelling ctx ends Run
+// early, the remaining checks failing with the context's error.
 func Run(ctx context.Context, target Target, checks []Check) map[string]Result {
-	return run(ctx, target, checks, dateRecheck)
+	return run(ctx, target, checks, target.dateRecheck())
 }
 
-// run is Run with the Date re-check delay given.
+// run is Run with the Date re-check delay given, not raised to
+// minDateRecheck (a test server with a fake clock may re-check at once).
 func run(ctx context.Context, target Target, checks []Check, recheck time.Duration) map[string]Result {
-	v := &verifier{target: target, client: newClient()}
+	v := &verifier{target: target, client: newClientTimeout(target.requestTimeout())}
 	defer v.close()
 	results := make([]Result, len(checks))
 	firsts := make([]*fetched, len(checks))
