@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -322,7 +323,7 @@ func TestResultCheckErrorsAreNotSocketErrors(t *testing.T) {
 	if got := r.SocketErrors(); got != 2 {
 		t.Errorf("SocketErrors %d, want 2 (check and status errors excluded)", got)
 	}
-	if want := []Class{Connect, Read, Write, Timeout, Status, Check}; !slices.Equal(Classes, want) || len(Classes) != numClasses {
+	if want := []Class{Connect, Read, Write, Timeout, Status, Check, Generator}; !slices.Equal(Classes, want) || len(Classes) != numClasses {
 		t.Errorf("Classes %v, want %v", Classes, want)
 	}
 	var tl tally
@@ -388,5 +389,77 @@ func TestOptionsValidateCheckAndRate(t *testing.T) {
 		if _, err := Run(context.Background(), o); err == nil || err.Error() != c.want {
 			t.Errorf("Run: error %v, want %q", err, c.want)
 		}
+	}
+}
+
+// keepCapStream is a pipelined stream of bodies around maxKeptBytes: exactly
+// 1 MiB (kept), 1 MiB + 1 by Content-Length, 1.5 MiB in three chunks (both
+// dropped), then a small response (kept again).
+func keepCapStream() ([]byte, []response) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", maxKeptBytes, strings.Repeat("a", maxKeptBytes))
+	fmt.Fprintf(&b, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", maxKeptBytes+1, strings.Repeat("b", maxKeptBytes+1))
+	b.WriteString("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+	for range 3 {
+		fmt.Fprintf(&b, "%x\r\n%s\r\n", 512<<10, strings.Repeat("c", 512<<10))
+	}
+	b.WriteString("0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+	return b.Bytes(), []response{{200, maxKeptBytes, false}, {200, maxKeptBytes + 1, false}, {200, 3 * 512 << 10, false}, {200, 2, false}}
+}
+
+// With keep set, a body up to maxKeptBytes is kept whole; a larger one is
+// counted but not kept (body nil, dropped), by Content-Length or chunked;
+// the next response is kept again.
+func TestParseKeepCap(t *testing.T) {
+	data, want := keepCapStream()
+	for rname, wrap := range map[string]func(io.Reader) io.Reader{"whole": func(r io.Reader) io.Reader { return r }, "half": iotest.HalfReader} {
+		p := newParser(wrap(bytes.NewReader(data)), readBufSize)
+		p.keep = true
+		for i, w := range want {
+			resp, err := p.next()
+			if err != nil || resp != w {
+				t.Fatalf("%s reader, response %d: %+v, %v; want %+v", rname, i, resp, err, w)
+			}
+			kept := w.body <= maxKeptBytes
+			if p.dropped == kept || (p.body == nil) == kept || (kept && int64(len(p.body)) != w.body) {
+				t.Errorf("%s reader, response %d (%d body bytes): dropped %v, kept %d bytes (nil %v); want dropped %v",
+					rname, i, w.body, p.dropped, len(p.body), p.body == nil, !kept)
+			}
+		}
+		if _, err := p.next(); err != io.EOF {
+			t.Errorf("%s reader: stream ended with %v, want io.EOF", rname, err)
+		}
+	}
+	// A body to the end of the stream over the cap is dropped too.
+	p := newParser(strings.NewReader("HTTP/1.0 200 OK\r\n\r\n"+strings.Repeat("d", maxKeptBytes+10)), readBufSize)
+	p.keep = true
+	if resp, err := p.next(); err != nil || resp.body != maxKeptBytes+10 || !p.dropped || p.body != nil {
+		t.Errorf("close-delimited: %+v, %v, dropped %v, kept %d bytes; want %d bytes counted, dropped", resp, err, p.dropped, len(p.body), maxKeptBytes+10)
+	}
+}
+
+// A sampled response whose body was not kept fails its check without a
+// call to Check, with the body's size in the example; one of exactly 1 MiB
+// is passed to Check whole.
+func TestRoundCheckOverKeepCap(t *testing.T) {
+	data, want := keepCapStream()
+	k := fakeRoundData(t, len(want), data)
+	var sizes []int
+	k.p.Check = func(status int, h http.Header, body []byte) error {
+		sizes = append(sizes, len(body))
+		return nil
+	}
+	k.p.CheckEvery = 1
+	k.untilCheck = 0
+	if !k.round() {
+		t.Fatal("round ended the run")
+	}
+	tl := &k.tally
+	if tl.responses != 4 || tl.checked != 4 || tl.errors[classIndex(Check)] != 2 || !slices.Equal(sizes, []int{maxKeptBytes, 2}) {
+		t.Errorf("%d responses, %d checked, %d check errors, Check saw bodies of %v bytes; want 4, 4, 2, [%d 2]",
+			tl.responses, tl.checked, tl.errors[classIndex(Check)], sizes, maxKeptBytes)
+	}
+	if want := "check GET /plaintext: body 1048577 bytes, over the 1 MiB kept for a check"; tl.example[classIndex(Check)] != want {
+		t.Errorf("example %q, want %q", tl.example[classIndex(Check)], want)
 	}
 }

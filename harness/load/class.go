@@ -1,20 +1,26 @@
 package load
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
+
+	"golang.org/x/sys/unix"
 )
 
 // Class is an error class, the key of Result.Errors and Result.Examples
 // (DESIGN.md, "The load generator": connect, read, write, timeout, status;
-// and check, for responses checked under load).
+// check, for responses checked under load; generator, for the generator's
+// own failures).
 type Class string
 
 // The error classes. Connect, Read, Write and Timeout are socket errors
 // (Result.SocketErrors); Status counts non-2xx responses; Check counts
-// sampled responses that failed Options.Check. Status and Check errors are
+// sampled responses that failed Options.Check; Generator counts failures of
+// the load generator's own resources. Status, Check and Generator errors are
 // not socket errors: the gate counts them separately.
 const (
 	// Connect: a TCP connection could not be opened (refused, dial timeout).
@@ -33,13 +39,21 @@ const (
 	// (DESIGN.md, "The load generator": the same rules as verification, under
 	// load). The response itself still counts in Responses and StatusCounts.
 	Check Class = "check"
+	// Generator: the load generator ran out of its own resources, whatever
+	// the server did: a socket, connect, read, write, eventfd or epoll call
+	// failed with EMFILE or ENFILE (open-file limits), ENOBUFS or ENOMEM
+	// (kernel memory), or EADDRNOTAVAIL (no free local port). Such a sample
+	// measured the harness, not the server; the example names the errno and
+	// the limit, e.g. "connect 127.0.0.1:8080: too many open files
+	// (generator: RLIMIT_NOFILE 32 for 64 connections)".
+	Generator Class = "generator"
 )
 
 // Classes lists the error classes in report order.
-var Classes = []Class{Connect, Read, Write, Timeout, Status, Check}
+var Classes = []Class{Connect, Read, Write, Timeout, Status, Check, Generator}
 
 // numClasses is len(Classes), the size of per-connection arrays.
-const numClasses = 6
+const numClasses = 7
 
 // classIndex numbers the classes for per-connection arrays.
 func classIndex(c Class) int {
@@ -54,9 +68,65 @@ func classIndex(c Class) int {
 		return 3
 	case Status:
 		return 4
-	default: // Check
+	case Check:
 		return 5
+	default: // Generator
+		return 6
 	}
+}
+
+// generatorErrno returns the errno in err (bare, or wrapped as net and os
+// wrap it) when it is the generator's own failure: EMFILE, ENFILE, ENOBUFS,
+// ENOMEM or EADDRNOTAVAIL (class Generator).
+func generatorErrno(err error) (unix.Errno, bool) {
+	var e unix.Errno
+	if errors.As(err, &e) {
+		switch e {
+		case unix.EMFILE, unix.ENFILE, unix.ENOBUFS, unix.ENOMEM, unix.EADDRNOTAVAIL:
+			return e, true
+		}
+	}
+	return 0, false
+}
+
+// generatorHint says which of the generator's limits errno e hit, for
+// connections connections, as a parenthesis to append to an example:
+//
+//   - EMFILE: "(generator: RLIMIT_NOFILE 32 for 64 connections)", the soft
+//     limit read now;
+//   - ENFILE: "(generator: the system's open-file table is full; fs.file-max)";
+//   - EADDRNOTAVAIL: "(generator: no free local port; TIME_WAIT or
+//     ip_local_port_range 32768-60999)", the range read from
+//     /proc/sys/net/ipv4/ip_local_port_range (left out if unreadable);
+//   - ENOBUFS, ENOMEM: "(generator: the kernel is out of memory for sockets)".
+func generatorHint(e unix.Errno, connections int) string {
+	switch e {
+	case unix.EMFILE:
+		var rl unix.Rlimit
+		if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &rl); err != nil {
+			return fmt.Sprintf("(generator: RLIMIT_NOFILE too low for %d connections)", connections)
+		}
+		return fmt.Sprintf("(generator: RLIMIT_NOFILE %d for %d connections)", rl.Cur, connections)
+	case unix.ENFILE:
+		return "(generator: the system's open-file table is full; fs.file-max)"
+	case unix.EADDRNOTAVAIL:
+		return "(generator: no free local port; TIME_WAIT or ip_local_port_range" + portRange() + ")"
+	}
+	return "(generator: the kernel is out of memory for sockets)"
+}
+
+// portRange is " LO-HI" from /proc/sys/net/ipv4/ip_local_port_range, the
+// local ports connect picks from, or "" if it cannot be read.
+func portRange() string {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return ""
+	}
+	f := bytes.Fields(b)
+	if len(f) != 2 {
+		return ""
+	}
+	return fmt.Sprintf(" %s-%s", f[0], f[1])
 }
 
 // isTimeout reports whether err is a deadline expiring.

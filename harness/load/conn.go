@@ -1,12 +1,14 @@
 package load
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -66,8 +68,21 @@ type conn struct {
 type sampled struct {
 	status int
 	header http.Header
-	body   []byte
+	body   []byte    // nil when dropped
+	size   int64     // the body's length, bytes (decoded, if chunked)
 	at     time.Time // when it was complete
+	// dropped: the body was over maxKeptBytes and not kept; the response
+	// fails its check without calling Options.Check.
+	dropped bool
+}
+
+// sample keeps the response the parser just completed, resp, complete at
+// done, for a check after the batch, and samples the next one CheckEvery
+// responses later.
+func (k *conn) sample(resp response, done time.Time) {
+	k.checks = append(k.checks, sampled{resp.status, k.parse.header, k.parse.body, resp.body, done, k.parse.dropped})
+	k.parse.header, k.parse.body = nil, nil
+	k.untilCheck = k.p.CheckEvery
 }
 
 func newConn(p *plan) *conn {
@@ -79,6 +94,15 @@ func newConn(p *plan) *conn {
 	}
 	if p.Rate > 0 {
 		k.uhist = hdrhistogram.NewPacked(1, p.maxUMicros, 3)
+	}
+	if hook := sockoptHook; hook != nil {
+		k.dialer.Control = func(_, _ string, c syscall.RawConn) error {
+			var err error
+			if cerr := c.Control(func(fd uintptr) { err = hook(int(fd)) }); cerr != nil {
+				return cerr
+			}
+			return err
+		}
 	}
 	return k
 }
@@ -136,9 +160,8 @@ func (k *conn) run() {
 				return
 			}
 			if err != nil {
-				k.tally.fail(Connect, now, func() string {
-					return fmt.Sprintf("connect %s: %s", k.p.Addr, cause(err))
-				})
+				class, msg := k.p.classify(Connect, err)
+				k.tally.fail(class, now, msg)
 				if !k.sleep(reconnectBackoff) {
 					return
 				}
@@ -257,9 +280,7 @@ func (k *conn) read(from, sent time.Time) bool {
 			k.ready = done
 		}
 		if keep {
-			k.checks = append(k.checks, sampled{resp.status, k.parse.header, k.parse.body, done})
-			k.parse.header, k.parse.body = nil, nil
-			k.untilCheck = p.CheckEvery
+			k.sample(resp, done)
 		}
 		k.untilCheck--
 		if resp.close {
@@ -271,11 +292,19 @@ func (k *conn) read(from, sent time.Time) bool {
 }
 
 // check runs Options.Check on the sampled responses in k.checks, counts them
-// and their failures, and empties k.checks.
+// and their failures, and empties k.checks. A response whose body was over
+// maxKeptBytes fails without a call: "check GET /json: body 52428800 bytes,
+// over the 1 MiB kept for a check".
 func (k *conn) check() {
 	for i := range k.checks {
 		s := &k.checks[i]
 		k.tally.checked++
+		if s.dropped {
+			k.tally.fail(Check, s.at, func() string {
+				return fmt.Sprintf("check GET %s: body %d bytes, over the %d MiB kept for a check", k.p.Path, s.size, maxKeptBytes>>20)
+			})
+			continue
+		}
 		if err := k.p.Check(s.status, s.header, s.body); err != nil {
 			k.tally.fail(Check, s.at, func() string {
 				return fmt.Sprintf("check GET %s: %s", k.p.Path, err)
@@ -302,10 +331,30 @@ func (k *conn) record(resp response, from, done time.Time) {
 	t.bodyBytes += resp.body
 	t.status(resp.status)
 	if resp.status < 200 || resp.status > 299 {
-		t.fail(Status, done, func() string {
-			return fmt.Sprintf("status %d for GET %s", resp.status, k.p.Path)
-		})
+		t.fail(Status, done, func() string { return k.statusExample(resp) })
+		k.parse.wantSnip = false // the connection has its example
 	}
+}
+
+// statusExample is the example of a status error for resp, the response the
+// parser just completed: "status 500 for GET /db", then, if the body has
+// anything but white space, its first bytes (at most snipBytes, white space
+// around them trimmed) quoted: `status 500 for GET /updates?queries=20:
+// "database is locked (5) (SQLITE_BUSY)"`, and " (first 200 of 5123
+// bytes)" when the body is longer than that. It is called only for a
+// connection's first status error, while the parser's wantSnip is set.
+func (k *conn) statusExample(resp response) string {
+	msg := fmt.Sprintf("status %d for GET %s", resp.status, k.p.Path)
+	n := k.parse.snipN
+	snip := bytes.TrimSpace(k.parse.snip[:n])
+	if len(snip) == 0 {
+		return msg
+	}
+	msg += fmt.Sprintf(": %q", snip)
+	if resp.body > int64(n) {
+		msg += fmt.Sprintf(" (first %d of %d bytes)", n, resp.body)
+	}
+	return msg
 }
 
 // fail handles a failed write (op Write) or read (op Read): it closes the
@@ -322,17 +371,27 @@ func (k *conn) fail(op Class, err error) bool {
 	return true
 }
 
-// classify names the class of an I/O error during op (Timeout when a
-// deadline expired, else op) and returns a function that renders its
-// example message, e.g. "read 127.0.0.1:8080: no complete response within
-// 8s" or "write 127.0.0.1:8080: broken pipe".
+// classify names the class of an error during op (Connect, Read or Write):
+// Generator for the generator's own failures (generatorErrno), Timeout
+// when a read or write deadline expired, else op; and returns a function
+// that renders its example message, e.g. "read 127.0.0.1:8080: no complete
+// response within 8s", "write 127.0.0.1:8080: broken pipe", "connect
+// 127.0.0.1:8080: connection refused" or "connect 127.0.0.1:8080: too many
+// open files (generator: RLIMIT_NOFILE 32 for 64 connections)". A connect
+// that timed out stays class Connect.
 func (p *plan) classify(op Class, err error) (Class, func() string) {
 	class := op
-	if isTimeout(err) {
+	errno, gen := generatorErrno(err)
+	switch {
+	case gen:
+		class = Generator
+	case op != Connect && isTimeout(err):
 		class = Timeout
 	}
 	return class, func() string {
 		switch {
+		case gen:
+			return fmt.Sprintf("%s %s: %s %s", op, p.Addr, cause(err), generatorHint(errno, p.Connections))
 		case class == Timeout && op == Read:
 			return fmt.Sprintf("read %s: no complete response within %s", p.Addr, p.Timeout)
 		case class == Timeout:

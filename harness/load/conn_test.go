@@ -51,6 +51,13 @@ func (*fakeConn) SetWriteDeadline(time.Time) error { return nil }
 // batch of depth pipelined requests and read depth plaintext responses.
 func fakeRound(tb testing.TB, depth int) *conn {
 	tb.Helper()
+	plain := "HTTP/1.1 200 OK\r\nServer: x\r\nDate: Mon, 02 Jan 2006 15:04:05 GMT\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!"
+	return fakeRoundData(tb, depth, []byte(strings.Repeat(plain, depth)))
+}
+
+// fakeRoundData is fakeRound with responses read from data, over and over.
+func fakeRoundData(tb testing.TB, depth int, data []byte) *conn {
+	tb.Helper()
 	o := Options{Addr: "127.0.0.1:1", Path: "/plaintext", Connections: 1, Pipeline: depth, Duration: time.Hour, Timeout: time.Second}
 	cfg, err := o.validate()
 	if err != nil {
@@ -59,8 +66,7 @@ func fakeRound(tb testing.TB, depth int) *conn {
 	p := &plan{config: cfg, batch: batch(cfg.Options), win: context.Background(), start: time.Now()}
 	p.end = p.start.Add(time.Hour)
 	k := newConn(p)
-	plain := "HTTP/1.1 200 OK\r\nServer: x\r\nDate: Mon, 02 Jan 2006 15:04:05 GMT\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!"
-	c := &fakeConn{loopReader: loopReader{data: []byte(strings.Repeat(plain, depth))}}
+	c := &fakeConn{loopReader: loopReader{data: data}}
 	k.c = c
 	k.parse.reset(c)
 	return k

@@ -31,7 +31,8 @@
 //   - a minimal, resumable response parser (status line, headers,
 //     Content-Length, chunked and close-delimited bodies) that takes whatever
 //     one read brings and does not allocate per response, except for the
-//     responses sampled for a check.
+//     responses sampled for a check (at most 1 MiB of body each) and a
+//     connection's first non-2xx response's example.
 //
 // Engine "hey" ([Hey]) wraps github.com/rakyll/hey/requester for https://
 // and HTTP/2 targets that raw does not speak ([EngineForScheme] picks it for
@@ -99,9 +100,13 @@
 // sampled response's header and whole body (decoded, if chunked) are kept
 // and passed to Check on the goroutine that runs the connection (in
 // closed-loop mode its event loop's) once its batch is read, before the next
-// batch is sent, so a check's time is in no latency. [Result].Checked counts the checked
-// responses; a failed one is an error of class check, and still counts as a
-// response with its status.
+// batch is sent, so a check's time is in no latency. A body over 1 MiB is
+// not kept (no TFB response comes near it, and keeping 50 MB bodies on 256
+// connections would exhaust memory): the response fails its check without
+// calling Check, "check GET /json: body 52428800 bytes, over the 1 MiB kept
+// for a check". [Result].Checked counts the checked responses; a failed one
+// is an error of class check, and still counts as a response with its
+// status.
 //
 // # Errors
 //
@@ -114,14 +119,29 @@
 //   - write: sending the request failed (broken pipe, reset);
 //   - timeout: a response was not complete within Options.Timeout of its
 //     request's write (or a write did not finish within it);
-//   - status: a counted response had a non-2xx status;
+//   - status: a counted response had a non-2xx status; the example quotes
+//     the first 200 bytes of the body (white space trimmed) of the first
+//     such response, `status 500 for GET /updates?queries=20: "database is
+//     locked (5) (SQLITE_BUSY)"` (engine hey: no body);
 //   - check: a checked response failed Options.Check; the example is
-//     "check GET <path>: <Check's error>".
+//     "check GET <path>: <Check's error>";
+//   - generator: the generator itself ran out of a resource, whatever the
+//     server did: EMFILE or ENFILE (open-file limits), ENOBUFS or ENOMEM
+//     (kernel memory) or EADDRNOTAVAIL (no free local port) from a socket,
+//     connect, read or write; the example names the limit, e.g.
+//     "connect 127.0.0.1:8080: too many open files (generator:
+//     RLIMIT_NOFILE 32 for 64 connections)" or "connect 127.0.0.1:8080:
+//     cannot assign requested address (generator: no free local port;
+//     TIME_WAIT or ip_local_port_range 32768-60999)". If even the event
+//     loops' eventfd or epoll set cannot be made, Run returns a Result with
+//     Window 0 and one generator error instead of failing.
 //
 // Connect, read, write and timeout are socket errors ([Result.SocketErrors]);
-// status and check errors are not, and the gate counts them on their own.
-// After a connect, read, write or timeout error the connection is closed and
-// reopened (a failed connect is retried after 10 ms) until the window ends. A
+// status, check and generator errors are not, and the gate counts them on
+// their own (generator errors, [Result.GeneratorErrors], make a sample
+// invalid: it measured the harness, not the server).
+// After a connect, read, write, timeout or generator error the connection is
+// closed and reopened (a failed connect is retried after 10 ms) until the window ends. A
 // response carrying Connection: close is counted, then the connection is
 // reopened. Errors are counted only when they happen inside the window;
 // checks only for counted responses.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/rakyll/hey/requester"
+	"golang.org/x/sys/unix"
 
 	"github.com/tfbench/tfbench/harness/suite"
 )
@@ -112,8 +113,9 @@ func (Hey) Name() string { return "hey" }
 //     not a response but an error of class Timeout (hey's own client timeout
 //     is o.Timeout rounded up to whole seconds);
 //   - Errors: hey's errors by message, classified by heyClass (connect,
-//     read, write, timeout); each class's example is its most frequent
-//     message; cancellations of requests in flight at the window's end
+//     read, write, timeout, generator); each class's example is its most
+//     frequent message, for class generator followed by generatorHint's
+//     parenthesis; cancellations of requests in flight at the window's end
 //     (heyCancelled) are dropped;
 //   - BodyBytes: hey's SizeTotal (Content-Length of the responses, chunked
 //     bodies count 0) scaled to the counted responses;
@@ -270,6 +272,10 @@ func heyResult(cfg config, rep *requester.Report) *Result {
 			exampleCount[c], r.Examples[c] = n, msg
 		}
 	}
+	if msg, ok := r.Examples[Generator]; ok {
+		errno, _ := heyGeneratorErrno(msg)
+		r.Examples[Generator] = msg + " " + generatorHint(errno, cfg.Connections)
+	}
 	return r
 }
 
@@ -282,11 +288,29 @@ func heyCancelled(msg string) bool {
 	return strings.Contains(msg, "context canceled") || strings.Contains(msg, "operation was canceled")
 }
 
+// heyGeneratorErrno finds in hey's error message msg the text of one of the
+// errnos that are the generator's own failures (generatorErrno) and returns
+// that errno: "too many open files in system" (ENFILE), "too many open
+// files" (EMFILE), "cannot assign requested address" (EADDRNOTAVAIL), "no
+// buffer space available" (ENOBUFS), "cannot allocate memory" (ENOMEM).
+func heyGeneratorErrno(msg string) (unix.Errno, bool) {
+	// ENFILE's text contains EMFILE's: it comes first.
+	for _, e := range []unix.Errno{unix.ENFILE, unix.EMFILE, unix.EADDRNOTAVAIL, unix.ENOBUFS, unix.ENOMEM} {
+		if strings.Contains(msg, e.Error()) {
+			return e, true
+		}
+	}
+	return 0, false
+}
+
 // heyClass classifies one of hey's error messages (net/http client errors,
 // e.g. `Get "https://127.0.0.1:8443/db": dial tcp 127.0.0.1:8443: connect:
 // connection refused`) by its text, the only form hey keeps, into raw's
 // classes:
 //
+//   - Generator: the generator's own failure (heyGeneratorErrno: "too many
+//     open files", "cannot assign requested address", ...), wherever it
+//     happened, as in raw;
 //   - Connect: the connection could not be opened: "dial", "connection
 //     refused", or a TLS handshake failure (a dial timeout is Connect, as in
 //     raw);
@@ -301,6 +325,9 @@ func heyClass(msg string) Class {
 			}
 		}
 		return false
+	}
+	if _, ok := heyGeneratorErrno(msg); ok {
+		return Generator
 	}
 	switch {
 	case has("dial ", "connection refused", "TLS handshake", "tls: "):

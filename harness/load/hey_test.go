@@ -363,6 +363,13 @@ func TestHeyClass(t *testing.T) {
 		`Get "http://127.0.0.1:1/": EOF`:                                                                         Read,
 		`Get "http://127.0.0.1:1/": read tcp 127.0.0.1:5->127.0.0.1:1: read: connection reset by peer`:           Read,
 		`Get "https://127.0.0.1:1/": http2: server sent GOAWAY and closed the connection`:                        Read,
+		// The generator's own errnos, before the dial and write rules that
+		// would blame the server.
+		`Get "http://127.0.0.1:1/": dial tcp 127.0.0.1:1: socket: too many open files`:                    Generator,
+		`Get "http://127.0.0.1:1/": dial tcp 127.0.0.1:1: socket: too many open files in system`:          Generator,
+		`Get "http://127.0.0.1:1/": dial tcp 127.0.0.1:1: connect: cannot assign requested address`:       Generator,
+		`Get "http://127.0.0.1:1/": write tcp 127.0.0.1:5->127.0.0.1:1: write: no buffer space available`: Generator,
+		`Get "http://127.0.0.1:1/": dial tcp 127.0.0.1:1: socket: cannot allocate memory`:                 Generator,
 	} {
 		if got := heyClass(msg); got != want {
 			t.Errorf("heyClass(%q) = %s, want %s", msg, got, want)

@@ -79,7 +79,8 @@ type worker struct {
 // runLoops runs closed-loop mode for p (see Run): it opens the connections
 // before the window, runs the window on the workers, and returns every
 // connection's counts and when the caller cancelled (zero if not). Its
-// error is for a failed epoll or eventfd set-up only.
+// error is for a failed epoll or eventfd set-up only ("load: eventfd: too
+// many open files"; Run turns the generator's own errnos into a Result).
 func runLoops(ctx context.Context, p *plan) ([]*conn, []*hdrhistogram.Histogram, time.Time, error) {
 	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
 	if err != nil {
@@ -411,16 +412,15 @@ func (w *worker) connect(k *lconn, now time.Time) {
 
 // connectFailed handles a failed connect at now: before the window the
 // connection just stays closed; inside it, unless the run is over, the
-// failure counts as a connect error and the next try comes after
-// reconnectBackoff.
+// failure counts as a connect error (a generator error for the generator's
+// own errnos, see classify) and the next try comes after reconnectBackoff.
 func (w *worker) connectFailed(k *lconn, now time.Time, err error) {
 	k.state = lsClosed
 	if !w.window || k.over(now) {
 		return
 	}
-	k.tally.fail(Connect, now, func() string {
-		return fmt.Sprintf("connect %s: %s", w.p.Addr, cause(err))
-	})
+	class, msg := w.p.classify(Connect, err)
+	k.tally.fail(class, now, msg)
 	k.state = lsBackoff
 	w.setDue(k, now.Add(reconnectBackoff))
 }
@@ -537,9 +537,7 @@ func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 	}
 	k.record(resp, k.sent, done)
 	if k.parse.keep {
-		k.checks = append(k.checks, sampled{resp.status, k.parse.header, k.parse.body, done})
-		k.parse.header, k.parse.body = nil, nil
-		k.untilCheck = w.p.CheckEvery
+		k.sample(resp, done)
 	}
 	k.untilCheck--
 	k.pending--

@@ -22,6 +22,14 @@ const (
 	maxHeaderBytes = 256 << 10
 	// maxBodyBytes caps one response's body (decoded, for chunked), bytes.
 	maxBodyBytes = 64 << 20
+	// maxKeptBytes caps the body the parser keeps for a check, bytes (1 MiB):
+	// a sampled response with a larger body is not kept and fails its check
+	// (conn.check), so that a server answering 50 MB bodies costs the
+	// generator no more than 1 MiB per connection.
+	maxKeptBytes = 1 << 20
+	// snipBytes is the most body bytes the parser keeps of a non-2xx
+	// response for a status example (wantSnip).
+	snipBytes = 200
 )
 
 // parseError is a response the parser cannot accept: malformed, or over one
@@ -54,16 +62,32 @@ type response struct {
 // is complete.
 //
 // With keep set, it also keeps the response's whole header section and body
-// in header and body (fresh for each response, for a sampled check). keep
-// must not change while a response is being parsed.
+// in header and body (fresh for each response, for a sampled check); a body
+// over maxKeptBytes is not kept (body nil, dropped set). keep must not
+// change while a response is being parsed.
+//
+// With wantSnip set (newParser sets it), it copies the first snipBytes body
+// bytes of every response with a status outside 200..299 into snip, a
+// fixed array, for a status example; the connection clears wantSnip once it
+// has its example, so later responses cost nothing.
 type parser struct {
 	src  io.Reader
 	buf  []byte
 	r, w int // unread bytes are buf[r:w]
+	// scanned is how many bytes from r line has searched for LF in vain: a
+	// line that comes in pieces is searched once, not from its start on
+	// every read. It is relative to r, so compaction and growth keep it.
+	scanned int
 
-	keep   bool        // keep the header and body of the response being read
-	header http.Header // kept header lines, canonical keys, values as received
-	body   []byte      // kept body, decoded if chunked; empty (perhaps nil) if none
+	keep    bool        // keep the header and body of the response being read
+	header  http.Header // kept header lines, canonical keys, values as received
+	body    []byte      // kept body, decoded if chunked; empty (perhaps nil) if none
+	dropped bool        // the body outgrew maxKeptBytes and is not kept (body nil)
+
+	wantSnip bool            // copy the first body bytes of non-2xx responses into snip
+	snipping bool            // copying them for the response being read
+	snipN    int             // body bytes in snip
+	snip     [snipBytes]byte // the first body bytes (decoded) of the last non-2xx response
 
 	// Where parsing stands inside the current response.
 	st                     parseState
@@ -90,15 +114,16 @@ const (
 	stToEOF                       // in a body that runs to the end of the stream
 )
 
-// newParser returns a parser reading src through a buffer of size bytes.
+// newParser returns a parser reading src through a buffer of size bytes,
+// with wantSnip set.
 func newParser(src io.Reader, size int) *parser {
-	return &parser{src: src, buf: make([]byte, size)}
+	return &parser{src: src, buf: make([]byte, size), wantSnip: true}
 }
 
 // reset points the parser at a new stream (a new connection) and drops any
 // buffered bytes and the place in any response of the old one.
 func (p *parser) reset(src io.Reader) {
-	p.src, p.r, p.w, p.st = src, 0, 0, stStatus
+	p.src, p.r, p.w, p.scanned, p.st = src, 0, 0, 0, stStatus
 }
 
 // more reads once from src into the buffer, first making room: it drops
@@ -143,13 +168,20 @@ func (p *parser) fill() error {
 
 // line returns the next complete buffered line without its LF or CRLF, or ok
 // false if no complete line is buffered. The slice aliases the buffer and is
-// valid until the next read.
+// valid until the next read. It searches for LF only in the bytes a failed
+// call has not searched yet (scanned), so a long line that arrives in many
+// reads costs linear time. Between a failed call and the next, only more may
+// run (the states that read lines retry their line).
 func (p *parser) line() ([]byte, bool) {
 	b := p.buf[p.r:p.w]
-	i := bytes.IndexByte(b, '\n')
+	from := min(p.scanned, len(b))
+	i := bytes.IndexByte(b[from:], '\n')
 	if i < 0 {
+		p.scanned = len(b)
 		return nil, false
 	}
+	i += from
+	p.scanned = 0
 	p.r += i + 1
 	if i > 0 && b[i-1] == '\r' {
 		i--
@@ -157,16 +189,31 @@ func (p *parser) line() ([]byte, bool) {
 	return b[:i], true
 }
 
-// skip consumes up to p.remain buffered body bytes, appending them to body
-// when keep is set; it reports whether all remain bytes were there.
+// skip consumes up to p.remain buffered body bytes, passing them to
+// bodyBytes; it reports whether all remain bytes were there.
 func (p *parser) skip() bool {
 	n := min(p.remain, int64(p.w-p.r))
-	if p.keep {
-		p.body = append(p.body, p.buf[p.r:p.r+int(n)]...)
-	}
+	p.bodyBytes(p.buf[p.r : p.r+int(n)])
 	p.r += int(n)
 	p.remain -= n
 	return p.remain == 0
+}
+
+// bodyBytes takes body bytes b (decoded, if chunked) of the response being
+// read: with keep set it appends them to body, unless the body would grow
+// over maxKeptBytes (then body is dropped for good); when snipping it copies
+// them into snip while there is room.
+func (p *parser) bodyBytes(b []byte) {
+	if p.keep && !p.dropped {
+		if len(p.body)+len(b) > maxKeptBytes {
+			p.body, p.dropped = nil, true
+		} else {
+			p.body = append(p.body, b...)
+		}
+	}
+	if p.snipping && p.snipN < len(p.snip) {
+		p.snipN += copy(p.snip[p.snipN:], b)
+	}
 }
 
 // next reads one final response, reading from src as needed. Interim 1xx
@@ -183,7 +230,9 @@ func (p *parser) skip() bool {
 // With p.keep set it also fills p.header with the final response's header
 // lines (keys canonical as http.CanonicalHeaderKey makes them, values with
 // optional white space trimmed, in order; trailers are not kept) and p.body
-// with its body, decoded if chunked.
+// with its body, decoded if chunked, up to maxKeptBytes (a larger body
+// leaves p.body nil and sets p.dropped). With p.wantSnip set, p.snip[:p.snipN]
+// holds the first body bytes of a final response outside 200..299.
 func (p *parser) next() (response, error) {
 	for {
 		resp, done, err := p.parse()
@@ -236,6 +285,7 @@ func (p *parser) parse() (response, bool, error) {
 			if p.keep {
 				p.header, p.body = make(http.Header), nil
 			}
+			p.dropped = false
 			p.resp = response{status: status}
 			p.http11, p.hdr, p.length = http11, len(l), -1
 			p.te, p.chunked, p.closeTok, p.keepAliveTok = false, false, false, false
@@ -283,9 +333,7 @@ func (p *parser) parse() (response, bool, error) {
 			}
 		case stToEOF:
 			n := p.w - p.r
-			if p.keep {
-				p.body = append(p.body, p.buf[p.r:p.w]...)
-			}
+			p.bodyBytes(p.buf[p.r:p.w])
 			p.resp.body += int64(n)
 			p.r, p.w = 0, 0
 			if p.resp.body > maxBodyBytes {
@@ -383,13 +431,15 @@ func (p *parser) headerLine(l []byte) error {
 
 // headersDone chooses the body's framing at the end of the header section:
 // done when the response has no body; else the state of its body. An
-// interim response goes back to the status line.
+// interim response goes back to the status line. It starts snipping for a
+// final non-2xx response when wantSnip is set.
 func (p *parser) headersDone() (done bool, err error) {
 	status := p.resp.status
 	if status < 200 && status != 101 {
 		p.st = stStatus
 		return false, nil
 	}
+	p.snipping, p.snipN = p.wantSnip && (status < 200 || status > 299), 0
 	p.resp.close = p.closeTok || (!p.http11 && !p.keepAliveTok) || status == 101
 	switch {
 	case status < 200 || status == 204 || status == 304:
@@ -404,7 +454,11 @@ func (p *parser) headersDone() (done bool, err error) {
 		return false, errBodyOverCap
 	default:
 		if p.keep {
-			p.body = make([]byte, 0, p.length)
+			if p.length > maxKeptBytes {
+				p.dropped = true
+			} else {
+				p.body = make([]byte, 0, p.length)
+			}
 		}
 		p.resp.body, p.remain = p.length, p.length
 		p.st = stLength

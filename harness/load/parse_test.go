@@ -82,34 +82,37 @@ func equalResponses(a, b []response) bool {
 	return true
 }
 
+// parseErrorCases are streams the parser must refuse, each with its exact
+// error; FuzzParseResponse seeds from them too.
+var parseErrorCases = []struct {
+	name, in string
+	want     string // exact error message
+}{
+	{"empty stream", "", "EOF"},
+	{"status digits", "HTTP/1.1 20x OK\r\n\r\n", `malformed status line "HTTP/1.1 20x OK"`},
+	{"status below 100", "HTTP/1.1 099 Odd\r\n\r\n", `malformed status line "HTTP/1.1 099 Odd"`},
+	{"http/2 status line", "HTTP/2 200\r\n\r\n", `malformed status line "HTTP/2 200"`},
+	{"no space after code", "HTTP/1.1 2000\r\n\r\n", `malformed status line "HTTP/1.1 2000"`},
+	{"truncated headers", "HTTP/1.1 200 OK\r\nContent-Le", "unexpected EOF"},
+	{"truncated body", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "unexpected EOF"},
+	{"truncated chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", "unexpected EOF"},
+	{"missing last chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n", "unexpected EOF"},
+	{"header without colon", "HTTP/1.1 200 OK\r\nbad header\r\n\r\n", `malformed header line "bad header"`},
+	{"content-length letters", "HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n", `malformed Content-Length "1x"`},
+	{"content-length empty", "HTTP/1.1 200 OK\r\nContent-Length: \r\n\r\n", `malformed Content-Length ""`},
+	{"content-length conflict", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", "conflicting Content-Length 5 and 6"},
+	{"chunk size not hex", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", `malformed chunk size line "zz"`},
+	{"chunk size junk after", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5 x\r\n", `malformed chunk size line "5 x"`},
+	{"chunk size 16 digits", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000001\r\n", `malformed chunk size line "0000000000000001"`},
+	{"chunk without crlf", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n", "chunk data not followed by CRLF"},
+	{"content-length over cap", "HTTP/1.1 200 OK\r\nContent-Length: 67108865\r\n\r\n", "body over cap (64 MiB)"},
+	{"chunks over cap", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4000001\r\n", "body over cap (64 MiB)"},
+	{"line over cap", "HTTP/1.1 200 OK\r\nX-Long: " + strings.Repeat("a", maxLineBytes) + "\r\n\r\n", "line over 65536 bytes"},
+	{"headers over cap", "HTTP/1.1 200 OK\r\n" + strings.Repeat("X-Many: "+strings.Repeat("a", 1000)+"\r\n", 300), "header over cap (262144 bytes)"},
+}
+
 func TestParseErrors(t *testing.T) {
-	cases := []struct {
-		name, in string
-		want     string // exact error message
-	}{
-		{"empty stream", "", "EOF"},
-		{"status digits", "HTTP/1.1 20x OK\r\n\r\n", `malformed status line "HTTP/1.1 20x OK"`},
-		{"status below 100", "HTTP/1.1 099 Odd\r\n\r\n", `malformed status line "HTTP/1.1 099 Odd"`},
-		{"http/2 status line", "HTTP/2 200\r\n\r\n", `malformed status line "HTTP/2 200"`},
-		{"no space after code", "HTTP/1.1 2000\r\n\r\n", `malformed status line "HTTP/1.1 2000"`},
-		{"truncated headers", "HTTP/1.1 200 OK\r\nContent-Le", "unexpected EOF"},
-		{"truncated body", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "unexpected EOF"},
-		{"truncated chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", "unexpected EOF"},
-		{"missing last chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n", "unexpected EOF"},
-		{"header without colon", "HTTP/1.1 200 OK\r\nbad header\r\n\r\n", `malformed header line "bad header"`},
-		{"content-length letters", "HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n", `malformed Content-Length "1x"`},
-		{"content-length empty", "HTTP/1.1 200 OK\r\nContent-Length: \r\n\r\n", `malformed Content-Length ""`},
-		{"content-length conflict", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", "conflicting Content-Length 5 and 6"},
-		{"chunk size not hex", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", `malformed chunk size line "zz"`},
-		{"chunk size junk after", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5 x\r\n", `malformed chunk size line "5 x"`},
-		{"chunk size 16 digits", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000001\r\n", `malformed chunk size line "0000000000000001"`},
-		{"chunk without crlf", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n", "chunk data not followed by CRLF"},
-		{"content-length over cap", "HTTP/1.1 200 OK\r\nContent-Length: 67108865\r\n\r\n", "body over cap (64 MiB)"},
-		{"chunks over cap", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4000001\r\n", "body over cap (64 MiB)"},
-		{"line over cap", "HTTP/1.1 200 OK\r\nX-Long: " + strings.Repeat("a", maxLineBytes) + "\r\n\r\n", "line over 65536 bytes"},
-		{"headers over cap", "HTTP/1.1 200 OK\r\n" + strings.Repeat("X-Many: "+strings.Repeat("a", 1000)+"\r\n", 300), "header over cap (262144 bytes)"},
-	}
-	for _, c := range cases {
+	for _, c := range parseErrorCases {
 		got, err := readAll(strings.NewReader(c.in), readBufSize)
 		if len(got) != 0 || err == nil || err.Error() != c.want {
 			t.Errorf("%s: got %+v, %v; want no response and error %q", c.name, got, err, c.want)

@@ -9,7 +9,8 @@ import (
 // Result is one sample: what came back during the measured window.
 type Result struct {
 	// Window is the measured window actually used; Options.Duration unless
-	// the run was cancelled early.
+	// the run was cancelled early, and 0 when the generator could not set
+	// itself up (Errors[Generator] 1, see Run).
 	Window time.Duration
 	// Responses counts responses whose request was sent and answered inside
 	// the window, whatever their status.
@@ -21,11 +22,16 @@ type Result struct {
 	// Errors counts errors by class; classes without errors are absent.
 	// Errors[Status] is the number of counted responses outside 200..299;
 	// Errors[Check] the number of checked responses that failed
-	// Options.Check.
+	// Options.Check; Errors[Generator] the generator's own failures
+	// (GeneratorErrors).
 	Errors map[Class]int64
 	// Examples holds the first error message of each class in Errors, e.g.
 	// "read 127.0.0.1:8080: connection reset by peer",
-	// "status 500 for GET /db" or "check GET /db: <Check's error>".
+	// `status 500 for GET /db: "database is locked (5) (SQLITE_BUSY)"`
+	// (engine raw quotes the first 200 body bytes, white space trimmed; hey
+	// keeps no bodies), "check GET /db: <Check's error>" or "connect
+	// 127.0.0.1:8080: too many open files (generator: RLIMIT_NOFILE 32 for
+	// 64 connections)".
 	Examples map[Class]string
 	// Checked counts the counted responses passed to Options.Check (0 when
 	// Check is nil): the first of every connection, then 1 in
@@ -66,10 +72,19 @@ func (r *Result) RPS() float64 {
 }
 
 // SocketErrors is the number of connect, read, write and timeout errors
-// (status and check errors excluded); the success gate requires it to be 0
-// and counts Errors[Status] and Errors[Check] on their own.
+// (status, check and generator errors excluded); the success gate requires
+// it to be 0 and counts Errors[Status], Errors[Check] and
+// Errors[Generator] on their own.
 func (r *Result) SocketErrors() int64 {
 	return r.Errors[Connect] + r.Errors[Read] + r.Errors[Write] + r.Errors[Timeout]
+}
+
+// GeneratorErrors is Errors[Generator]: failures of the load generator's
+// own resources (open-file limits, local ports, kernel memory). They are not
+// socket errors and say nothing about the server: a sample with any
+// measured the harness and is invalid.
+func (r *Result) GeneratorErrors() int64 {
+	return r.Errors[Generator]
 }
 
 // tally is one connection's counts, merged into a Result at the end.

@@ -2,10 +2,12 @@ package load
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/sys/unix"
 )
 
 // Run is engine raw: it opens o.Connections connections to o.Addr, then
@@ -21,10 +23,16 @@ import (
 // requests still in flight are dropped, counted neither as responses nor as
 // errors.
 //
-// Run returns an error only for invalid options (naming the field), and
+// Run returns an error only for invalid options (naming the field), a
+// failed eventfd or epoll set-up other than the generator's own errnos, and
 // ctx.Err() if ctx is cancelled before the window ends; then the Result
 // covers the part of the window that ran (Window says how long). Network
-// trouble never makes Run fail: it goes into Result.Errors.
+// trouble never makes Run fail: it goes into Result.Errors. Neither does
+// the generator running out of its own resources (class Generator): if
+// even the event loops' eventfd or epoll set cannot be made (EMFILE at a
+// tiny open-file limit), Run returns at once a Result with Window 0, no
+// responses and Errors[Generator] 1, e.g. "eventfd: too many open files
+// (generator: RLIMIT_NOFILE 8 for 64 connections)".
 func Run(ctx context.Context, o Options) (*Result, error) {
 	cfg, err := o.validate()
 	if err != nil {
@@ -37,6 +45,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if cfg.Rate > 0 {
 		conns, stoppedAt = runConns(ctx, p)
 	} else if conns, hists, stoppedAt, err = runLoops(ctx, p); err != nil {
+		if errno, ok := generatorErrno(err); ok {
+			return setupFailed(cfg, err, errno), nil
+		}
 		return nil, err
 	}
 
@@ -63,6 +74,21 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return r, ctx.Err()
 	}
 	return r, nil
+}
+
+// setupFailed is the Result of a run whose set-up failed with the
+// generator's own errno: nothing measured (Window 0), one error of class
+// Generator whose example is err's message without "load: ", then
+// generatorHint.
+func setupFailed(cfg config, err error, errno unix.Errno) *Result {
+	return &Result{
+		Latency:      hdrhistogram.New(1, cfg.maxMicros, 3),
+		StatusCounts: map[int]int64{},
+		Errors:       map[Class]int64{Generator: 1},
+		Examples: map[Class]string{
+			Generator: strings.TrimPrefix(err.Error(), "load: ") + " " + generatorHint(errno, cfg.Connections),
+		},
+	}
 }
 
 // runConns runs constant-rate mode for p (see Run) with a goroutine per

@@ -34,6 +34,13 @@ func sockaddr(addr string) (unix.Sockaddr, error) {
 	return sa, nil
 }
 
+// sockoptHook, when not nil, runs on every socket engine raw opens (dial,
+// and the constant-rate dialer's Control), before its connect; an error it
+// returns is the connect's. Tests set it (before Run,
+// reset after) to restrict a socket's local ports (IP_LOCAL_PORT_RANGE) or
+// to inject an errno such as EADDRNOTAVAIL.
+var sockoptHook func(fd int) error
+
 // dial opens a non-blocking TCP socket (close-on-exec, TCP_NODELAY as Go's
 // net and wrk set it) and starts connecting it to sa. It returns the socket
 // and whether the connect is still in progress (then writability reports its
@@ -50,6 +57,12 @@ func dial(sa unix.Sockaddr) (fd int, inProgress bool, err error) {
 	if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
 		unix.Close(fd)
 		return -1, false, err
+	}
+	if sockoptHook != nil {
+		if err := sockoptHook(fd); err != nil {
+			unix.Close(fd)
+			return -1, false, err
+		}
 	}
 	for {
 		err = unix.Connect(fd, sa)
