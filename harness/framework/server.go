@@ -1,7 +1,6 @@
 package framework
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,13 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
+	"github.com/tfbench/tfbench/harness/internal/procs"
 )
 
 // readyPoll is the interval between readiness requests.
@@ -58,7 +60,9 @@ type StartOptions struct {
 }
 
 // Server is a started, ready server. Its process group holds the start
-// command's shell and everything it spawned; Stop ends them all.
+// command's shell and everything it spawned; processes that left the group
+// (setsid, setpgid, a double fork) are found by their TFBENCH_OWNER tag
+// and by the descendants seen earlier (Processes). Stop ends them all.
 type Server struct {
 	// Spec is the adapter the server belongs to.
 	Spec *Spec
@@ -74,6 +78,15 @@ type Server struct {
 	Pid int
 	// LogPath is the file receiving the server's stdout and stderr.
 	LogPath string
+	// Owner is the server's TFBENCH_OWNER value (EnvOwner),
+	// "<harness pid>-<n>": every process the server spawns inherits it
+	// unless it clears its environment.
+	Owner string
+
+	mu        sync.Mutex
+	known     map[int]procs.Proc // every process seen as the server's, by pid
+	groupGone bool               // leader reaped and group seen empty: its id may be reused
+	born      uint64             // the leader's start time (procs.Proc.Start); 0 if unknown
 
 	cmd       *exec.Cmd
 	done      chan struct{} // closed when the leader has been reaped
@@ -120,99 +133,192 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) [
 // directory) as the leader of a new process group, pinned to o.CPUs from
 // birth, with stdout and stderr appended to o.LogPath, and waits until GET
 // BaseURL+Ready answers 200 (polled every 50 ms). The server must listen on
-// 127.0.0.1:PORT. The environment is described at serverEnv: the parent's
-// plus PORT, DATABASE_PATH, NODE_ENV=production, TFBENCH_BUILD_DIR, spec env
-// and variant env, with o.Runtime.BinDir first on PATH. The child also gets Pdeathsig SIGKILL, a last resort if
-// the harness dies without stopping it.
+// 127.0.0.1:PORT itself (not through a proxy of another process tree): once
+// it answers, the listener on the port must be one of its processes. The
+// environment is described at serverEnv: the parent's plus PORT,
+// DATABASE_PATH, NODE_ENV=production, TFBENCH_BUILD_DIR, spec env and
+// variant env, with o.Runtime.BinDir first on PATH, and last TFBENCH_OWNER
+// (EnvOwner, Server.Owner). The child also gets Pdeathsig SIGKILL, a last
+// resort if the harness dies without stopping it.
+//
+// A taken o.Port is refused before anything is spawned or logged. With
+// o.Port 0 the port is picked by FreePort; if another process takes it
+// before the server binds it (the server exits before it is ready and the
+// port is held), Start tries once more on a new port and says so in the
+// log.
 //
 // Errors name the framework and variant: an unknown variant, a missing
 // DatabasePath or LogPath, an o.Runtime that is not the variant's pinned
-// node@X.Y.Z (Spec.RuntimeOf), a process that cannot start, a server that exits
-// before it is ready (with its exit status) or is not ready within the
-// ready timeout (with the last response or connection error), or ctx
-// ending. On every failure after the process started, the whole group is
-// stopped and the error quotes the last lines of this run's log.
+// node@X.Y.Z (Spec.RuntimeOf), o.Port in use ("port 41234 on 127.0.0.1 is
+// in use by pid 987 (nginx); free it or leave the port to tfbench"), the
+// harness exiting (KillAll ran; errors.Is ErrExiting), a process that
+// cannot start, a server that exits before it is ready (with its exit
+// status, and the port's holder if the port is taken) or is not ready
+// within the ready timeout (with the last response or connection error),
+// a listener on the port that is not the server's ("port P answered, but
+// its listener is pid N (comm), not the server"), or ctx ending. On every
+// failure after the process started, the server is stopped (Stop) and the
+// error quotes the last lines of this run's log.
 func Start(ctx context.Context, s *Spec, o StartOptions) (*Server, error) {
 	v, err := s.Variant(o.Variant)
 	if err != nil {
 		return nil, err
 	}
-	where := fmt.Sprintf("framework %s variant %s", s.Name, v.Name)
+	l := launch{spec: s, v: v, o: o, where: fmt.Sprintf("framework %s variant %s", s.Name, v.Name)}
 	if o.DatabasePath == "" {
-		return nil, fmt.Errorf("%s: no database path", where)
+		return nil, fmt.Errorf("%s: no database path", l.where)
 	}
 	if o.LogPath == "" {
-		return nil, fmt.Errorf("%s: no log path", where)
+		return nil, fmt.Errorf("%s: no log path", l.where)
 	}
 	if rs := s.RuntimeOf(v); !o.Runtime.matches(rs) {
-		return nil, errRuntime(where, rs, o.Runtime)
+		return nil, errRuntime(l.where, rs, o.Runtime)
 	}
-	dbPath, err := filepath.Abs(o.DatabasePath)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+	if l.dbPath, err = filepath.Abs(o.DatabasePath); err != nil {
+		return nil, fmt.Errorf("%s: %w", l.where, err)
 	}
-	buildDir := ""
 	if o.BuildDir != "" {
-		if buildDir, err = filepath.Abs(o.BuildDir); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+		if l.buildDir, err = filepath.Abs(o.BuildDir); err != nil {
+			return nil, fmt.Errorf("%s: %w", l.where, err)
 		}
 	}
-	port := o.Port
-	if port == 0 {
-		if port, err = FreePort(); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+	l.timeout = o.ReadyTimeout
+	if l.timeout == 0 {
+		l.timeout = s.ReadyTimeout
+	}
+	if o.Port != 0 {
+		holder, inUse, err := portInUse(ctx, o.Port)
+		if err != nil {
+			return nil, fmt.Errorf("%s: port %d on 127.0.0.1: %w", l.where, o.Port, err)
 		}
+		if inUse {
+			return nil, fmt.Errorf("%s: port %d on 127.0.0.1 is in use by %s; free it or leave the port to tfbench",
+				l.where, o.Port, holder)
+		}
+		srv, _, err := l.run(ctx, o.Port)
+		return srv, err
 	}
-	timeout := o.ReadyTimeout
-	if timeout == 0 {
-		timeout = s.ReadyTimeout
-	}
-	if err := os.MkdirAll(filepath.Dir(o.LogPath), 0o755); err != nil {
-		return nil, fmt.Errorf("%s: log: %w", where, err)
-	}
-	logf, err := os.OpenFile(o.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	port, err := freePort()
 	if err != nil {
-		return nil, fmt.Errorf("%s: log: %w", where, err)
+		return nil, fmt.Errorf("%s: %w", l.where, err)
+	}
+	srv, lost, err := l.run(ctx, port)
+	if lost == "" {
+		return srv, err
+	}
+	next, perr := freePort()
+	if perr != nil {
+		return nil, errors.Join(err, fmt.Errorf("%s: %w", l.where, perr))
+	}
+	l.logf("--- tfbench: %s; retrying once on port %d\n", lost, next)
+	srv, _, err = l.run(ctx, next)
+	return srv, err
+}
+
+// launch is one Start call's settled options.
+type launch struct {
+	spec             *Spec
+	v                Variant
+	o                StartOptions
+	where            string // "framework X variant Y"
+	dbPath, buildDir string // absolute
+	timeout          time.Duration
+}
+
+// logf appends a line to the server log (best effort).
+func (l *launch) logf(format string, args ...any) {
+	if f, err := os.OpenFile(l.o.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+		fmt.Fprintf(f, format, args...)
+		f.Close()
+	}
+}
+
+// run starts the server on port and waits for it to be ready. On a
+// failure where the server exited before it was ready while another
+// process holds the port, lost says so (for Start's one retry).
+func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, err error) {
+	owner, err := register()
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", l.where, err)
+	}
+	spawnedOK := false
+	defer func() {
+		if !spawnedOK {
+			unregister(owner)
+		}
+	}()
+	if err := os.MkdirAll(filepath.Dir(l.o.LogPath), 0o755); err != nil {
+		return nil, "", fmt.Errorf("%s: log: %w", l.where, err)
+	}
+	logf, err := os.OpenFile(l.o.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: log: %w", l.where, err)
 	}
 	defer logf.Close() // the child holds its own descriptor
 	var offset int64
 	if st, err := logf.Stat(); err == nil {
 		offset = st.Size()
 	}
-	startCmd := s.Start
-	if v.Start != "" {
-		startCmd = v.Start
+	startCmd := l.spec.Start
+	if l.v.Start != "" {
+		startCmd = l.v.Start
 	}
 	fmt.Fprintf(logf, "--- tfbench %s: %s port %d cpus %q: %s\n",
-		time.Now().UTC().Format(time.RFC3339), where, port, o.CPUs.String(), startCmd)
+		time.Now().UTC().Format(time.RFC3339), l.where, port, l.o.CPUs.String(), startCmd)
 
 	cmd := exec.Command("sh", "-c", startCmd)
-	cmd.Dir = s.Dir
-	cmd.Env = s.serverEnv(v, port, dbPath, buildDir, o.Runtime.BinDir)
+	cmd.Dir = l.spec.Dir
+	cmd.Env = append(l.spec.serverEnv(l.v, port, l.dbPath, l.buildDir, l.o.Runtime.BinDir), EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cpuset.StartIn(o.CPUs, cmd); err != nil {
-		return nil, fmt.Errorf("%s: start `%s`: %w", where, startCmd, err)
+	if err := cpuset.StartIn(l.o.CPUs, cmd); err != nil {
+		return nil, "", fmt.Errorf("%s: start `%s`: %w", l.where, startCmd, err)
 	}
-	fmt.Fprintf(logf, "--- tfbench: started pid %d (process group %d)\n", cmd.Process.Pid, cmd.Process.Pid)
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	srv := &Server{
-		Spec: s, Variant: v,
+	srv = &Server{
+		Spec: l.spec, Variant: l.v,
 		BaseURL: "http://" + addr, Addr: addr,
-		Pid: cmd.Process.Pid, LogPath: o.LogPath,
+		Pid: cmd.Process.Pid, LogPath: l.o.LogPath, Owner: owner,
 		cmd: cmd, done: make(chan struct{}), logOffset: offset,
+		known: map[int]procs.Proc{},
+	}
+	spawnedOK = true // from here on Stop unregisters
+	if p, err := procs.Get(srv.Pid); err == nil {
+		srv.born = p.Start
 	}
 	go func() {
 		srv.waitErr = cmd.Wait()
 		close(srv.done)
 	}()
-	if err := srv.waitReady(ctx, timeout); err != nil {
-		stopErr := srv.Stop(failStopGrace)
-		return nil, errors.Join(
-			fmt.Errorf("%s: %w\nlast lines of %s:\n%s", where, err, o.LogPath, indent(srv.logTail(tailLines))),
-			stopErr)
+	if err := spawned(owner, cmd.Process.Pid, srv); err != nil {
+		fmt.Fprintf(logf, "--- tfbench: %v; stopping pid %d at once\n", err, cmd.Process.Pid)
+		return nil, "", errors.Join(fmt.Errorf("%s: %w", l.where, err), srv.Stop(0))
 	}
-	return srv, nil
+	fmt.Fprintf(logf, "--- tfbench: started pid %d (process group %d)\n", cmd.Process.Pid, cmd.Process.Pid)
+	err = srv.waitReady(ctx, l.timeout)
+	listener := false
+	if err == nil {
+		err = srv.checkListener(ctx, port)
+		listener = err != nil
+	}
+	if err == nil {
+		return srv, "", nil
+	}
+	stopErr := srv.Stop(failStopGrace)
+	if !listener && ctx.Err() == nil {
+		// With the server's processes gone, whoever holds the port now is
+		// someone else.
+		if holder, inUse, _ := portInUse(ctx, port); inUse {
+			taken := fmt.Sprintf("port %d on 127.0.0.1 is in use by %s", port, holder)
+			if errors.Is(err, errExited) {
+				lost = fmt.Sprintf("the server exited before it was ready (%s) while %s", exitText(srv.waitErr), taken)
+			}
+			err = fmt.Errorf("%w; %s", err, taken)
+		}
+	}
+	return nil, lost, errors.Join(
+		fmt.Errorf("%s: %w\nlast lines of %s:\n%s", l.where, err, l.o.LogPath, indent(srv.logTail(tailLines))),
+		stopErr)
 }
 
 // waitReady polls BaseURL+Ready until it answers 200, the leader exits,
@@ -227,12 +333,23 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 	tick := time.NewTicker(readyPoll)
 	defer tick.Stop()
 	last := "no answer yet"
+	// A request in flight ends when the leader exits: another process
+	// holding the port may accept it and never answer.
+	exited, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go func() {
+		select {
+		case <-s.done:
+			stopWatch()
+		case <-exited.Done():
+		}
+	}()
 	for {
 		reqDeadline := time.Now().Add(2 * time.Second)
 		if deadline.Before(reqDeadline) {
 			reqDeadline = deadline
 		}
-		rctx, cancel := context.WithDeadline(ctx, reqDeadline)
+		rctx, cancel := context.WithDeadline(exited, reqDeadline)
 		req, _ := http.NewRequestWithContext(rctx, http.MethodGet, url, nil)
 		resp, err := client.Do(req)
 		if err == nil {
@@ -247,9 +364,12 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 			last = err.Error()
 		}
 		cancel()
+		if s.reaped() {
+			return fmt.Errorf("%w (%s)", errExited, exitText(s.waitErr))
+		}
 		select {
 		case <-s.done:
-			return fmt.Errorf("server exited before it was ready (%s)", exitText(s.waitErr))
+			return fmt.Errorf("%w (%s)", errExited, exitText(s.waitErr))
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for GET %s: %w", url, ctx.Err())
 		case <-timer.C:
@@ -258,6 +378,10 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 		}
 	}
 }
+
+// errExited is waitReady's error for a server that exited before it was
+// ready.
+var errExited = errors.New("server exited before it was ready")
 
 func exitText(err error) string {
 	if err == nil {
@@ -302,98 +426,190 @@ func (s *Server) Err() error {
 	}
 }
 
-// Stop ends the server's whole process group: SIGTERM to every member,
-// then, for whatever is still alive after grace, SIGKILL. It returns once
-// the leader has been reaped and no live process of the group remains
-// (zombies awaiting their new parent's reaping are dead and do not count).
-// It is idempotent and safe for concurrent use: later calls wait for and
-// return the first call's result. Errors: processes of the group still
-// alive 5 s after SIGKILL (their pids are listed). A server that exited on
-// its own before Stop is not an error; see Err for how it ended. A process
-// that left the group (setsid, setpgid) escapes Stop.
+// Stop ends the server's processes: its process group, every process
+// tagged with its Owner (EnvOwner), and every descendant of these seen now
+// or earlier (Processes; the tree is read before the first signal, while
+// children are still linked to their parents, and again at each poll).
+// Each gets SIGTERM, then, whatever is still alive after grace, SIGKILL; a
+// process found during the wait gets the signal of the current phase. It
+// returns once the leader has been reaped and none of those processes is
+// alive (zombies awaiting their new parent's reaping are dead and do not
+// count). It is idempotent and safe for concurrent use: later calls wait
+// for and return the first call's result. Errors: processes still alive
+// 5 s after SIGKILL, listed as "framework X: processes [123 (sleep)] still
+// alive 5s after SIGKILL". A server that exited on its own before Stop is
+// not an error; see Err for how it ended. Only a process that both cleared
+// its environment and left the tree before any poll saw it (double fork
+// with a new environment) escapes Stop.
 func (s *Server) Stop(grace time.Duration) error {
-	s.stopOnce.Do(func() { s.stopErr = s.stop(grace) })
+	s.stopOnce.Do(func() {
+		s.stopErr = s.stop(grace)
+		if s.stopErr == nil {
+			unregister(s.Owner)
+		}
+	})
 	return s.stopErr
 }
 
+// stopPoll is the interval of Stop's checks; each reads /proc whole (about
+// 2 ms for 100 processes).
+const stopPoll = 20 * time.Millisecond
+
 func (s *Server) stop(grace time.Duration) error {
-	pgid := s.Pid
-	if err := syscall.Kill(-pgid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("framework %s: SIGTERM process group %d: %w", s.Spec.Name, pgid, err)
+	if err := s.signal(syscall.SIGTERM); err != nil {
+		return err
 	}
-	if s.waitGone(pgid, grace) {
+	if _, gone := s.waitGone(grace, syscall.SIGTERM); gone {
 		return nil
 	}
-	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("framework %s: SIGKILL process group %d: %w", s.Spec.Name, pgid, err)
+	if err := s.signal(syscall.SIGKILL); err != nil {
+		return err
 	}
-	if s.waitGone(pgid, killWait) {
+	left, gone := s.waitGone(killWait, syscall.SIGKILL)
+	if gone {
 		return nil
 	}
-	return fmt.Errorf("framework %s: processes %v of group %d still alive %s after SIGKILL",
-		s.Spec.Name, GroupMembers(pgid), pgid, killWait)
+	if left == nil {
+		if _, err := procs.Table(); err != nil {
+			return fmt.Errorf("framework %s: cannot tell whether its processes ended %s after SIGKILL: %w", s.Spec.Name, killWait, err)
+		}
+		return fmt.Errorf("framework %s: leader %d not reaped %s after SIGKILL", s.Spec.Name, s.Pid, killWait)
+	}
+	return fmt.Errorf("framework %s: processes %v still alive %s after SIGKILL", s.Spec.Name, left, killWait)
 }
 
-// waitGone waits up to d for the leader to be reaped and the group to
-// have no live member.
-func (s *Server) waitGone(pgid int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for {
-		reaped := false
-		select {
-		case <-s.done:
-			reaped = true
-		default:
+// signal sends sig to the process group and to every live process of the
+// server (Processes). Errors: the group cannot be signalled (not ESRCH).
+func (s *Server) signal(sig syscall.Signal) error {
+	ps, err := procs.Table()
+	if err != nil {
+		// Without /proc, the group is all Stop can reach.
+		ps = nil
+	}
+	alive, _ := s.track(ps)
+	s.mu.Lock()
+	groupGone := s.groupGone
+	s.mu.Unlock()
+	if !groupGone {
+		// The leader's pid (the group id) is not reused while the leader
+		// is unreaped or the group has members.
+		if err := syscall.Kill(-s.Pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+			return fmt.Errorf("framework %s: %s process group %d: %w", s.Spec.Name, unix.SignalName(sig), s.Pid, err)
 		}
-		if reaped && len(GroupMembers(pgid)) == 0 {
-			return true
+	}
+	// A process that refuses the signal (another user's) shows up among
+	// the survivors Stop reports.
+	procs.Kill(alive, sig)
+	return nil
+}
+
+func (s *Server) reaped() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitGone waits up to d for the leader to be reaped and no process of
+// the server to be alive, sending sig to processes it finds on the way. It
+// returns the live ones at the last check.
+func (s *Server) waitGone(d time.Duration, sig syscall.Signal) ([]procs.Proc, bool) {
+	deadline := time.Now().Add(d)
+	var left []procs.Proc
+	for {
+		reaped := s.reaped()
+		if ps, err := procs.Table(); err == nil {
+			var added []procs.Proc
+			left, added = s.track(ps)
+			procs.Kill(added, sig)
+			if reaped && len(left) == 0 {
+				return nil, true
+			}
 		}
 		if time.Now().After(deadline) {
-			return false
+			return left, false
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(stopPoll)
 	}
 }
 
-// GroupMembers lists the live processes (state not Z or X) whose process
-// group id is pgid, from /proc/[pid]/stat; an empty result means the group
-// is gone.
-func GroupMembers(pgid int) []int {
-	entries, err := os.ReadDir("/proc")
+// Processes returns the server's live processes: its process group, the
+// processes tagged with its Owner (EnvOwner), and the descendants of these
+// and of every process seen before; and remembers them, so that Stop ends
+// them even after they left the group and their parent died (a child is
+// then re-parented and no longer found in the tree). Start calls it once
+// the server is ready and Stop at every check; a caller that samples the
+// server (probes) may call it to widen what Stop knows. It costs a walk of
+// /proc and a read of the environment of each process younger than the
+// server. Errors: /proc cannot be
+// read.
+func (s *Server) Processes() ([]procs.Proc, error) {
+	ps, err := procs.Table()
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("framework %s: %w", s.Spec.Name, err)
 	}
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+	alive, _ := s.track(ps)
+	return alive, nil
+}
+
+// track adds the server's processes found in table ps to the known set
+// and returns the known ones alive in ps and those newly added. The
+// /proc reads happen outside the lock, so KillAll never waits on them.
+func (s *Server) track(ps []procs.Proc) (alive, added []procs.Proc) {
+	known := s.knownProcs()
+	s.mu.Lock()
+	groupGone := s.groupGone
+	s.mu.Unlock()
+	var cur []procs.Proc
+	if !groupGone {
+		cur = procs.Group(ps, s.Pid)
+		groupGone = len(cur) == 0 && s.reaped() && ps != nil
+	}
+	cur = append(cur, procs.Tagged(since(ps, s.born), EnvOwner, func(v string) bool { return v == s.Owner })...)
+	roots := append(pidsOf(cur), pidsOf(procs.Alive(ps, known))...)
+	if !groupGone {
+		// The leader's pid is its group's id, not reused while the group
+		// lives; after that it may name a stranger.
+		roots = append(roots, s.Pid)
+	}
+	cur = append(cur, procs.Descendants(ps, roots...)...)
+
+	s.mu.Lock()
+	s.groupGone = s.groupGone || groupGone
+	for _, p := range cur {
+		if k, ok := s.known[p.Pid]; ok && k.Start == p.Start {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // exited meanwhile
-		}
-		state, _, pg, ok := parseStat(b)
-		if ok && pg == pgid && state != 'Z' && state != 'X' {
-			out = append(out, pid)
-		}
+		s.known[p.Pid] = p
+		added = append(added, p)
+	}
+	known = known[:0]
+	for _, p := range s.known {
+		known = append(known, p)
+	}
+	s.mu.Unlock()
+	alive = procs.Alive(ps, known)
+	slices.SortFunc(alive, func(a, b procs.Proc) int { return a.Pid - b.Pid })
+	return alive, added
+}
+
+// knownProcs returns every process seen as the server's (alive or not).
+func (s *Server) knownProcs() []procs.Proc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]procs.Proc, 0, len(s.known))
+	for _, p := range s.known {
+		out = append(out, p)
 	}
 	return out
 }
 
-// parseStat reads state, ppid and pgrp from a /proc/[pid]/stat line. The
-// command name in parentheses may hold spaces and parentheses, so fields
-// are counted from the last ')'.
-func parseStat(b []byte) (state byte, ppid, pgrp int, ok bool) {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, 0, 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 3 || len(f[0]) != 1 {
-		return 0, 0, 0, false
-	}
-	ppid, err1 := strconv.Atoi(f[1])
-	pgrp, err2 := strconv.Atoi(f[2])
-	return f[0][0], ppid, pgrp, err1 == nil && err2 == nil
+// GroupMembers lists the pids of the live processes (state not Z or X)
+// whose process group id is pgid, from /proc/[pid]/stat; an empty result
+// means the group is gone (or /proc is unreadable).
+func GroupMembers(pgid int) []int {
+	ps, _ := procs.Table()
+	return pidsOf(procs.Group(ps, pgid))
 }

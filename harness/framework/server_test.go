@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
+	"github.com/tfbench/tfbench/harness/internal/procs"
 )
 
 // The fixture adapter (testdata/frameworks/fixture) is built once, with its
@@ -31,6 +32,12 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	// Nothing a test started may outlive it.
+	if left, err := OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "processes tagged %s=%d-* left running: %v (%v)\n", EnvOwner, os.Getpid(), left, err)
+		procs.Kill(left, syscall.SIGKILL)
+		code = 1
+	}
 	if fixtureBuild != "" {
 		os.RemoveAll(fixtureBuild)
 	}
@@ -71,19 +78,30 @@ func options(t *testing.T, build, variant string) StartOptions {
 	}
 }
 
-// start is Start plus a last-resort SIGKILL of the group at test end, so
-// that a broken Stop cannot leave the fixture's processes behind.
+// start is Start plus a last-resort SIGKILL at test end, whatever
+// happened, of the group, the processes the server was seen with and every
+// process tagged by this test binary, so that a broken Stop cannot leave
+// the fixture's processes behind.
 func start(t *testing.T, spec *Spec, o StartOptions) (*Server, error) {
 	t.Helper()
 	srv, err := Start(context.Background(), spec, o)
-	if err == nil {
-		t.Cleanup(func() {
+	t.Cleanup(func() {
+		var ps []procs.Proc
+		if srv != nil {
 			if len(GroupMembers(srv.Pid)) > 0 {
 				syscall.Kill(-srv.Pid, syscall.SIGKILL)
 			}
-		})
-	}
+			ps = srv.knownProcs()
+		}
+		owned, _ := OwnedBy(os.Getpid())
+		procs.Kill(append(ps, owned...), syscall.SIGKILL)
+	})
 	return srv, err
+}
+
+// killAtEnd sends SIGKILL to ps (if still the same processes) at test end.
+func killAtEnd(t *testing.T, ps ...procs.Proc) {
+	t.Cleanup(func() { procs.Kill(ps, syscall.SIGKILL) })
 }
 
 func getBody(t *testing.T, url string) string {
@@ -102,25 +120,17 @@ func getBody(t *testing.T, url string) string {
 
 // alive reports whether pid is a live (not zombie) process.
 func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	state, _, _, ok := parseStat(b)
-	return ok && state != 'Z' && state != 'X'
+	p, err := procs.Get(pid)
+	return err == nil && p.Live()
 }
 
 func pgidOf(t *testing.T, pid int) int {
 	t.Helper()
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	p, err := procs.Get(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, pg, ok := parseStat(b)
-	if !ok {
-		t.Fatalf("cannot parse /proc/%d/stat", pid)
-	}
-	return pg
+	return p.Pgid
 }
 
 func cpusOf(t *testing.T, pid int) string {
@@ -367,7 +377,16 @@ func TestStartCancelled(t *testing.T) {
 	spec, build := fixture(t)
 	o := options(t, build, "never")
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+	go func() {
+		// Cancel once the fixture is up (its grandchild logged), at most 5s.
+		for i := 0; i < 250; i++ {
+			if b, _ := os.ReadFile(o.LogPath); grandchildRE.Match(b) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+	}()
 	_, err := Start(ctx, spec, o)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Start with a cancelled context: %v, want context.Canceled", err)
@@ -401,16 +420,5 @@ func TestFreePort(t *testing.T) {
 	}
 	if p < 1024 || p > 65535 {
 		t.Errorf("FreePort() = %d, want an unprivileged port", p)
-	}
-}
-
-func TestParseStat(t *testing.T) {
-	// A command name holding spaces and parentheses.
-	state, ppid, pgrp, ok := parseStat([]byte("4242 (we (ird) name) S 17 4200 4200 0 -1 4194560 0 0"))
-	if !ok || state != 'S' || ppid != 17 || pgrp != 4200 {
-		t.Errorf("parseStat = %c %d %d %v; want S 17 4200 true", state, ppid, pgrp, ok)
-	}
-	if _, _, _, ok := parseStat([]byte("garbage")); ok {
-		t.Error("parseStat(garbage) ok")
 	}
 }

@@ -83,10 +83,16 @@ const (
 	// EnvNodeEnv is set to "production" for every server and build
 	// (DESIGN.md: NODE_ENV=production or the equivalent); env may override it.
 	EnvNodeEnv = "NODE_ENV"
+	// EnvOwner tags every server and build process with its owner,
+	// "<harness pid>-<n>" (n counts the servers and builds this harness
+	// started, from 1). Children inherit it through setsid, setpgid and
+	// double forks, so Server.Stop and KillAll find processes that left
+	// the process group (unless a process clears its environment).
+	EnvOwner = "TFBENCH_OWNER"
 )
 
 // reserved are the variables env may not set: the harness owns them.
-var reserved = []string{EnvPort, EnvDatabasePath, EnvBuildDir}
+var reserved = []string{EnvPort, EnvDatabasePath, EnvBuildDir, EnvOwner}
 
 // Spec is one loaded, validated framework.yaml.
 type Spec struct {
@@ -144,7 +150,7 @@ type Spec struct {
 	RenderCounts string
 	// Env is extra environment for every variant (`env:`), applied after the
 	// harness's own variables and before the variant's env. PORT,
-	// DATABASE_PATH and TFBENCH_BUILD_DIR may not be set here.
+	// DATABASE_PATH, TFBENCH_BUILD_DIR and TFBENCH_OWNER may not be set here.
 	Env map[string]string
 	// Endpoints overrides the suite's path per test type (`endpoints:`);
 	// queries and updates paths hold the "{n}" placeholder.
@@ -196,7 +202,7 @@ type loader struct{ yamlfile.File }
 // not equal to the directory name, start missing, a bad ready path or
 // ready_timeout, a runtime that is not "go" or "node@X.Y.Z" (top level or
 // in a variant), an env variable that is badly named or reserved (PORT,
-// DATABASE_PATH, TFBENCH_BUILD_DIR), an endpoint for an unknown test type,
+// DATABASE_PATH, TFBENCH_BUILD_DIR, TFBENCH_OWNER), an endpoint for an unknown test type,
 // a `versions:` entry found in neither package-lock.json nor go.mod,
 // an endpoint path not starting with "/", "{n}" missing on queries or
 // updates or present on another type, no variants, a bad variant name.
@@ -569,12 +575,17 @@ func (s *Spec) BuildCmd(ctx context.Context, buildDir string, log io.Writer) err
 // TFBENCH_BUILD_DIR=buildDir (created if missing; made absolute) and the
 // adapter's `env:` (not a variant's: one build serves every variant), and
 // rt.BinDir first on PATH (before every directory of the parent's PATH,
-// so whatever node the machine has comes later). Output (stdout and stderr) goes to log (nil discards it).
+// so whatever node the machine has comes later), and TFBENCH_OWNER (EnvOwner).
+// Output (stdout and stderr) goes to log (nil discards it).
 // The build runs in its own process group, killed as a whole when ctx
-// ends. An adapter without build returns nil at once. Errors, each naming
+// ends, and KillAll kills it too. Processes the build left running (its
+// group, or tagged with its TFBENCH_OWNER after leaving the group: a
+// daemon) are killed (SIGKILL) once the build command ends, and a log line
+// names them. An adapter without build returns nil at once. Errors, each naming
 // the framework: the adapter's `runtime:` is a pinned node@X.Y.Z and rt is
 // neither that node nor the pinned runtime of one of its variants (the
-// build would run on the wrong Node.js); the build
+// build would run on the wrong Node.js); the harness is exiting (KillAll
+// ran; errors.Is ErrExiting); the build
 // failing, with the exit status and the last lines of output.
 func (s *Spec) BuildCmdWith(ctx context.Context, buildDir string, rt Runtime, log io.Writer) error {
 	if s.Build == "" {
@@ -597,16 +608,32 @@ func (s *Spec) BuildCmdWith(ctx context.Context, buildDir string, rt Runtime, lo
 	}
 	tail := &tailBuffer{max: 8 << 10}
 	out := io.MultiWriter(log, tail)
+	owner, err := register()
+	if err != nil {
+		return fmt.Errorf("framework %s: build: %w", s.Name, err)
+	}
+	defer unregister(owner)
 	cmd := exec.CommandContext(ctx, "sh", "-c", s.Build)
 	cmd.Dir = s.Dir
-	cmd.Env = s.buildEnv(abs, rt.BinDir)
+	cmd.Env = append(s.buildEnv(abs, rt.BinDir), EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// A grandchild holding the output pipe open must not hang Wait forever.
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	err = cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("framework %s: build `%s`: %w", s.Name, s.Build, err)
+	}
+	if err := spawned(owner, cmd.Process.Pid, nil); err != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+		return fmt.Errorf("framework %s: build: %w", s.Name, err)
+	}
+	err = cmd.Wait()
+	if left := killLeftovers(cmd.Process.Pid, owner); len(left) > 0 {
+		fmt.Fprintf(out, "--- tfbench: the build left processes %v running; killed them\n", left)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("framework %s: build `%s` stopped after %s: %w", s.Name, s.Build, time.Since(start).Round(time.Millisecond), ctx.Err())

@@ -49,6 +49,7 @@ func TestLoadErrors(t *testing.T) {
 		{"versions-scalar", 4, "versions", `must be a list of package names, e.g. [next, react], found "next"`},
 		{"bad-variant-name", 5, "variants.my variant", "variant names use letters"},
 		{"reserved-env", 6, "env.PORT", "is set by the harness and may not be overridden"},
+		{"reserved-owner", 7, "variants.default.env.TFBENCH_OWNER", "is set by the harness and may not be overridden"},
 		{"variant-env-list", 6, "variants.default.env", "must be a mapping, found a list"},
 		{"duplicate-key", 5, "start", "duplicate key (first on line 3)"},
 		{"not-mapping", 1, "", "the file must be a mapping of keys"},
@@ -108,6 +109,8 @@ func TestLoadFixture(t *testing.T) {
 			{Name: "never", Env: map[string]string{"FIXTURE_MODE": "never"}},
 			{Name: "exit", Env: map[string]string{"FIXTURE_MODE": "exit"}},
 			{Name: "stubborn", Description: "ignores SIGTERM, so Stop must SIGKILL", Env: map[string]string{"FIXTURE_MODE": "stubborn"}},
+			{Name: "escape", Description: "spawns processes that leave the group (setsid, double fork)", Env: map[string]string{"FIXTURE_MODE": "escape"}},
+			{Name: "foreign", Description: "does not listen; a detached copy of itself with a cleared environment does", Env: map[string]string{"FIXTURE_MODE": "foreign"}},
 		},
 	}
 	if !reflect.DeepEqual(s, want) {
@@ -133,7 +136,7 @@ func TestLoadFixture(t *testing.T) {
 		t.Errorf(`Variant("stubborn") = %+v, %v`, v, err)
 	}
 	_, err = s.Variant("cluster")
-	if err == nil || err.Error() != `framework fixture: no variant "cluster" (have: default, shell, never, exit, stubborn)` {
+	if err == nil || err.Error() != `framework fixture: no variant "cluster" (have: default, shell, never, exit, stubborn, escape, foreign)` {
 		t.Errorf(`Variant("cluster") error = %v`, err)
 	}
 }
