@@ -2,36 +2,59 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/internal/faultserver"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
 // TestMain makes the test binary the fake adapter's server
-// (testdata/frameworks/fake) when TFBENCH_RUN_FAKE_SERVER is 1: /json by
-// the TFB rules on 127.0.0.1:$PORT until killed.
+// (testdata/frameworks/fake and counts) when TFBENCH_RUN_FAKE_SERVER is 1:
+// /json by the TFB rules on 127.0.0.1:$PORT until killed; and the fault
+// adapter's server (testdata/frameworks/fault) when TFBENCH_FAULT_SERVER
+// is 1 (faultserver.Main).
 func TestMain(m *testing.M) {
 	if os.Getenv("TFBENCH_RUN_FAKE_SERVER") == "1" {
 		fakeServer()
 		return
 	}
+	if os.Getenv(faultserver.EnvServer) == "1" {
+		faultserver.Main()
+	}
 	os.Exit(m.Run())
 }
 
+// fakeServer serves /json, and /renders with the number of /json requests
+// so far ({"/json":N}); when TFBENCH_RUN_FAKE_COUNTS_OK is set to K, only
+// the first K /renders requests answer, later ones get 503.
 func fakeServer() {
+	var renders, asked atomic.Int64
+	countsOK, countsDown := strconv.Atoi(os.Getenv("TFBENCH_RUN_FAKE_COUNTS_OK"))
 	http.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {
+		renders.Add(1)
 		w.Header().Set("Server", "fake")
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"message":"Hello, World!"}`))
+	})
+	http.HandleFunc("/renders", func(w http.ResponseWriter, r *http.Request) {
+		if countsDown == nil && asked.Add(1) > int64(countsOK) {
+			http.Error(w, "render counts are down", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"/json":%d}`, renders.Load())
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:"+os.Getenv("PORT"))
 	if err != nil {
@@ -42,14 +65,18 @@ func fakeServer() {
 }
 
 // fakeTarget loads testdata/frameworks/fake; its server is this test binary.
-func fakeTarget(t *testing.T) *framework.Spec {
+func fakeTarget(t *testing.T) *framework.Spec { return adapter(t, "fake") }
+
+// adapter loads testdata/frameworks/NAME, whose server is this test binary
+// (TFBENCH_RUN_FAKE_BIN).
+func adapter(t *testing.T, name string) *framework.Spec {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("TFBENCH_RUN_FAKE_BIN", exe)
-	s, err := framework.Load(filepath.Join("testdata", "frameworks", "fake", framework.FileName))
+	s, err := framework.Load(filepath.Join("testdata", "frameworks", name, framework.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +98,7 @@ func TestBenchRoundsAndLabel(t *testing.T) {
 	var log strings.Builder
 	work := t.TempDir()
 	f, _, err := Bench(context.Background(), Config{
-		Suite: s, WorkDir: work, Rounds: 2, Log: &log, Seed: 1, RunID: "rounds",
+		Suite: s, WorkDir: work, Rounds: 2, Log: &log, Seed: 1, RunID: "rounds", dateRecheck: time.Millisecond,
 		Targets:  []Target{{Spec: spec, Variant: spec.Variants[0], Label: "default@new"}},
 		Progress: func(p progress.Step) { steps = append(steps, p) },
 	})
@@ -125,6 +152,7 @@ func TestBenchRoundsAndLabel(t *testing.T) {
 			t.Errorf("server log: %v", err)
 		}
 	}
+	noLeftovers(t, work, "rounds")
 }
 
 func TestBenchRoundsBelowOne(t *testing.T) {

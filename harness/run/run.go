@@ -101,6 +101,11 @@ type Config struct {
 	// results.json and shown in the report, so a run limited to some
 	// frameworks or tests says so.
 	Command []string
+
+	// dateRecheck, when set, is verification's Date re-check delay
+	// (verify.Target.DateRecheck, raised to at least 1.1 s); 0 keeps the
+	// production 3 s. Only this package's tests set it, to save time.
+	dateRecheck time.Duration
 }
 
 // DatasetPath is where the run keeps the source dataset inside WorkDir.
@@ -110,6 +115,20 @@ func DatasetPath(workDir string) string { return filepath.Join(workDir, "dataset
 // which is rewritten after every sample. When ctx is cancelled it stops
 // the servers, records the run as interrupted and returns ctx's error with
 // the results measured so far.
+//
+// A server's misbehaviour never ends the run; it fails samples (sweep.Gate
+// reasons): a server that exits during a sample fails it with "server
+// exited during the sample (exit status 2)" and the rest of its round is
+// recorded as sweep.Skipped samples ("not measured: the server exited
+// during json c=2 in round 1 (exit status 2)"; the next round starts a
+// fresh server); render counts that cannot be read fail the sample
+// ("render counts: …"); lines naming SQLITE_BUSY in the server's log during
+// a sample fill Sample.ServerLogFaults. Before measuring, Bench logs a
+// warning when the open-file limit is below the most connections of a test
+// plus 64 (fdPreflight). When the run is over, the source dataset's bytes
+// are compared with what they were at its start; a change is an error
+// ("dataset source P changed during the run (sha256 … → …)", joined to any
+// other) and the results keep the status they were measured with.
 func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	r, err := newRunner(ctx, cfg)
 	if err != nil {
@@ -119,6 +138,9 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 		return nil, "", err
 	}
 	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.cfg.Rounds, r.rec.Path)
+	if warn := fdPreflight(openFileLimit(), r.cfg.Tests); warn != "" {
+		r.logf("%s", warn)
+	}
 	err = r.bench(ctx)
 	status := results.Complete
 	if err != nil {
@@ -127,6 +149,9 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	if ferr := r.rec.Finish(status); err == nil {
 		err = ferr
 	}
+	if gerr := r.guard.check(); gerr != nil {
+		err = errors.Join(err, gerr)
+	}
 	return r.rec.File(), r.rec.Path, err
 }
 
@@ -134,6 +159,7 @@ type runner struct {
 	cfg      Config
 	runDir   string
 	source   string
+	guard    sourceGuard // the source dataset at the start
 	rec      *results.Recorder
 	gen, srv cpuset.Set
 	logf     func(format string, a ...any)
@@ -199,6 +225,9 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	}
 	if created {
 		r.logf("dataset: generated %s", r.source)
+	}
+	if r.guard, err = guardSource(r.source); err != nil {
+		return nil, err
 	}
 	r.gen, r.srv = cpuset.Split(cpuset.Online())
 	if cpuset.Disjoint(r.gen, r.srv) {
@@ -410,11 +439,12 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 			}
 		}
 	}
+	w := &serverWatch{srv: srv, target: t, round: round}
 	for _, test := range r.cfg.Tests {
 		if r.failed[t.Name()][test.Name] {
 			continue
 		}
-		if err := r.test(ctx, t, srv, test, round); err != nil {
+		if err := r.test(ctx, w, test); err != nil {
 			return err
 		}
 	}
@@ -478,8 +508,11 @@ func (r *runner) checks(t Target) []verify.Check {
 	return cs
 }
 
+// verify runs verification of the selected tests on t's server; each
+// request is bounded by the tests' response timeout (the largest of them).
 func (r *runner) verify(ctx context.Context, t Target, srv *framework.Server, dbPath string) error {
-	res := verify.Run(ctx, verify.Target{BaseURL: srv.BaseURL, DatabasePath: dbPath}, r.checks(t))
+	target := verify.Target{BaseURL: srv.BaseURL, DatabasePath: dbPath, RequestTimeout: r.requestTimeout(), DateRecheck: r.cfg.dateRecheck}
+	res := verify.Run(ctx, target, r.checks(t))
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -503,6 +536,17 @@ func (r *runner) verify(ctx context.Context, t Target, srv *framework.Server, db
 	return r.rec.Verified(vs...)
 }
 
+// requestTimeout is verification's per-request timeout: the largest
+// response timeout of the selected tests (suite `timeout`), or 0 (verify's
+// default, 8 s) when none is set.
+func (r *runner) requestTimeout() time.Duration {
+	var d time.Duration
+	for _, t := range r.cfg.Tests {
+		d = max(d, t.Timeout)
+	}
+	return d
+}
+
 func reasonSuffix(reasons []string) string {
 	if len(reasons) == 0 {
 		return ""
@@ -511,23 +555,34 @@ func reasonSuffix(reasons []string) string {
 }
 
 // test measures one test of one target in one round: a warmup at the
-// highest level, then every N and level.
-func (r *runner) test(ctx context.Context, t Target, srv *framework.Server, test suite.Test, round int) error {
+// highest level, then every N and level. Once the server has exited, what
+// is left of the round is not measured: each remaining shot is recorded as
+// a sweep.Skipped sample saying where the server was seen gone.
+func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) error {
+	t, srv, round := w.target, w.srv, w.round
 	path := t.Spec.Endpoint(test.Type, test.Path)
 	ns := test.Queries
 	if len(ns) == 0 {
 		ns = []int{0}
 	}
 	if test.Warmup > 0 {
-		o, err := r.options(srv, test, shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
-			conns: slices.Max(test.Concurrency), pipeline: test.Pipeline, duration: test.Warmup})
-		if err == nil {
-			_, err = o.engine.Run(ctx, o.Options)
+		step := test.Name + " warmup"
+		if r.before(w, step) != "" {
+			r.total -= test.Warmup
+		} else {
+			o, err := r.options(srv, test, shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
+				conns: slices.Max(test.Concurrency), pipeline: test.Pipeline, duration: test.Warmup})
+			if err == nil {
+				_, err = o.engine.Run(ctx, o.Options)
+			}
+			if err != nil {
+				return fmt.Errorf("%s %s warmup: %w", t.Name(), test.Name, err)
+			}
+			r.done += test.Warmup
+			if w.exitedDuring() != "" {
+				r.serverExited(w, "during "+step)
+			}
 		}
-		if err != nil {
-			return fmt.Errorf("%s %s warmup: %w", t.Name(), test.Name, err)
-		}
-		r.done += test.Warmup
 	}
 	var shots []shot
 	for _, n := range ns {
@@ -543,6 +598,16 @@ func (r *runner) test(ctx context.Context, t Target, srv *framework.Server, test
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		step := test.Name + nText(sh.n) + " " + sh.level()
+		if why := r.before(w, step); why != "" {
+			s := sweep.Skipped(r.key(t, test, sh, round), why)
+			if err := r.rec.Sample(s); err != nil {
+				return err
+			}
+			r.total -= sh.duration
+			r.logf("round %d/%d: %s %s: %s", round, r.cfg.Rounds, t.Name(), step, s.Gate.Reason)
+			continue
+		}
 		r.progress(t, test, sh, round)
 		s, err := r.measure(ctx, t, srv, test, sh, round)
 		if ctx.Err() != nil {
@@ -551,11 +616,18 @@ func (r *runner) test(ctx context.Context, t Target, srv *framework.Server, test
 		if err != nil {
 			return err
 		}
+		exited := w.exitedDuring()
+		if exited != "" {
+			s.Gate = failGate(s.Gate, exited)
+		}
 		if err := r.rec.Sample(s); err != nil {
 			return err
 		}
 		r.done += sh.duration
-		r.logf("round %d/%d: %s %s%s %s: %s", round, r.cfg.Rounds, t.Name(), test.Name, nText(sh.n), sh.level(), summary(s))
+		r.logf("round %d/%d: %s %s: %s", round, r.cfg.Rounds, t.Name(), step, summary(s))
+		if exited != "" {
+			r.serverExited(w, "during "+step)
+		}
 	}
 	return nil
 }
@@ -634,8 +706,25 @@ func (r *runner) options(srv *framework.Server, test suite.Test, sh shot) (engin
 	return engineOptions{e, o}, nil
 }
 
-// measure runs one sample and reads the server's and the generator's CPU
-// around it.
+// key is the sample key of shot sh of test on target t in round.
+func (r *runner) key(t Target, test suite.Test, sh shot, round int) sweep.Key {
+	engine := test.Engine
+	if e, err := load.EngineFor(test.Engine); err == nil {
+		engine = e.Name()
+	}
+	return sweep.Key{
+		Framework: t.Spec.Name, Variant: t.VariantName(), Runtime: r.frameworkRecord(t).Runtime,
+		Test: test.Name, Type: test.Type, N: sh.n, Connections: sh.conns, Rate: sh.rate, Pipeline: sh.pipeline,
+		Engine: engine, Round: round,
+	}
+}
+
+// measure runs one sample and reads around it the server's and the
+// generator's CPU, the adapter's render counts and what the server wrote
+// to its log. Render counts that cannot be read fail the sample's gate
+// ("render counts: GET …: …"); lines of the log naming SQLITE_BUSY are
+// counted in ServerLogFaults. Errors (which end the run) are the load
+// engine's: invalid options, ctx ending.
 func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot, round int) (sweep.Sample, error) {
 	o, err := r.options(srv, test, sh)
 	if err != nil {
@@ -643,11 +732,11 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	}
 	counts := t.Spec.RenderCounts
 	var rendersBefore map[string]int64
+	var countsErr error
 	if counts != "" {
-		if rendersBefore, err = verify.RenderCounts(ctx, r.client, srv.BaseURL, counts); err != nil {
-			return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
-		}
+		rendersBefore, countsErr = r.renderCounts(ctx, srv, counts, test.Timeout)
 	}
+	logFrom := logSize(srv.LogPath)
 	before, _ := probe.Tree(ctx, srv.Pid)
 	genBefore, _ := probe.Self(ctx)
 	res, err := o.engine.Run(ctx, o.Options)
@@ -657,22 +746,19 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	after, _ := probe.Tree(ctx, srv.Pid)
 	genAfter, _ := probe.Self(ctx)
 	var renders *int64
-	if counts != "" {
+	if counts != "" && countsErr == nil {
 		// Every response counted in the window was rendered before it was
 		// read, so renders since the first read are at least Responses.
-		rendersAfter, err := verify.RenderCounts(ctx, r.client, srv.BaseURL, counts)
+		rendersAfter, err := r.renderCounts(ctx, srv, counts, test.Timeout)
 		if err != nil {
-			return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
+			countsErr = err
+		} else {
+			route := verify.RoutePath(sh.path)
+			n := rendersAfter[route] - rendersBefore[route]
+			renders = &n
 		}
-		route := verify.RoutePath(sh.path)
-		n := rendersAfter[route] - rendersBefore[route]
-		renders = &n
 	}
-	s, err := sweep.FromResult(sweep.Key{
-		Framework: t.Spec.Name, Variant: t.VariantName(), Runtime: r.frameworkRecord(t).Runtime,
-		Test: test.Name, Type: test.Type, N: sh.n, Connections: sh.conns, Rate: sh.rate, Pipeline: sh.pipeline,
-		Engine: o.engine.Name(), Round: round,
-	}, res)
+	s, err := sweep.FromResult(r.key(t, test, sh, round), res)
 	if err != nil {
 		return s, err
 	}
@@ -684,8 +770,24 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 		s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
 	}
 	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, len(r.gen))
+	s.ServerLogFaults = logFaults(srv.LogPath, logFrom)
 	s.Gate = sweep.Gate(s, test.Gate, test.MinResponses)
+	if countsErr != nil {
+		s.Gate = failGate(s.Gate, "render counts: "+countsErr.Error())
+	}
 	return s, nil
+}
+
+// renderCounts reads the server's render counts (verify.RenderCounts),
+// bounded by timeout, the test's response timeout (when > 0), and by the
+// client's 10 s.
+func (r *runner) renderCounts(ctx context.Context, srv *framework.Server, path string, timeout time.Duration) (map[string]int64, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	return verify.RenderCounts(ctx, r.client, srv.BaseURL, path)
 }
 
 // suiteRecord is the results' record of suite s run with tests over

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/suite"
@@ -103,7 +104,7 @@ func TestVerifyGoesOnAfterAFailedBuild(t *testing.T) {
 	}
 	work := t.TempDir()
 	var log strings.Builder
-	cfg := Config{Suite: s, Tests: tests, WorkDir: work, Log: &log, Targets: []Target{
+	cfg := Config{Suite: s, Tests: tests, WorkDir: work, Log: &log, dateRecheck: time.Millisecond, Targets: []Target{
 		{Spec: broken, Variant: broken.Variants[0]}, {Spec: gostd, Variant: gostd.Variants[0]},
 	}}
 	fws, vs, _, err := Verify(context.Background(), cfg)

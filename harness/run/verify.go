@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/tfbench/tfbench/harness/results"
@@ -11,7 +12,9 @@ import (
 // dataset, runs verification on the selected tests and stops it again. It
 // measures nothing; the verdicts are also recorded in the run's
 // results.json. A target that cannot be built or started is returned with
-// its Framework.Error set.
+// its Framework.Error set. As Bench does, it bounds each verification
+// request by the selected tests' response timeout and returns an error when
+// the source dataset changed during the run.
 func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Verification, string, error) {
 	if cfg.RunID == "" {
 		cfg.RunID = "verify-" + time.Now().UTC().Format("20060102-150405")
@@ -28,6 +31,9 @@ func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Ver
 	}
 	if ferr := r.rec.Finish(status); err == nil {
 		err = ferr
+	}
+	if gerr := r.guard.check(); gerr != nil {
+		err = errors.Join(err, gerr)
 	}
 	f := r.rec.File()
 	return f.Frameworks, f.Verifications, r.rec.Path, err

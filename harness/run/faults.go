@@ -1,0 +1,276 @@
+package run
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// serverWatch follows one target's server through one round. Once the
+// server is seen to have exited, exited holds why the rest of the round is
+// not measured, e.g. "the server exited during json c=2 in round 1 (exit
+// status 2)"; every later shot of the round becomes a sweep.Skipped sample
+// with that reason. The next round starts a fresh server.
+type serverWatch struct {
+	srv    *framework.Server
+	target Target
+	round  int
+	exited string
+}
+
+// gone reports whether the server's leader process has exited.
+func (w *serverWatch) gone() bool {
+	select {
+	case <-w.srv.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// exitTail is how many of the server log's last lines the run's log quotes
+// when a server exits during a round.
+const exitTail = 5
+
+// before returns why the step named next ("json c=4", "json warmup") is
+// not measured: the server exited earlier (then the reason names where it
+// was seen gone), or "" while it runs.
+func (r *runner) before(w *serverWatch, next string) string {
+	if w.exited == "" && w.gone() {
+		r.serverExited(w, "before "+next)
+	}
+	return w.exited
+}
+
+// exitedDuring checks the server once a step has run: if it exited
+// meanwhile (and was not seen gone before), it returns the text the
+// sample's gate reason gets, "server exited during the sample (exit status
+// 2)"; the caller then calls serverExited. It returns "" otherwise.
+func (w *serverWatch) exitedDuring() string {
+	if w.exited != "" || !w.gone() {
+		return ""
+	}
+	return "server exited during the sample (" + exitText(w.srv.Err()) + ")"
+}
+
+// serverExited records that w's server exited (when: "during json c=2",
+// "before json c=2") and logs it with the last lines of the server's log.
+func (r *runner) serverExited(w *serverWatch, when string) {
+	w.exited = fmt.Sprintf("the server exited %s in round %d (%s)", when, w.round, exitText(w.srv.Err()))
+	r.logf("round %d/%d: %s: %s; the rest of its round is not measured; last lines of %s:\n%s",
+		w.round, r.cfg.Rounds, w.target.Name(), w.exited, w.srv.LogPath, indent(logTail(w.srv.LogPath, exitTail)))
+}
+
+// exitText is how a server's leader ended, as os/exec says it ("exit
+// status 2", "signal: killed"); nil is "exit status 0".
+func exitText(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}
+
+// logTail returns the last n non-empty lines of the file at path (read
+// from its last 16 KiB), or a note saying why it could not be read.
+func logTail(path string, n int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return "(log unreadable: " + err.Error() + ")"
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "(log unreadable: " + err.Error() + ")"
+	}
+	from := max(0, st.Size()-16<<10)
+	b := make([]byte, st.Size()-from)
+	if _, err := f.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
+		return "(log unreadable: " + err.Error() + ")"
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "(empty)"
+	}
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// indent puts four spaces before every line of s.
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// failGate fails g with one more reason, after any it already has.
+func failGate(g sweep.GateResult, why string) sweep.GateResult {
+	if g.Passed || g.Reason == "" {
+		return sweep.GateResult{Reason: why}
+	}
+	return sweep.GateResult{Reason: g.Reason + "; " + why}
+}
+
+// maxLogScan is the most bytes of a server's log one sample's scan reads:
+// the first 1 MiB the server wrote during the sample.
+const maxLogScan = 1 << 20
+
+// logSize is the size of the file at path in bytes; 0 when it cannot be
+// read.
+func logSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// logFaults counts the lines of the server log at path written from byte
+// offset from on (at most maxLogScan bytes) that name SQLite's SQLITE_BUSY
+// error or its message "database is locked", in any case: the server's
+// database copy was locked, a fault of the harness's copy, not of the
+// server (sweep.Gate, Sample.ServerLogFaults). An unreadable log counts 0.
+func logFaults(path string, from int64) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.NewSectionReader(f, from, maxLogScan))
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for line := range bytes.Lines(b) {
+		l := bytes.ToLower(line)
+		if bytes.Contains(l, []byte("sqlite_busy")) || bytes.Contains(l, []byte("database is locked")) {
+			n++
+		}
+	}
+	return n
+}
+
+// fdSpare is how many open files the harness needs besides one per load
+// connection: its own files, the event loops' epoll and eventfd
+// descriptors, the probes, verification and render-count clients.
+const fdSpare = 64
+
+// openFileLimit is the soft RLIMIT_NOFILE of this process: Go raises it to
+// the hard limit at start, so this is what the load generator can open. 0
+// when it cannot be read.
+func openFileLimit() uint64 {
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &rl); err != nil {
+		return 0
+	}
+	return rl.Cur
+}
+
+// fdPreflight returns the warning the run logs when limit (open files,
+// RLIMIT_NOFILE) is below the most connections any of tests opens plus
+// fdSpare, naming that test and level: "harness: open-file limit 64 is
+// below json c=200 + 64 spare; those samples will be invalid (ulimit -n)".
+// The load generator then runs out of descriptors, and the samples fail
+// the gate as a harness fault (class generator). It returns "" when the
+// limit is enough or unknown (0).
+func fdPreflight(limit uint64, tests []suite.Test) string {
+	most, level := 0, ""
+	for _, t := range tests {
+		for _, c := range t.Concurrency {
+			if c > most {
+				most, level = c, fmt.Sprintf("%s c=%d", t.Name, c)
+			}
+		}
+		if t.Rate > 0 && t.RateConnections > most {
+			most, level = t.RateConnections, fmt.Sprintf("%s %s", t.Name, shot{conns: t.RateConnections, rate: t.Rate}.level())
+		}
+	}
+	if limit == 0 || most == 0 || limit >= uint64(most+fdSpare) {
+		return ""
+	}
+	return fmt.Sprintf("harness: open-file limit %d is below %s + %d spare; those samples will be invalid (ulimit -n)", limit, level, fdSpare)
+}
+
+// sourceGuard is the source dataset as the run found it: the SHA-256 of
+// its bytes and which SQLite side files (-wal, -shm, -journal) lay beside
+// it. Servers get copies (dataset.Copy); the source must not change.
+type sourceGuard struct {
+	path     string
+	sum      [sha256.Size]byte
+	sidecars map[string]bool
+}
+
+// sidecarSuffixes are the files SQLite keeps beside a database it has open
+// for writing (or left after a crash).
+var sidecarSuffixes = []string{"-wal", "-shm", "-journal"}
+
+// guardSource reads the source dataset at path. Errors name the file.
+func guardSource(path string) (sourceGuard, error) {
+	g := sourceGuard{path: path, sidecars: map[string]bool{}}
+	var err error
+	if g.sum, err = fileSum(path); err != nil {
+		return g, fmt.Errorf("dataset source %s: %w", path, err)
+	}
+	for _, s := range sidecarSuffixes {
+		g.sidecars[s] = exists(path + s)
+	}
+	return g, nil
+}
+
+// check reads the source dataset again and returns an error when its bytes
+// changed ("dataset source .tfbench/dataset/tfb.db changed during the run
+// (sha256 ab12cd34ef56… → 0f1e2d3c4b5a…)"), when a SQLite side file
+// appeared beside it ("… changed during the run (….db-wal appeared beside
+// it)"), or when it can no longer be read.
+func (g sourceGuard) check() error {
+	sum, err := fileSum(g.path)
+	if err != nil {
+		return fmt.Errorf("dataset source %s at the end of the run: %w", g.path, err)
+	}
+	if sum != g.sum {
+		return fmt.Errorf("dataset source %s changed during the run (sha256 %s… → %s…)", g.path, shortSum(g.sum), shortSum(sum))
+	}
+	for _, s := range sidecarSuffixes {
+		if !g.sidecars[s] && exists(g.path+s) {
+			return fmt.Errorf("dataset source %s changed during the run (%s appeared beside it)", g.path, g.path+s)
+		}
+	}
+	return nil
+}
+
+// shortSum is the first 12 hex digits of a SHA-256.
+func shortSum(sum [sha256.Size]byte) string { return hex.EncodeToString(sum[:6]) }
+
+// fileSum is the SHA-256 of the bytes of the file at path.
+func fileSum(path string) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
+
+// exists reports whether a file is at path.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
