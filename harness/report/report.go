@@ -145,7 +145,7 @@ func (b *builder) test(t results.Test) {
 	for _, r := range rows {
 		lines = append(lines, cells(r, t))
 		for _, note := range r.Notes {
-			notes = append(notes, fmt.Sprintf("- %s (%s): %s", inline(r.Framework), inline(r.Variant), inline(note)))
+			notes = append(notes, fmt.Sprintf("- %s (%s): %s", inline(r.Framework), inline(r.Variant), noteText(note)))
 		}
 	}
 	b.table(header, lines, align)

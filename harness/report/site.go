@@ -285,7 +285,7 @@ func page(w io.Writer, t TestTable, withChart bool) error {
 			who += ", run " + r.Run
 		}
 		for _, n := range r.Notes {
-			notes = append(notes, fmt.Sprintf("- %s (%s): %s", inline(r.Framework), inline(who), inline(n)))
+			notes = append(notes, fmt.Sprintf("- %s (%s): %s", inline(r.Framework), inline(who), noteText(n)))
 		}
 	}
 	siteTable(b, header, rows, align)
@@ -365,6 +365,12 @@ func inline(s string) string {
 		}
 	}
 	return strings.Join(parts, "`")
+}
+
+// noteText is a note as one markdown list item: inline, its line breaks
+// (a server log's last lines) joined with " / " so the list stays a list.
+func noteText(s string) string {
+	return inline(strings.ReplaceAll(strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n"), "\n", " / "))
 }
 
 var htmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")

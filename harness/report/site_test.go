@@ -439,3 +439,10 @@ func (d svgDoc) fills(colour string) int {
 	}
 	return n
 }
+
+func TestReportNoteText(t *testing.T) {
+	got := noteText("start failed: not ready after 1s; last lines:\r\n  listening\n  got <div>\n")
+	if want := "start failed: not ready after 1s; last lines: /   listening /   got &lt;div&gt;"; got != want {
+		t.Errorf("noteText = %q, want %q", got, want)
+	}
+}
