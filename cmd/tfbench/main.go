@@ -14,6 +14,11 @@
 //	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--json]
 //	tfbench frameworks [--dir DIR]
 //
+// Ctrl-C (SIGINT) or SIGTERM stops a run: the servers are stopped, the
+// samples measured so far stay in results.json (status "interrupted") and
+// the report is written; exit status 1. A second one kills every server
+// and build at once and exits 130 (SIGINT) or 143 (SIGTERM).
+//
 // This file only parses flags and calls the harness packages.
 package main
 
@@ -26,16 +31,60 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
+
+	"github.com/tfbench/tfbench/harness/framework"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done()
-		stop() // a second Ctrl-C now kills the process at once
-	}()
-	os.Exit(cli(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go interrupts(sigs, cancel, os.Stderr, func(code int) {
+		exitMu.Lock() // held for good: the main goroutine exits no more
+		framework.KillAll()
+		os.Exit(code)
+	})
+	code := cli(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	exitMu.Lock()
+	os.Exit(code)
+}
+
+// exitMu decides which exit status wins when the run ends just as a second
+// signal arrives: whoever locks it first exits, the other never does.
+var exitMu sync.Mutex
+
+// interruptLine is what the first SIGINT or SIGTERM prints on stderr.
+const interruptLine = "tfbench: interrupt: stopping the servers and writing the results so far (again to quit at once)"
+
+// interrupts handles SIGINT and SIGTERM from sigs. The first prints
+// interruptLine on stderr and calls cancel: the running command stops its
+// load, stops every server's process group (SIGTERM, then SIGKILL after
+// the run's stop grace), marks results.json interrupted, writes the report
+// and exits 1. The second prints a line and calls quit with 128 + the
+// signal's number (130 for SIGINT, 143 for SIGTERM, the shell's
+// convention), which main makes framework.KillAll (SIGKILL to every server
+// and build at once, no waiting) and an immediate exit: results.json then
+// holds what its last atomic write held. interrupts returns once sigs is
+// closed or quit returns.
+func interrupts(sigs <-chan os.Signal, cancel func(), stderr io.Writer, quit func(code int)) {
+	first := true
+	for sig := range sigs {
+		if first {
+			first = false
+			fmt.Fprintln(stderr, interruptLine)
+			cancel()
+			continue
+		}
+		code := 128 + int(syscall.SIGINT)
+		if s, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(s)
+		}
+		fmt.Fprintf(stderr, "tfbench: second signal (%s): killing every server and build at once, exit status %d\n", sig, code)
+		quit(code)
+		return
+	}
 }
 
 // commands maps each subcommand to its function and one-line summary.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/internal/faultserver"
+	"github.com/tfbench/tfbench/internal/faultserver"
 )
 
 // hugeBytes is faultserver's huge body, bytes (50 MiB).

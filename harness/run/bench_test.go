@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/internal/faultserver"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/internal/faultserver"
 )
 
 // TestMain makes the test binary the fake adapter's server

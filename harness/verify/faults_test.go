@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/internal/faultserver"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/internal/faultserver"
 )
 
 // TestRunFaults verifies the json test against each fault of the fault
