@@ -317,7 +317,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 		}
 	}
 	return nil, lost, errors.Join(
-		fmt.Errorf("%s: %w\nlast lines of %s:\n%s", l.where, err, l.o.LogPath, indent(srv.logTail(tailLines))),
+		fmt.Errorf("%s: %w\nlast lines of %s:\n%s", l.where, err, l.o.LogPath, indent(srv.LogTail(tailLines))),
 		stopErr)
 }
 
@@ -390,8 +390,10 @@ func exitText(err error) string {
 	return err.Error()
 }
 
-// logTail returns the last n lines this run wrote to LogPath.
-func (s *Server) logTail(n int) string {
+// LogTail returns the last n lines (of at most its last 16 KiB) this
+// server wrote to LogPath, "(no output)" when it wrote none, or a note
+// "(log unreadable: …)".
+func (s *Server) LogTail(n int) string {
 	f, err := os.Open(s.LogPath)
 	if err != nil {
 		return "(log unreadable: " + err.Error() + ")"

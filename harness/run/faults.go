@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -69,7 +68,7 @@ func (w *serverWatch) exitedDuring() string {
 func (r *runner) serverExited(w *serverWatch, when string) {
 	w.exited = fmt.Sprintf("the server exited %s in round %d (%s)", when, w.round, exitText(w.srv.Err()))
 	r.logf("round %d/%d: %s: %s; the rest of its round is not measured; last lines of %s:\n%s",
-		w.round, r.cfg.Rounds, w.target.Name(), w.exited, w.srv.LogPath, indent(logTail(w.srv.LogPath, exitTail)))
+		w.round, r.cfg.Rounds, w.target.Name(), w.exited, w.srv.LogPath, indent(w.srv.LogTail(exitTail)))
 }
 
 // exitText is how a server's leader ended, as os/exec says it ("exit
@@ -79,35 +78,6 @@ func exitText(err error) string {
 		return "exit status 0"
 	}
 	return err.Error()
-}
-
-// logTail returns the last n non-empty lines of the file at path (read
-// from its last 16 KiB), or a note saying why it could not be read.
-func logTail(path string, n int) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return "(log unreadable: " + err.Error() + ")"
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "(log unreadable: " + err.Error() + ")"
-	}
-	from := max(0, st.Size()-16<<10)
-	b := make([]byte, st.Size()-from)
-	if _, err := f.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
-		return "(log unreadable: " + err.Error() + ")"
-	}
-	var lines []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
-		return "(empty)"
-	}
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // indent puts four spaces before every line of s.
