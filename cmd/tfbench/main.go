@@ -55,8 +55,11 @@ func main() {
 // signal arrives: whoever locks it first exits, the other never does.
 var exitMu sync.Mutex
 
-// interruptLine is what the first SIGINT or SIGTERM prints on stderr.
-const interruptLine = "tfbench: interrupt: stopping the servers and writing the results so far (again to quit at once)"
+// interruptLine is what the first SIGINT ("interrupt") or SIGTERM
+// ("terminated") prints on stderr.
+func interruptLine(sig os.Signal) string {
+	return "tfbench: " + sig.String() + ": stopping the servers and writing the results so far (again to quit at once)"
+}
 
 // interrupts handles SIGINT and SIGTERM from sigs. The first prints
 // interruptLine on stderr and calls cancel: the running command stops its
@@ -73,7 +76,7 @@ func interrupts(sigs <-chan os.Signal, cancel func(), stderr io.Writer, quit fun
 	for sig := range sigs {
 		if first {
 			first = false
-			fmt.Fprintln(stderr, interruptLine)
+			fmt.Fprintln(stderr, interruptLine(sig))
 			cancel()
 			continue
 		}

@@ -158,7 +158,7 @@ func TestSignalStopsRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(work, "runs", f.RunID, "results.json")
-			want := interruptLine + "\ntfbench bench: interrupted; the samples measured so far are in " + path + "\n"
+			want := interruptLine(sig) + "\ntfbench bench: interrupted; the samples measured so far are in " + path + "\n"
 			if code != 1 || c.stderr.String() != want {
 				t.Fatalf("exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s\nstdout:\n%s", code, c.stderr.String(), want, c.stdout.String())
 			}
@@ -212,7 +212,7 @@ func TestSecondInterruptQuits(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := c.wait(t, 2*time.Second)
-	want := interruptLine + "\ntfbench: second signal (interrupt): killing every server and build at once, exit status 130\n"
+	want := interruptLine(syscall.SIGINT) + "\ntfbench: second signal (interrupt): killing every server and build at once, exit status 130\n"
 	if code != 130 || c.stderr.String() != want {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit 130, stderr:\n%s\nstdout:\n%s", code, c.stderr.String(), want, c.stdout.String())
 	}
@@ -251,7 +251,7 @@ func TestInterrupts(t *testing.T) {
 		sigs <- tc.second
 		sigs <- syscall.SIGINT // a third is never read: quit ended the process
 		interrupts(sigs, func() { cancels++ }, &stderr, func(code int) { codes = append(codes, code) })
-		if want := interruptLine + "\n" + tc.line; cancels != 1 || len(codes) != 1 || codes[0] != tc.code || stderr.String() != want || len(sigs) != 1 {
+		if want := interruptLine(tc.first) + "\n" + tc.line; cancels != 1 || len(codes) != 1 || codes[0] != tc.code || stderr.String() != want || len(sigs) != 1 {
 			t.Errorf("%v then %v: %d cancels, quit codes %v, %d signals unread, stderr:\n%s\nwant 1 cancel, quit %d, 1 unread, stderr:\n%s",
 				tc.first, tc.second, cancels, codes, len(sigs), stderr.String(), tc.code, want)
 		}
@@ -263,7 +263,7 @@ func TestInterrupts(t *testing.T) {
 	var stderr bytes.Buffer
 	cancels, quits := 0, 0
 	interrupts(sigs, func() { cancels++ }, &stderr, func(int) { quits++ })
-	if cancels != 1 || quits != 0 || stderr.String() != interruptLine+"\n" {
+	if cancels != 1 || quits != 0 || stderr.String() != "tfbench: terminated: stopping the servers and writing the results so far (again to quit at once)\n" {
 		t.Errorf("one SIGTERM: %d cancels, %d quits, stderr %q", cancels, quits, stderr.String())
 	}
 }

@@ -151,7 +151,7 @@ func openFileLimit() uint64 {
 // fdPreflight returns the warning the run logs when limit (open files,
 // RLIMIT_NOFILE) is below the most connections any of tests opens plus
 // fdSpare, naming that test and level: "harness: open-file limit 64 is
-// below json c=200 + 64 spare; those samples will be invalid (ulimit -n)".
+// below json c=200 + 64 spare; those samples may fail as harness faults (ulimit -n)".
 // The load generator then runs out of descriptors, and the samples fail
 // the gate as a harness fault (class generator). It returns "" when the
 // limit is enough or unknown (0).
@@ -170,7 +170,7 @@ func fdPreflight(limit uint64, tests []suite.Test) string {
 	if limit == 0 || most == 0 || limit >= uint64(most+fdSpare) {
 		return ""
 	}
-	return fmt.Sprintf("harness: open-file limit %d is below %s + %d spare; those samples will be invalid (ulimit -n)", limit, level, fdSpare)
+	return fmt.Sprintf("harness: open-file limit %d is below %s + %d spare; those samples may fail as harness faults (ulimit -n)", limit, level, fdSpare)
 }
 
 // sourceGuard is the source dataset as the run found it: the SHA-256 of

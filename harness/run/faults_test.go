@@ -357,10 +357,10 @@ func TestFDPreflight(t *testing.T) {
 		tests []suite.Test
 		want  string
 	}{
-		{64, []suite.Test{json}, "harness: open-file limit 64 is below json c=200 + 64 spare; those samples will be invalid (ulimit -n)"},
-		{263, []suite.Test{json}, "harness: open-file limit 263 is below json c=200 + 64 spare; those samples will be invalid (ulimit -n)"},
+		{64, []suite.Test{json}, "harness: open-file limit 64 is below json c=200 + 64 spare; those samples may fail as harness faults (ulimit -n)"},
+		{263, []suite.Test{json}, "harness: open-file limit 263 is below json c=200 + 64 spare; those samples may fail as harness faults (ulimit -n)"},
 		{264, []suite.Test{json}, ""},
-		{300, []suite.Test{json, rate}, "harness: open-file limit 300 is below db 1000 requests/s over 300 connections + 64 spare; those samples will be invalid (ulimit -n)"},
+		{300, []suite.Test{json, rate}, "harness: open-file limit 300 is below db 1000 requests/s over 300 connections + 64 spare; those samples may fail as harness faults (ulimit -n)"},
 		{0, []suite.Test{json}, ""},
 	} {
 		if got := fdPreflight(c.limit, c.tests); got != c.want {

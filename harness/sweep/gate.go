@@ -71,7 +71,11 @@ func Gate(s Sample, share float64, minResponses int) GateResult {
 		why = append(why, "socket errors: "+list+eg(example(s.Examples, s.Errors, socketClasses), " (e.g. ", ")"))
 	}
 	if n := s.Errors[string(load.Check)]; n > 0 {
-		why = append(why, fmt.Sprintf("%d responses failed their check under load%s", n, eg(s.Examples[string(load.Check)], " (e.g. ", ")")))
+		what := "responses failed their check"
+		if n == 1 {
+			what = "response failed its check"
+		}
+		why = append(why, fmt.Sprintf("%d %s under load%s", n, what, eg(s.Examples[string(load.Check)], " (e.g. ", ")")))
 	}
 	if s.Renders != nil && *s.Renders < s.Responses {
 		why = append(why, fmt.Sprintf("%d renders for %d responses: output served without rendering", *s.Renders, s.Responses))

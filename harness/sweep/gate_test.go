@@ -37,7 +37,7 @@ func TestGate(t *testing.T) {
 		{"socket errors in report order, example of the first class that has one", Sample{Responses: 1000, Success: 1000, SocketErrors: 4,
 			Errors:   map[string]int64{"timeout": 1, "write": 1, "connect": 2, "status": 5, "check": 1},
 			Examples: map[string]string{"timeout": "timeout example", "write": "write 127.0.0.1:8080: broken pipe", "check": "check GET /json: bad"}}, 0.5,
-			"socket errors: connect 2, write 1, timeout 1 (e.g. write 127.0.0.1:8080: broken pipe); 1 responses failed their check under load (e.g. check GET /json: bad)"},
+			"socket errors: connect 2, write 1, timeout 1 (e.g. write 127.0.0.1:8080: broken pipe); 1 response failed its check under load (e.g. check GET /json: bad)"},
 		{"socket errors without classes", Sample{Responses: 1000, Success: 1000, SocketErrors: 2}, 1, "socket errors: 2"},
 		{"check failed under load", Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 3},
 			Examples: map[string]string{"check": "check GET /json: body 52428800 bytes, over the 1 MiB kept for a check"}}, 1,
@@ -57,7 +57,7 @@ func TestGate(t *testing.T) {
 			"harness fault, not the server's: SQLITE_BUSY from the server's database copy (the server log has 3 such lines)"},
 		{"database is locked in a check example and the log", Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 1}, ServerLogFaults: 1,
 			Examples: map[string]string{"check": "check GET /db: Database is locked"}}, 1,
-			"harness fault, not the server's: SQLITE_BUSY from the server's database copy (e.g. check GET /db: Database is locked; the server log has 1 such line); the sample also failed: 1 responses failed their check under load (e.g. check GET /db: Database is locked)"},
+			"harness fault, not the server's: SQLITE_BUSY from the server's database copy (e.g. check GET /db: Database is locked; the server log has 1 such line); the sample also failed: 1 response failed its check under load (e.g. check GET /db: Database is locked)"},
 		{"every harness fault at once", Sample{Responses: 1000, Success: 1000, GeneratorSaturated: true, ServerLogFaults: 2,
 			Errors: map[string]int64{"generator": 1}, Examples: map[string]string{"generator": emfile}}, 1,
 			"harness fault, not the server's: generator 1 (e.g. " + emfile + "); " + saturated + "; SQLITE_BUSY from the server's database copy (the server log has 2 such lines)"},
@@ -98,13 +98,13 @@ func TestGateClipsExamples(t *testing.T) {
 	s := Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 1}, Examples: map[string]string{"check": long}}
 	// "\n" becomes the two bytes `\n`: 36 bytes, then 132 "é" (264 bytes) end
 	// at byte 300; the example is cut there.
-	want := "1 responses failed their check under load (e.g. check GET /fortunes: line 1\\nline 2x" + strings.Repeat("é", 132) + "…)"
+	want := "1 response failed its check under load (e.g. check GET /fortunes: line 1\\nline 2x" + strings.Repeat("é", 132) + "…)"
 	if g := Gate(s, 1, 100); g.Reason != want {
 		t.Errorf("reason %q\nwant   %q", g.Reason, want)
 	}
 	odd := "check GET /fortunes: line 1\r\nline 2" + strings.Repeat("é", 200) // escaped 37 bytes: the 132nd é straddles byte 300
 	s.Examples["check"] = odd
-	want = "1 responses failed their check under load (e.g. check GET /fortunes: line 1\\r\\nline 2" + strings.Repeat("é", 131) + "…)"
+	want = "1 response failed its check under load (e.g. check GET /fortunes: line 1\\r\\nline 2" + strings.Repeat("é", 131) + "…)"
 	if g := Gate(s, 1, 100); g.Reason != want {
 		t.Errorf("reason %q\nwant   %q", g.Reason, want)
 	}
