@@ -174,13 +174,16 @@ func (p *parser) fill() error {
 // run (the states that read lines retry their line).
 func (p *parser) line() ([]byte, bool) {
 	b := p.buf[p.r:p.w]
-	from := min(p.scanned, len(b))
-	i := bytes.IndexByte(b[from:], '\n')
+	var i int
+	if p.scanned == 0 { // the usual case: a whole line is buffered
+		i = bytes.IndexByte(b, '\n')
+	} else if i = bytes.IndexByte(b[min(p.scanned, len(b)):], '\n'); i >= 0 {
+		i += min(p.scanned, len(b))
+	}
 	if i < 0 {
 		p.scanned = len(b)
 		return nil, false
 	}
-	i += from
 	p.scanned = 0
 	p.r += i + 1
 	if i > 0 && b[i-1] == '\r' {
@@ -193,7 +196,9 @@ func (p *parser) line() ([]byte, bool) {
 // bodyBytes; it reports whether all remain bytes were there.
 func (p *parser) skip() bool {
 	n := min(p.remain, int64(p.w-p.r))
-	p.bodyBytes(p.buf[p.r : p.r+int(n)])
+	if p.keep || p.snipping {
+		p.bodyBytes(p.buf[p.r : p.r+int(n)])
+	}
 	p.r += int(n)
 	p.remain -= n
 	return p.remain == 0
