@@ -111,6 +111,10 @@ const NPMVersion = "11.19.1"
 // environment variable npm_config_registry (npm's own setting) is unset.
 const DefaultRegistry = "https://registry.npmjs.org/"
 
+// RuntimesDir is where a harness with work folder workDir (.tfbench)
+// installs runtimes (EnsureRuntime's runtimesDir): workDir/runtimes.
+func RuntimesDir(workDir string) string { return filepath.Join(workDir, "runtimes") }
+
 // EnsureRuntime makes the runtime named by spec (a `runtime:` value; see
 // Spec.RuntimeOf) available and returns it:
 //

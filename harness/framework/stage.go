@@ -137,8 +137,15 @@ func RuntimeSlug(spec string) string {
 	return strings.ReplaceAll(spec, "@", "-")
 }
 
+// StageRoot is where a harness with work folder workDir (.tfbench) stages
+// adapter name's build for runtime spec: workDir/build/NAME/RuntimeSlug(spec),
+// one place for every command, so each reuses the others' cached builds.
+func StageRoot(workDir, name, spec string) string {
+	return filepath.Join(workDir, "build", name, RuntimeSlug(spec))
+}
+
 // Stage builds the adapter for runtime rt in root (normally
-// .tfbench/build/NAME/RuntimeSlug(spec)), outside the source tree, and
+// StageRoot(".tfbench", NAME, spec)), outside the source tree, and
 // skips the work when nothing changed:
 //
 //   - It computes SourceHash(rt). If root/build.json records a finished

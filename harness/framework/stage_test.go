@@ -156,3 +156,13 @@ func TestRuntimeSlug(t *testing.T) {
 		}
 	}
 }
+
+// Every command stages and installs in the same places of the work folder.
+func TestStageRootAndRuntimesDir(t *testing.T) {
+	if got, want := StageRoot(".tfbench", "node-http", "node@24.22.3"), filepath.Join(".tfbench", "build", "node-http", "node-24.22.3"); got != want {
+		t.Errorf("StageRoot = %q, want %q", got, want)
+	}
+	if got, want := RuntimesDir(".tfbench"), filepath.Join(".tfbench", "runtimes"); got != want {
+		t.Errorf("RuntimesDir = %q, want %q", got, want)
+	}
+}

@@ -369,12 +369,12 @@ func (r *runner) build(ctx context.Context, t Target) error {
 	defer lf.Close()
 	// The runtime's lines (downloading, installed, reusing) go to the run's
 	// progress too: a first download takes a while.
-	rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, filepath.Join(r.cfg.WorkDir, "runtimes"), io.MultiWriter(lf, r.cfg.Log))
+	rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, framework.RuntimesDir(r.cfg.WorkDir), io.MultiWriter(lf, r.cfg.Log))
 	if err != nil {
 		return err
 	}
 	r.runtimes[r.buildKey(t)] = rt
-	b, err := s.Stage(ctx, filepath.Join(r.cfg.WorkDir, "build", s.Name, slug), rt, lf)
+	b, err := s.Stage(ctx, framework.StageRoot(r.cfg.WorkDir, s.Name, spec)+r.buildTag(t), rt, lf)
 	if err != nil {
 		return fmt.Errorf("%w (log: %s)", err, logPath)
 	}
