@@ -10,65 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/probe"
 )
-
-// Setting is one load shape both generators run: concurrency (open
-// connections) and pipeline depth (requests in flight per connection).
-type Setting struct {
-	Connections, Pipeline int
-}
-
-// String names the setting as the table does: "c=64 depth 1".
-func (s Setting) String() string {
-	return fmt.Sprintf("c=%d depth %d", s.Connections, s.Pipeline)
-}
-
-// Settings are the settings issue 3 sets its targets at: 64 connections
-// without pipelining, and 256 connections at depth 16 (TFB's plaintext
-// depth).
-var Settings = []Setting{{Connections: 64, Pipeline: 1}, {Connections: 256, Pipeline: 16}}
-
-// Generator names, as the table prints them.
-const (
-	Tfbench = "tfbench"
-	Wrk     = "wrk"
-)
-
-// Run is one measured run of one generator.
-type Run struct {
-	Report
-	// CPU is the generator process's user + system CPU time (rusage at
-	// exit).
-	CPU time.Duration
-	// Wall is the time from the generator's start to its exit.
-	Wall time.Duration
-	// ServerCPU is the server process's CPU time during the run (its
-	// /proc reading after minus before).
-	ServerCPU time.Duration
-}
-
-// CPUPer100k is the generator's CPU seconds per 100,000 responses; 0 for a
-// run without responses.
-func (r Run) CPUPer100k() float64 {
-	if r.Responses <= 0 {
-		return 0
-	}
-	return r.CPU.Seconds() / float64(r.Responses) * 1e5
-}
-
-// Cell is one setting against one server: every round's run of each
-// generator.
-type Cell struct {
-	Setting Setting
-	Server  string // Length or Chunked
-	Tfbench []Run
-	Wrk     []Run
-}
 
 // Config is one comparison's parameters.
 type Config struct {
@@ -76,11 +25,22 @@ type Config struct {
 	Tfbench string
 	// Wrk is the path of wrk.
 	Wrk string
-	// Self is this program's executable: the servers are Self run with
-	// --serve KIND (see ServeMain).
+	// Self is this program's executable: the fixed-response servers are
+	// Self run with --serve KIND (see ServeMain).
 	Self string
+	// Servers names the servers to run, in report order: fixed-response
+	// kinds (Kinds) and adapters (folders of Frameworks); DefaultServers
+	// when empty.
+	Servers []string
+	// Frameworks is the folder holding the adapters (the command's
+	// default: "frameworks").
+	Frameworks string
+	// WorkDir is tfbench's scratch folder (the command's default:
+	// ".tfbench"): the dataset, runtimes and cached builds shared with
+	// tfbench bench, and loadgen/ with each comparison's server logs.
+	WorkDir string
 	// Rounds is how many measured runs each generator gets per cell (>= 1;
-	// issue 3 asks for at least 5).
+	// issues 3 and 13 ask for at least 5).
 	Rounds int
 	// Duration is each run's window, whole seconds (>= 1 s).
 	Duration time.Duration
@@ -90,11 +50,11 @@ type Config struct {
 	// Generator and Server are the CPU sets the generators and the servers
 	// are pinned to (cpuset.Split); wrk gets -t len(Generator) (1 if empty).
 	Generator, Server cpuset.Set
-	// Log, when not nil, gets a progress line per run.
+	// Log, when not nil, gets a progress line per step and run.
 	Log io.Writer
 }
 
-// validate checks cfg; the error names the field.
+// validate checks cfg's numbers; the error names the field.
 func (cfg Config) validate() error {
 	switch {
 	case cfg.Rounds < 1:
@@ -107,18 +67,78 @@ func (cfg Config) validate() error {
 	return nil
 }
 
+// Validate checks cfg as Compare will, before anything starts: its
+// numbers, and that every server is a fixed kind or an adapter of
+// Frameworks with an endpoint for every test. Errors name the culprit.
+func (cfg Config) Validate() error {
+	_, _, err := cfg.plan()
+	return err
+}
+
+// servers is cfg.Servers, or DefaultServers when empty.
+func (cfg Config) servers() []string {
+	if len(cfg.Servers) == 0 {
+		return DefaultServers
+	}
+	return cfg.Servers
+}
+
+// plan checks cfg and returns its cells in server order (FixedCells,
+// AdapterCells) and the specs of the adapters among its servers.
+func (cfg Config) plan() ([]*Cell, map[string]*framework.Spec, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, nil, err
+	}
+	servers := cfg.servers()
+	specs := map[string]*framework.Spec{}
+	var adapters []string
+	if slices.ContainsFunc(servers, func(s string) bool { return !IsFixed(s) }) {
+		found, err := framework.Discover(cfg.Frameworks)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range found {
+			specs[s.Name] = s
+			adapters = append(adapters, s.Name)
+		}
+	}
+	if err := checkServers(servers, adapters, cfg.Frameworks); err != nil {
+		return nil, nil, err
+	}
+	var cells []*Cell
+	wanted := map[string]*framework.Spec{}
+	for _, name := range servers {
+		if IsFixed(name) {
+			cells = append(cells, FixedCells(name)...)
+			continue
+		}
+		cs, err := AdapterCells(name, specs[name].Endpoints)
+		if err != nil {
+			return nil, nil, err
+		}
+		cells = append(cells, cs...)
+		wanted[name] = specs[name]
+	}
+	return cells, wanted, nil
+}
+
 // threads is wrk's -t: the generator CPU count.
 func (cfg Config) threads() int { return max(len(cfg.Generator), 1) }
 
 // Compare runs the side-by-side measurement (see the package doc): it
-// starts one server per kind in Kinds on cfg.Server, then runs cfg.Rounds
-// interleaved rounds over Settings × Kinds, each generator once per cell and
-// round on cfg.Generator, the first generator alternating by round and cell.
-// It returns the cells in Settings × Kinds order. Errors name what failed: a
-// server that did not start, a generator that exited non-zero (with its
-// standard error) or whose output did not parse.
-func Compare(ctx context.Context, cfg Config) ([]*Cell, error) {
-	if err := cfg.validate(); err != nil {
+// starts every server of cfg on cfg.Server (adapters built and started by
+// startAdapter), then runs cfg.Rounds interleaved rounds over the cells
+// (plan), each generator once per cell and round on cfg.Generator, the
+// first generator alternating by round and cell. It returns the cells in
+// plan order. Every server is stopped before it returns, also on error or
+// when ctx ends; a server that cannot be stopped is an error joined to the
+// result, and the cells are still returned. Errors name what failed: a
+// configuration (as Validate), a server that did not build or start, one
+// that exited during a run (with its log's last lines), a generator that
+// exited non-zero (with its standard error) or whose output did not parse.
+func Compare(ctx context.Context, cfg Config) (cells []*Cell, err error) {
+	cells, specs, err := cfg.plan()
+	if err != nil {
 		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "loadgen-compare-")
@@ -132,41 +152,63 @@ func Compare(ctx context.Context, cfg Config) ([]*Cell, error) {
 	}
 	servers := map[string]*server{}
 	defer func() {
-		for _, s := range servers {
-			s.stop()
+		for _, name := range cfg.servers() {
+			if s := servers[name]; s != nil {
+				if serr := s.stop(); serr != nil {
+					err = errors.Join(err, fmt.Errorf("stop the %s server: %w", name, serr))
+				}
+			}
 		}
 	}()
-	for _, kind := range Kinds {
-		s, err := startServer(cfg.Self, kind, cfg.Server)
+	var files *adapterFiles
+	for _, name := range cfg.servers() {
+		var s *server
+		if spec := specs[name]; spec != nil {
+			if files == nil {
+				if files, err = newAdapterFiles(cfg); err != nil {
+					return nil, err
+				}
+			}
+			s, err = startAdapter(ctx, cfg, files, spec)
+		} else {
+			s, err = startServer(cfg.Self, name, cfg.Server)
+		}
 		if err != nil {
 			return nil, err
 		}
-		servers[kind] = s
+		servers[name] = s
 	}
 
-	var cells []*Cell
-	for _, st := range Settings {
-		for _, kind := range Kinds {
-			cells = append(cells, &Cell{Setting: st, Server: kind})
-		}
-	}
 	one := func(c *Cell, gen string, d time.Duration) (Run, error) {
 		s := servers[c.Server]
-		url := "http://" + s.addr + "/"
+		shot := Shot{URL: "http://" + s.addr + c.Path, Setting: c.Setting, Type: c.Type, Duration: d}
 		var argv []string
 		if gen == Wrk {
-			argv = append([]string{cfg.Wrk}, WrkArgs(url, cfg.threads(), c.Setting.Connections, c.Setting.Pipeline, d, script)...)
+			argv = append([]string{cfg.Wrk}, WrkArgs(shot, cfg.threads(), script)...)
 		} else {
-			argv = append([]string{cfg.Tfbench}, TfbenchArgs(url, c.Setting.Connections, c.Setting.Pipeline, d)...)
+			argv = append([]string{cfg.Tfbench}, TfbenchArgs(shot)...)
 		}
-		return runGenerator(ctx, gen, argv, cfg.Generator, s.pid)
+		r, err := runGenerator(ctx, gen, argv, cfg.Generator, s.pid)
+		if s.exited != nil {
+			if why := s.exited(); why != "" {
+				return Run{}, fmt.Errorf("the %s server exited during the run: %s", s.name, why)
+			}
+		}
+		return r, err
+	}
+	logf := func(format string, a ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format, a...)
+		}
 	}
 	if cfg.Warmup > 0 {
 		for _, c := range cells {
 			for _, gen := range []string{Tfbench, Wrk} {
-				if _, err := one(c, gen, cfg.Warmup); err != nil {
-					return nil, fmt.Errorf("warmup, %s %s: %w", c.Setting, c.Server, err)
+				r, err := one(c, gen, cfg.Warmup)
+				if err != nil {
+					return nil, fmt.Errorf("warmup, %s: %w", c, err)
 				}
+				logf("warmup     %-34s %-8s %12s req/s  %d errors\n", c, gen, thousands(r.RPS), r.Errors)
 			}
 		}
 	}
@@ -179,17 +221,15 @@ func Compare(ctx context.Context, cfg Config) ([]*Cell, error) {
 			for _, gen := range order {
 				r, err := one(c, gen, cfg.Duration)
 				if err != nil {
-					return nil, fmt.Errorf("round %d, %s, %s server: %w", round+1, c.Setting, c.Server, err)
+					return nil, fmt.Errorf("round %d, %s: %w", round+1, c, err)
 				}
 				if gen == Wrk {
 					c.Wrk = append(c.Wrk, r)
 				} else {
 					c.Tfbench = append(c.Tfbench, r)
 				}
-				if cfg.Log != nil {
-					fmt.Fprintf(cfg.Log, "round %d/%d  %-16s %-8s %-8s %12s req/s  %.4f CPU s/100k req  %d errors\n",
-						round+1, cfg.Rounds, c.Setting, c.Server, gen, thousands(r.RPS), r.CPUPer100k(), r.Errors)
-				}
+				logf("round %d/%d  %-34s %-8s %12s req/s  %.4f CPU s/100k resp  %d errors\n",
+					round+1, cfg.Rounds, c, gen, thousands(r.RPS), r.CPUPer100k(), r.Errors)
 			}
 		}
 	}
@@ -237,16 +277,21 @@ func runGenerator(ctx context.Context, gen string, argv []string, cpus cpuset.Se
 	}, nil
 }
 
-// server is one fixed-response server subprocess.
+// server is one running server the generators load.
 type server struct {
-	kind, addr string
-	pid        int
-	cmd        *exec.Cmd
-	stdin      io.WriteCloser // closing it stops the server
+	name, addr string
+	// pid is the process whose tree's CPU time is read around each run.
+	pid int
+	// stop stops the server and waits for it to be gone.
+	stop func() error
+	// exited, when set, says how the server ended once it has exited ("" while it runs).
+	exited func() string
 }
 
 // startServer starts self --serve kind pinned to cpus and reads the address
-// it listens on from its first line of output.
+// it listens on from its first line of output. Its stop closes the
+// server's standard input, which ends its Serve loop, and waits for it to
+// exit (killing it after 5 s: an error).
 func startServer(self, kind string, cpus cpuset.Set) (*server, error) {
 	cmd := exec.Command(self, "--serve", kind)
 	stdin, err := cmd.StdinPipe()
@@ -267,22 +312,22 @@ func startServer(self, kind string, cpus cpuset.Set) (*server, error) {
 		cmd.Wait()
 		return nil, fmt.Errorf("%s server (%s --serve %s) printed no address: %w", kind, self, kind, err)
 	}
-	return &server{kind: kind, addr: strings.TrimSpace(line), pid: cmd.Process.Pid, cmd: cmd, stdin: stdin}, nil
-}
-
-// stop closes the server's standard input, which ends its Serve loop, and
-// waits for it to exit (killing it after 5 s).
-func (s *server) stop() error {
-	s.stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- s.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		s.cmd.Process.Kill()
-		return errors.Join(fmt.Errorf("%s server did not stop within 5s; killed", s.kind), <-done)
+	stop := func() error {
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+			// How it exited does not matter (a Ctrl-C reaches it too), only
+			// that it did.
+			return nil
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			return fmt.Errorf("%s server did not stop within 5s; killed", kind)
+		}
 	}
+	return &server{name: kind, addr: strings.TrimSpace(line), pid: cmd.Process.Pid, stop: stop}, nil
 }
 
 // ServeMain is the servers' side of Compare (this program run with --serve

@@ -67,7 +67,7 @@ func MeasureMemory(ctx context.Context, cfg Config) (*Memory, error) {
 		return nil, err
 	}
 	defer s.stop()
-	argv := append([]string{cfg.Tfbench}, TfbenchArgs("http://"+s.addr+"/", MemorySetting.Connections, MemorySetting.Pipeline, cfg.Duration)...)
+	argv := append([]string{cfg.Tfbench}, TfbenchArgs(Shot{URL: "http://" + s.addr + "/", Setting: MemorySetting, Duration: cfg.Duration})...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -5,44 +5,11 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
 )
-
-// The targets (issue 3, item 2), ours/wrk ratios of medians.
-const (
-	// TargetRPSRatio is the lowest tfbench/wrk RPS ratio that meets the
-	// target: RPS >= 0.95 × wrk's.
-	TargetRPSRatio = 0.95
-	// TargetCPURatio is the highest tfbench/wrk ratio of CPU seconds per
-	// request that meets the target: no more CPU per request than wrk.
-	TargetCPURatio = 1.00
-)
-
-// Verdict is one cell's comparison: tfbench/wrk ratios of the medians and
-// whether each meets its target.
-type Verdict struct {
-	RPSRatio float64 // median RPS, tfbench / wrk
-	CPURatio float64 // median CPU s per request, tfbench / wrk
-	RPSMet   bool    // RPSRatio >= TargetRPSRatio
-	CPUMet   bool    // CPURatio <= TargetCPURatio
-}
-
-// Verdict compares c's medians. A cell without runs of either generator has
-// NaN ratios and meets neither target.
-func (c *Cell) Verdict() Verdict {
-	ours, theirs := summaries(c.Tfbench), summaries(c.Wrk)
-	v := Verdict{RPSRatio: math.NaN(), CPURatio: math.NaN()}
-	if ours.rps.N == 0 || theirs.rps.N == 0 {
-		return v
-	}
-	v.RPSRatio = ours.rps.Median / theirs.rps.Median
-	v.CPURatio = ours.cpu.Median / theirs.cpu.Median
-	v.RPSMet = v.RPSRatio >= TargetRPSRatio
-	v.CPUMet = v.CPURatio <= TargetCPURatio
-	return v
-}
 
 // runSummaries is one generator's runs of one cell, summarized.
 type runSummaries struct {
@@ -68,46 +35,65 @@ func summaries(runs []Run) runSummaries {
 }
 
 // Write prints the comparison of cells as plain-text tables: per cell and
-// generator the median and min–max range of RPS and of CPU seconds per
-// 100,000 requests, the median CPU use of generator and server (% of one
-// CPU over the run's wall time) and the errors; then per cell the
-// tfbench/wrk ratios of the medians with PASS or MISS per target; then one
-// line saying whether every cell meets both targets. It returns whether
-// they all do, and w's first error.
+// generator the median and min–max of RPS and of CPU seconds per 100,000
+// responses, median CPU use of generator and server (% of one CPU over the
+// run's wall time) and errors; per cell the tfbench/wrk ratios of the
+// medians against the cell's Target, PASS or MISS; the runs with errors; a
+// last line. It returns whether every cell passes (Verdict.Pass), and w's
+// first error.
 func Write(w io.Writer, cfg Config, cells []*Cell) (bool, error) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "tfbench load vs wrk: %d interleaved rounds of %s per generator, setting and server; generator CPUs %s (wrk -t%d), server CPUs %s\n\n",
+	fmt.Fprintf(tw, "tfbench load vs wrk: %d interleaved rounds of %s per generator and cell; generator CPUs %s (wrk -t%d), server CPUs %s\n\n",
 		cfg.Rounds, cfg.Duration, cpus(cfg.Generator), cfg.threads(), cpus(cfg.Server))
-	fmt.Fprintln(tw, "setting\tserver\tgenerator\tRPS median\tRPS min–max\tCPU s/100k req median\tCPU s/100k req min–max\tgenerator CPU use\tserver CPU use\terrors")
+	fmt.Fprintln(tw, "server\ttest\tsetting\tgenerator\tRPS median\tRPS min–max\tCPU s/100k resp median\tCPU s/100k resp min–max\tgenerator CPU use\tserver CPU use\terrors")
 	for _, c := range cells {
 		for _, g := range []struct {
 			name string
 			runs []Run
 		}{{Tfbench, c.Tfbench}, {Wrk, c.Wrk}} {
 			s := summaries(g.runs)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s–%s\t%.4f\t%.4f–%.4f\t%.0f%%\t%.0f%%\t%d\n",
-				c.Setting, c.Server, g.name,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s–%s\t%.4f\t%.4f–%.4f\t%.0f%%\t%.0f%%\t%d\n",
+				c.Server, c.Test(), c.Setting, g.name,
 				thousands(s.rps.Median), thousands(s.rps.Min), thousands(s.rps.Max),
 				s.cpu.Median, s.cpu.Min, s.cpu.Max, s.genUse.Median, s.srvUse.Median, s.errors)
 		}
 	}
-	fmt.Fprintf(tw, "\nratios tfbench/wrk of the medians; targets: RPS ratio >= %.2f, CPU per request ratio <= %.2f\n", TargetRPSRatio, TargetCPURatio)
-	fmt.Fprintln(tw, "setting\tserver\tRPS ratio\tRPS target\tCPU/request ratio\tCPU target")
-	all, rpsMet, cpuMet := true, 0, 0
+	fmt.Fprintln(tw, "\nratios tfbench/wrk of the medians against each cell's targets (fixed-response servers: issue 3; adapters: issue 13)")
+	fmt.Fprintln(tw, "server\ttest\tsetting\tRPS ratio\tRPS target\tCPU/resp ratio\tCPU target\tcell")
+	var errs []string
+	passed, rpsMet, cpuMet, withErrors := 0, 0, 0, 0
 	for _, c := range cells {
 		v := c.Verdict()
-		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%.3f\t%s\n", c.Setting, c.Server, v.RPSRatio, pass(v.RPSMet), v.CPURatio, pass(v.CPUMet))
-		if v.RPSMet {
-			rpsMet++
+		cell := pass(v.Pass())
+		if len(v.Errors) > 0 {
+			cell += ": errors"
+			withErrors++
+			for _, e := range v.Errors {
+				errs = append(errs, fmt.Sprintf("  %s: %s", c, e))
+			}
 		}
-		if v.CPUMet {
-			cpuMet++
-		}
-		all = all && v.RPSMet && v.CPUMet
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t>= %.2f %s\t%.3f\t<= %.2f %s\t%s\n", c.Server, c.Test(), c.Setting,
+			v.RPSRatio, c.Target.RPS, pass(v.RPSMet), v.CPURatio, c.Target.CPU, pass(v.CPUMet), cell)
+		passed, rpsMet, cpuMet = passed+b2i(v.Pass()), rpsMet+b2i(v.RPSMet), cpuMet+b2i(v.CPUMet)
 	}
-	fmt.Fprintf(tw, "\ntargets: %s (RPS >= %.2f × wrk's met in %d of %d cells; CPU per request <= wrk's met in %d of %d cells)\n",
-		pass(all), TargetRPSRatio, rpsMet, len(cells), cpuMet, len(cells))
-	return all, tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return false, err
+	}
+	if len(errs) > 0 {
+		fmt.Fprintf(w, "\nruns with errors (a figure with failed requests is not a figure: the cell misses)\n%s\n", strings.Join(errs, "\n"))
+	}
+	all := passed == len(cells)
+	_, err := fmt.Fprintf(w, "\ntargets: %s (%d of %d cells pass; RPS target met in %d, CPU per response target met in %d, errors in %d)\n",
+		pass(all), passed, len(cells), rpsMet, cpuMet, withErrors)
+	return all, err
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // pass is PASS or MISS.

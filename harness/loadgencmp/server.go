@@ -27,7 +27,7 @@ const (
 	Chunked = "chunked"
 )
 
-// Kinds lists the server kinds in report order.
+// Kinds lists the fixed-response server kinds.
 var Kinds = []string{Length, Chunked}
 
 // Response returns the canned response of server kind kind (Length or

@@ -3,10 +3,13 @@ package loadgencmp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tfbench/tfbench/harness/suite"
 )
@@ -31,26 +34,37 @@ request = function()
 end
 `
 
-// WrkArgs returns wrk's arguments (without the program name) for one run
-// against url: threads threads (the generator CPU count), conns connections,
-// a window of d (whole seconds, as wrk's -d reads it), tfbench's fixed
-// headers (Connection: keep-alive, User-Agent
-// suite.UserAgent; wrk adds Host), and for depth > 1 the pipelining script at
-// script with depth as its argument. Depth 1 runs without a script: wrk's
-// static-request path is its cheapest.
-func WrkArgs(url string, threads, conns, depth int, d time.Duration, script string) []string {
+// Shot is one generator run: its URL, load shape, test type and window.
+type Shot struct {
+	URL     string
+	Setting Setting
+	// Type is the test type whose Accept header is sent (suite.Type.Accept)
+	// and, by tfbench, checked under load; "" sends no Accept header.
+	Type suite.Type
+	// Duration is the window, whole seconds.
+	Duration time.Duration
+}
+
+// WrkArgs returns wrk's arguments (without the program name) for shot:
+// threads threads (the generator CPU count), tfbench's request headers
+// (Accept of shot.Type when set, Connection: keep-alive, User-Agent
+// suite.UserAgent; wrk adds Host), and for depth > 1 the pipelining script
+// at script with the depth as its argument. Depth 1 runs without a script:
+// wrk's static-request path is its cheapest.
+func WrkArgs(shot Shot, threads int, script string) []string {
 	args := []string{
 		"-t", strconv.Itoa(threads),
-		"-c", strconv.Itoa(conns),
-		"-d", seconds(d),
-		"-H", "Connection: keep-alive",
-		"-H", "User-Agent: " + suite.UserAgent,
+		"-c", strconv.Itoa(shot.Setting.Connections),
+		"-d", seconds(shot.Duration),
 	}
-	if depth > 1 {
-		args = append(args, "-s", script, url, "--", strconv.Itoa(depth))
-		return args
+	if shot.Type != "" {
+		args = append(args, "-H", "Accept: "+shot.Type.Accept())
 	}
-	return append(args, url)
+	args = append(args, "-H", "Connection: keep-alive", "-H", "User-Agent: "+suite.UserAgent)
+	if depth := shot.Setting.Pipeline; depth > 1 {
+		return append(args, "-s", script, shot.URL, "--", strconv.Itoa(depth))
+	}
+	return append(args, shot.URL)
 }
 
 // seconds formats d as whole seconds ("10s"), the unit both generators'
@@ -68,6 +82,9 @@ type Report struct {
 	// Errors is its error count: for wrk socket errors plus non-2xx/3xx
 	// responses; for tfbench the sum of its error classes.
 	Errors int64
+	// ErrorDetail breaks Errors down, e.g. "read 3, non-2xx/3xx 5" (wrk),
+	// `status 2 (first: "status 500")` (tfbench: classes and examples).
+	ErrorDetail string
 }
 
 var (
@@ -94,35 +111,48 @@ func ParseWrk(out string) (Report, error) {
 		return r, fmt.Errorf("wrk output has no %q line:\n%s", "Requests/sec:", out)
 	}
 	r.RPS, _ = strconv.ParseFloat(m[1], 64)
-	if m = wrkSocket.FindStringSubmatch(out); m != nil {
-		for _, s := range m[1:] {
-			n, _ := strconv.ParseInt(s, 10, 64)
+	var detail []string
+	add := func(name, count string) {
+		n, _ := strconv.ParseInt(count, 10, 64)
+		if n > 0 {
 			r.Errors += n
+			detail = append(detail, name+" "+count)
+		}
+	}
+	if m = wrkSocket.FindStringSubmatch(out); m != nil {
+		for i, name := range []string{"connect", "read", "write", "timeout"} {
+			add(name, m[i+1])
 		}
 	}
 	if m = wrkStatus.FindStringSubmatch(out); m != nil {
-		n, _ := strconv.ParseInt(m[1], 10, 64)
-		r.Errors += n
+		add("non-2xx/3xx", m[1])
 	}
+	r.ErrorDetail = strings.Join(detail, ", ")
 	return r, nil
 }
 
 // TfbenchArgs returns the arguments of `tfbench load` (without the program
-// name) for one run against url: conns connections, a window of d (whole
-// seconds), pipeline depth depth, JSON output.
-func TfbenchArgs(url string, conns, depth int, d time.Duration) []string {
-	return []string{"load", url, "-c", strconv.Itoa(conns), "-d", seconds(d),
-		"--pipeline", strconv.Itoa(depth), "--json"}
+// name) for shot: `load URL -c N -d D --pipeline P [--type TYPE] --json`;
+// --type makes it send TYPE's Accept header and check 1 in 100 responses.
+func TfbenchArgs(shot Shot) []string {
+	args := []string{"load", shot.URL, "-c", strconv.Itoa(shot.Setting.Connections), "-d", seconds(shot.Duration),
+		"--pipeline", strconv.Itoa(shot.Setting.Pipeline)}
+	if shot.Type != "" {
+		args = append(args, "--type", string(shot.Type))
+	}
+	return append(args, "--json")
 }
 
 // ParseTfbench reads the JSON object `tfbench load --json` prints: "rps"
 // (requests/s) and "responses" are required; "errors" is either a number or
-// an object of counts by error class, summed. Errors quote the output.
+// an object of counts by error class, summed, with "error_examples" giving
+// each class's first message. Errors quote the output.
 func ParseTfbench(out []byte) (Report, error) {
 	var v struct {
-		RPS       *float64        `json:"rps"`
-		Responses *int64          `json:"responses"`
-		Errors    json.RawMessage `json:"errors"`
+		RPS       *float64          `json:"rps"`
+		Responses *int64            `json:"responses"`
+		Errors    json.RawMessage   `json:"errors"`
+		Examples  map[string]string `json:"error_examples"`
 	}
 	if err := json.Unmarshal(out, &v); err != nil {
 		return Report{}, fmt.Errorf("tfbench load --json: %w in %q", err, clipOut(out))
@@ -138,9 +168,18 @@ func ParseTfbench(out []byte) (Report, error) {
 		case json.Unmarshal(v.Errors, &n) == nil:
 			r.Errors = n
 		case json.Unmarshal(v.Errors, &byClass) == nil:
-			for _, c := range byClass {
-				r.Errors += c
+			var detail []string
+			for _, class := range slices.Sorted(maps.Keys(byClass)) {
+				if c := byClass[class]; c > 0 {
+					r.Errors += c
+					d := class + " " + strconv.FormatInt(c, 10)
+					if ex := v.Examples[class]; ex != "" {
+						d += fmt.Sprintf(" (first: %q)", clip(ex, 120))
+					}
+					detail = append(detail, d)
+				}
 			}
+			r.ErrorDetail = strings.Join(detail, ", ")
 		default:
 			return Report{}, fmt.Errorf("tfbench load --json: \"errors\" is %s, want a number or an object of numbers", v.Errors)
 		}
@@ -149,10 +188,16 @@ func ParseTfbench(out []byte) (Report, error) {
 }
 
 // clipOut shortens a program's output for an error message.
-func clipOut(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 400 {
-		return s[:400] + "…"
+func clipOut(b []byte) string { return clip(strings.TrimSpace(string(b)), 400) }
+
+// clip cuts s to at most its first n bytes (whole UTF-8 characters) and
+// "…" when longer.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

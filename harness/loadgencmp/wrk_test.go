@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tfbench/tfbench/harness/suite"
 )
 
 // wrk 4.1's summaries, captured from real runs (testdata/*.txt): the
@@ -19,9 +21,9 @@ func TestParseWrk(t *testing.T) {
 		{"wrk-depth1.txt", Report{RPS: 57182.82, Responses: 59194}},
 		{"wrk-depth16.txt", Report{RPS: 878415.80, Responses: 899200}},
 		// Non-2xx responses are errors.
-		{"wrk-errors.txt", Report{RPS: 1256.65, Responses: 1258, Errors: 1258}},
+		{"wrk-errors.txt", Report{RPS: 1256.65, Responses: 1258, Errors: 1258, ErrorDetail: "non-2xx/3xx 1258"}},
 		// Socket errors (read 16092) and non-2xx (16092) add up.
-		{"wrk-socket-errors.txt", Report{RPS: 14634.89, Responses: 16092, Errors: 32184}},
+		{"wrk-socket-errors.txt", Report{RPS: 14634.89, Responses: 16092, Errors: 32184, ErrorDetail: "read 16092, non-2xx/3xx 16092"}},
 	}
 	for _, c := range cases {
 		data, err := os.ReadFile(filepath.Join("testdata", c.file))
@@ -54,7 +56,10 @@ func TestParseTfbench(t *testing.T) {
 	}{
 		// As tfbench load --json prints a sample: errors by class, omitted
 		// when there are none.
-		{`{"responses": 1200, "rps": 120.5, "errors": {"read": 2, "status": 3}}`, Report{RPS: 120.5, Responses: 1200, Errors: 5}, ""},
+		{`{"responses": 1200, "rps": 120.5, "errors": {"status": 3, "read": 2, "check": 0}}`, Report{RPS: 120.5, Responses: 1200, Errors: 5, ErrorDetail: "read 2, status 3"}, ""},
+		// Each class with its first message, quoted.
+		{`{"responses": 9, "rps": 9, "errors": {"check": 1, "status": 2}, "error_examples": {"check": "body: want \"Hello, World!\"", "status": "status 500"}}`,
+			Report{RPS: 9, Responses: 9, Errors: 3, ErrorDetail: `check 1 (first: "body: want \"Hello, World!\""), status 2 (first: "status 500")`}, ""},
 		{`{"responses": 1200, "rps": 120.5}`, Report{RPS: 120.5, Responses: 1200}, ""},
 		{`{"responses": 7, "rps": 7, "errors": 4}`, Report{RPS: 7, Responses: 7, Errors: 4}, ""},
 		{`{"responses": 7}`, Report{}, `tfbench load --json: no "rps" or "responses" in "{\"responses\": 7}"`},
@@ -75,24 +80,64 @@ func TestParseTfbench(t *testing.T) {
 	}
 }
 
-// Depth 1 runs wrk without a script; deeper runs pass the depth to the
-// pipelining script. Durations are whole seconds, as wrk's -d reads them.
+// The exact argv per kind of shot: a fixed-response server's (no Accept
+// header, no --type), and each adapter test's, whose Accept header is the
+// same for both generators (wrk's -H, tfbench's --type). Depth 1 runs wrk
+// without a script; deeper runs pass the depth to the pipelining script.
+// Durations are whole seconds, as wrk's -d reads them.
 func TestArgs(t *testing.T) {
-	got := WrkArgs("http://127.0.0.1:8080/", 1, 64, 1, 10*time.Second, "/tmp/p.lua")
-	want := []string{"-t", "1", "-c", "64", "-d", "10s", "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:8080/"}
-	if !slices.Equal(got, want) {
-		t.Errorf("WrkArgs depth 1: %q, want %q", got, want)
+	const (
+		jsonAccept  = "Accept: application/json,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
+		htmlAccept  = "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+		plainAccept = "Accept: text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
+	)
+	c64, c256 := Settings[0], Settings[1]
+	cases := []struct {
+		name         string
+		shot         Shot
+		threads      int
+		wrk, tfbench []string
+	}{
+		{
+			"fixed depth 1", Shot{URL: "http://127.0.0.1:8080/", Setting: c64, Duration: 10 * time.Second}, 1,
+			[]string{"-t", "1", "-c", "64", "-d", "10s", "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:8080/"},
+			[]string{"load", "http://127.0.0.1:8080/", "-c", "64", "-d", "10s", "--pipeline", "1", "--json"},
+		},
+		{
+			"fixed depth 16", Shot{URL: "http://127.0.0.1:8080/", Setting: c256, Duration: time.Minute}, 2,
+			[]string{"-t", "2", "-c", "256", "-d", "60s", "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
+				"-s", "/tmp/p.lua", "http://127.0.0.1:8080/", "--", "16"},
+			[]string{"load", "http://127.0.0.1:8080/", "-c", "256", "-d", "60s", "--pipeline", "16", "--json"},
+		},
+		{
+			"json", Shot{URL: "http://127.0.0.1:9000/json", Setting: c64, Type: suite.JSON, Duration: 10 * time.Second}, 1,
+			[]string{"-t", "1", "-c", "64", "-d", "10s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/json"},
+			[]string{"load", "http://127.0.0.1:9000/json", "-c", "64", "-d", "10s", "--pipeline", "1", "--type", "json", "--json"},
+		},
+		{
+			"db", Shot{URL: "http://127.0.0.1:9000/db", Setting: c64, Type: suite.DB, Duration: 10 * time.Second}, 1,
+			[]string{"-t", "1", "-c", "64", "-d", "10s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/db"},
+			[]string{"load", "http://127.0.0.1:9000/db", "-c", "64", "-d", "10s", "--pipeline", "1", "--type", "db", "--json"},
+		},
+		{
+			"fortunes", Shot{URL: "http://127.0.0.1:9000/fortunes", Setting: c64, Type: suite.Fortunes, Duration: 2 * time.Second}, 1,
+			[]string{"-t", "1", "-c", "64", "-d", "2s", "-H", htmlAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/fortunes"},
+			[]string{"load", "http://127.0.0.1:9000/fortunes", "-c", "64", "-d", "2s", "--pipeline", "1", "--type", "fortunes", "--json"},
+		},
+		{
+			"plaintext", Shot{URL: "http://127.0.0.1:9000/plaintext", Setting: c256, Type: suite.Plaintext, Duration: 10 * time.Second}, 1,
+			[]string{"-t", "1", "-c", "256", "-d", "10s", "-H", plainAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
+				"-s", "/tmp/p.lua", "http://127.0.0.1:9000/plaintext", "--", "16"},
+			[]string{"load", "http://127.0.0.1:9000/plaintext", "-c", "256", "-d", "10s", "--pipeline", "16", "--type", "plaintext", "--json"},
+		},
 	}
-	got = WrkArgs("http://127.0.0.1:8080/", 2, 256, 16, time.Minute, "/tmp/p.lua")
-	want = []string{"-t", "2", "-c", "256", "-d", "60s", "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
-		"-s", "/tmp/p.lua", "http://127.0.0.1:8080/", "--", "16"}
-	if !slices.Equal(got, want) {
-		t.Errorf("WrkArgs depth 16: %q, want %q", got, want)
-	}
-	got = TfbenchArgs("http://127.0.0.1:8080/", 256, 16, 10*time.Second)
-	want = []string{"load", "http://127.0.0.1:8080/", "-c", "256", "-d", "10s", "--pipeline", "16", "--json"}
-	if !slices.Equal(got, want) {
-		t.Errorf("TfbenchArgs: %q, want %q", got, want)
+	for _, c := range cases {
+		if got := WrkArgs(c.shot, c.threads, "/tmp/p.lua"); !slices.Equal(got, c.wrk) {
+			t.Errorf("%s: WrkArgs\n%q\nwant\n%q", c.name, got, c.wrk)
+		}
+		if got := TfbenchArgs(c.shot); !slices.Equal(got, c.tfbench) {
+			t.Errorf("%s: TfbenchArgs\n%q\nwant\n%q", c.name, got, c.tfbench)
+		}
 	}
 }
 
