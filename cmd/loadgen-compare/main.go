@@ -1,21 +1,24 @@
 // Command loadgen-compare measures tfbench's load generator (`tfbench load`)
-// against wrk side by side: fixed-response servers and the generators
-// pinned to separate CPUs, interleaved rounds at c=64 depth 1 and c=256
-// depth 16, medians and ranges of RPS and of generator CPU seconds per
-// 100,000 requests, and the tfbench/wrk ratios against issue 3's targets.
-// With --memory it instead runs `tfbench load` for 60 s and reports whether
-// its resident memory stayed flat. See package harness/loadgencmp for the
-// method.
+// against wrk side by side: on two fixed-response servers (c=64 depth 1 and
+// c=256 depth 16) and on the adapters go-stdlib and node-http (json, db,
+// fortunes at c=64, plaintext at c=256 depth 16), servers and generators
+// pinned to separate CPUs, in interleaved rounds: medians and ranges of RPS
+// and of generator CPU seconds per 100,000 responses, and the tfbench/wrk
+// ratios against each cell's target (issues 3 and 13). With --memory it
+// instead runs `tfbench load` for 60 s and reports whether its resident
+// memory stayed flat. See package harness/loadgencmp for the method.
 //
 // Usage:
 //
-//	loadgen-compare [--tfbench PATH] [--wrk PATH] [--rounds N] [--duration D] [--warmup D]
+//	loadgen-compare [--servers LIST] [--rounds N] [--duration D] [--warmup D] [--tfbench PATH] [--wrk PATH] [--frameworks-dir DIR] [--work DIR]
 //	loadgen-compare --memory [--tfbench PATH] [--duration D]
 //
-// It exits 0 whether or not the targets are met (it is a benchmark; the
-// output says PASS or MISS per target), 2 for bad flags or a missing wrk, 1
-// when a measurement fails. Run it through `go tool task bench:loadgen` and
-// `go tool task bench:loadgen-memory`.
+// Exit status: 0 when every target is met (with --memory: the memory stayed
+// flat or was not judged), 1 when a target is missed (a cell with errors
+// misses), 2 for bad flags or a missing wrk or tfbench binary, 3 when a
+// measurement failed or was interrupted (a server that did not build, start
+// or stop, a generator that failed, Ctrl-C). Run it through
+// `go tool task bench:loadgen` and `go tool task bench:loadgen-memory`.
 //
 // This file only parses flags and calls harness/loadgencmp.
 package main
@@ -29,6 +32,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,8 +45,13 @@ func main() {
 	os.Exit(cli(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// errUsage marks a usage error (exit status 2).
-var errUsage = errors.New("usage")
+// Exit statuses (see the package doc).
+const (
+	exitMet      = 0
+	exitMissed   = 1
+	exitUsage    = 2
+	exitMeasured = 3 // a measurement failed or was interrupted
+)
 
 // cli runs the command with args and returns its exit status.
 func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -50,9 +59,12 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	tfbench := fs.String("tfbench", ".tfbench/bin/tfbench", "the tfbench binary whose `load` command is measured (go tool task build makes it)")
 	wrk := fs.String("wrk", "wrk", "the wrk binary, a path or a name looked up in PATH")
-	rounds := fs.Int("rounds", 5, "measured runs per generator, setting and server, interleaved")
+	servers := fs.String("servers", strings.Join(loadgencmp.DefaultServers, ","), "comma-separated servers to measure: fixed-response kinds (length, chunked) and adapters (folders of --frameworks-dir)")
+	frameworks := fs.String("frameworks-dir", "frameworks", "folder holding one adapter per subfolder")
+	work := fs.String("work", ".tfbench", "scratch folder: dataset, runtimes and builds shared with tfbench bench; server logs under loadgen/")
+	rounds := fs.Int("rounds", 5, "measured runs per generator and cell, interleaved")
 	duration := fs.Duration("duration", 0, "each run's window, whole seconds (default 10s; with --memory 60s)")
-	warmup := fs.Duration("warmup", 2*time.Second, "one unmeasured run of each generator per setting and server before the rounds (0s: none)")
+	warmup := fs.Duration("warmup", 2*time.Second, "one unmeasured run of each generator per cell before the rounds (0s: none)")
 	memory := fs.Bool("memory", false, "instead of comparing, run tfbench load for --duration at c=256 depth 16 and sample its VmRSS every second")
 	serve := fs.String("serve", "", "internal: run a fixed-response server of this kind (length, chunked) until standard input closes")
 	fs.Usage = func() {
@@ -65,13 +77,13 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return exitMet
 		}
-		return 2
+		return exitUsage
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "loadgen-compare: unexpected arguments %q\n", fs.Args())
-		return 2
+		return exitUsage
 	}
 	if *serve != "" {
 		if err := loadgencmp.ServeMain(*serve, int(os.Stdin.Fd()), stdout); err != nil {
@@ -87,39 +99,72 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			*duration = 60 * time.Second
 		}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(stderr, "loadgen-compare: own executable: %v\n", err)
-		return 1
+	gen, srv := loadgencmp.Pinning()
+	cfg := loadgencmp.Config{
+		Tfbench: *tfbench, Frameworks: *frameworks, WorkDir: *work,
+		Rounds: *rounds, Duration: *duration, Warmup: *warmup,
+		Generator: gen, Server: srv, Log: stderr,
+	}
+	for _, s := range strings.Split(*servers, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			cfg.Servers = append(cfg.Servers, s)
+		}
+	}
+	if !*memory {
+		if len(cfg.Servers) == 0 {
+			fmt.Fprintln(stderr, "loadgen-compare: --servers: none given")
+			return exitUsage
+		}
+		if err := cfg.Validate(); err != nil {
+			fmt.Fprintf(stderr, "loadgen-compare: %v\n", err)
+			return exitUsage
+		}
 	}
 	if _, err := os.Stat(*tfbench); err != nil {
 		fmt.Fprintf(stderr, "loadgen-compare: tfbench binary: %v (build it with `go tool task build`)\n", err)
-		return 2
+		return exitUsage
 	}
-	gen, srv := loadgencmp.Pinning()
-	cfg := loadgencmp.Config{
-		Tfbench: *tfbench, Self: self, Rounds: *rounds, Duration: *duration, Warmup: *warmup,
-		Generator: gen, Server: srv, Log: stderr,
+	var err error
+	if cfg.Self, err = os.Executable(); err != nil {
+		fmt.Fprintf(stderr, "loadgen-compare: own executable: %v\n", err)
+		return exitMeasured
 	}
 	if *memory {
 		m, err := loadgencmp.MeasureMemory(ctx, cfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "loadgen-compare --memory: %v\n", err)
-			return 1
+			return exitMeasured
 		}
-		loadgencmp.WriteMemory(stdout, cfg, m)
-		return 0
+		if flat, err := loadgencmp.WriteMemory(stdout, cfg, m); err == nil && !flat {
+			if _, _, judged := m.Flat(); judged {
+				return exitMissed
+			}
+		}
+		return exitMet
 	}
 	if cfg.Wrk, err = exec.LookPath(*wrk); err != nil {
 		fmt.Fprintln(stderr, "wrk not found: install it with `apt-get install -y wrk` (Debian/Ubuntu)")
-		return 2
+		return exitUsage
 	}
 	cells, err := loadgencmp.Compare(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "loadgen-compare: %v\n", err)
-		return 1
+	status := exitMet
+	if cells != nil {
+		fmt.Fprintln(stdout)
+		all, werr := loadgencmp.Write(stdout, cfg, cells)
+		switch {
+		case werr != nil:
+			err = errors.Join(err, werr)
+		case !all:
+			status = exitMissed
+		}
 	}
-	fmt.Fprintln(stdout)
-	loadgencmp.Write(stdout, cfg, cells)
-	return 0
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "loadgen-compare: interrupted; the servers were stopped: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "loadgen-compare: %v\n", err)
+		}
+		return exitMeasured
+	}
+	return status
 }
