@@ -16,16 +16,25 @@ import (
 
 // Closed-loop mode runs on event loops, as wrk does: the connections are
 // split over one worker per CPU the generator may run on (loopCount; at most
-// one per connection), each a goroutine with its own level-triggered epoll set and non-blocking sockets,
-// read and written with raw system calls. Per batch that is one write(2),
-// usually one read(2), and a share of one epoll_wait(2); no read that finds
-// nothing (a goroutine per connection reads once before it parks), no
-// epoll_ctl (wrk switches write interest on and off per batch), and no
-// scheduler or deadline timer work. Only a connection that is connecting, or
-// whose batch did not fit the socket at once, waits for writability.
-// Timeouts are due times per connection, scanned when the earliest may have
-// passed. Constant-rate mode keeps a goroutine per connection (conn.go):
-// its timers are what it measures, and it runs far below saturation.
+// one per connection), each a goroutine locked to its thread with its own
+// level-triggered epoll set and non-blocking sockets, read and written with
+// raw system calls. Per batch that is one write(2), usually one read(2), and
+// a share of one epoll_wait(2); no read that finds nothing (a goroutine per
+// connection reads once before it parks), no epoll_ctl (wrk switches write
+// interest on and off per batch), and no scheduler or deadline timer work.
+// Only a connection that is connecting, or whose batch did not fit the
+// socket at once, waits for writability. Timeouts are due times per
+// connection, scanned when the earliest may have passed. Constant-rate mode
+// keeps a goroutine per connection (conn.go): its timers are what it
+// measures, and it runs far below saturation.
+//
+// When nothing is ready the worker naps before it blocks (wait): a response
+// that arrives while the worker sleeps in epoll_wait makes the server's
+// write pay to wake it (a cross-CPU wake-up, ≈6 µs of the server's CPU per
+// wake on the 2-core VM of issue 13), once per response or two; during a nap
+// nobody waits on the epoll set, so the server's writes only queue, and the
+// nap's own timer fires on the generator's CPU. docs/design.md, "The load
+// generator", has the measurements.
 
 // lstate is where a loop connection stands.
 type lstate uint8
@@ -74,7 +83,21 @@ type worker struct {
 	// (conn.dense): one dense histogram per worker records faster than a
 	// packed one per connection, and the worker is one goroutine.
 	hist *hdrhistogram.Histogram
+	// latency is a moving average of the worker's batch latencies, ns
+	// (the last ~latencyWeight batches): what napFor scales the nap by.
+	latency float64
 }
+
+// Naps (see wait). A nap is latency/napFraction, at most maxNap; none under
+// minNap. So it adds at most 1/napFraction to a latency and takes at most as
+// much from a closed loop that does not saturate its server; one that does
+// keeps its server busy with the other connections' requests meanwhile.
+const (
+	napFraction   = 20
+	maxNap        = time.Millisecond
+	minNap        = 5 * time.Microsecond  // below this a nap saves no wake-up
+	latencyWeight = 64                    // batches in the latency average
+)
 
 // runLoops runs closed-loop mode for p (see Run): it opens the connections
 // before the window, runs the window on the workers, and returns every
@@ -246,7 +269,12 @@ func (w *worker) open(deadline time.Time) {
 // run is the worker's loop inside the window: every connection writes its
 // first batch (or connects), then steps until the window ends or the run is
 // cancelled.
+//
+// The goroutine stays locked to its thread and never unlocks it, so the
+// thread's 1 µs timer slack (for the naps) ends with it.
 func (w *worker) run() {
+	runtime.LockOSThread()
+	unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(time.Microsecond), 0, 0, 0) // a nap of 20 µs, not 20 + the default 50
 	w.start()
 	for w.step() {
 	}
@@ -285,7 +313,7 @@ func (w *worker) step() bool {
 	if !w.nextDue.IsZero() {
 		wait = min(wait, w.nextDue.Sub(now))
 	}
-	n, err := unix.EpollWait(w.ep, w.evs, ceilMillis(wait))
+	n, err := w.wait(wait)
 	if err == unix.EINTR {
 		return true
 	}
@@ -325,6 +353,35 @@ func ceilMillis(d time.Duration) int {
 		return 0
 	}
 	return int((d + time.Millisecond - 1) / time.Millisecond)
+}
+
+// wait returns how many events epoll_wait put in w.evs within timeout: a
+// poll; if nothing is ready, a nap (napFor) and a second poll; then a
+// blocking wait. The polls and the nap (at most maxNap) are raw system
+// calls, which keep the P; the blocking wait goes through the scheduler, so
+// other goroutines (probes, an in-process test server) run meanwhile.
+func (w *worker) wait(timeout time.Duration) (int, error) {
+	if n, err := epollWait(w.ep, w.evs, 0); n > 0 || err != nil {
+		return n, err
+	}
+	if nap := w.napFor(); nap > 0 && nap < timeout {
+		sleep(nap)
+		if n, err := epollWait(w.ep, w.evs, 0); n > 0 || err != nil {
+			return n, err
+		}
+		timeout -= nap
+	}
+	return unix.EpollWait(w.ep, w.evs, ceilMillis(timeout))
+}
+
+// napFor is how long the worker naps before it blocks: latency/napFraction,
+// at most maxNap; 0 below minNap (and before any response).
+func (w *worker) napFor() time.Duration {
+	d := min(time.Duration(w.latency/napFraction), maxNap)
+	if d < minNap {
+		return 0
+	}
+	return d
 }
 
 // setDue sets k's due time to t.
@@ -536,6 +593,7 @@ func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 		return false
 	}
 	k.record(resp, k.sent, done)
+	w.latency += (float64(done.Sub(k.sent)) - w.latency) / latencyWeight
 	if k.parse.keep {
 		k.sample(resp, done)
 	}

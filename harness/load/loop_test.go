@@ -155,3 +155,23 @@ func TestLoopPartialWrite(t *testing.T) {
 			got, len(w.p.batch), sawSending, k.state, k.pending, k.tally.responses, lsReading)
 	}
 }
+
+// The nap is 1/20 of the batch latency average, none under 5 µs, at most 1 ms.
+func TestNapFor(t *testing.T) {
+	for _, c := range []struct {
+		latency time.Duration
+		want    time.Duration
+	}{
+		{0, 0},
+		{99 * time.Microsecond, 0},
+		{100 * time.Microsecond, 5 * time.Microsecond},
+		{1500 * time.Microsecond, 75 * time.Microsecond},
+		{20 * time.Millisecond, time.Millisecond},
+		{8 * time.Second, time.Millisecond},
+	} {
+		w := &worker{latency: float64(c.latency)}
+		if got := w.napFor(); got != c.want {
+			t.Errorf("latency %v: nap %v, want %v", c.latency, got, c.want)
+		}
+	}
+}

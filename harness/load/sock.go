@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -127,4 +128,24 @@ func writeFD(fd int, b []byte) (int, error) {
 		}
 		return int(n), nil
 	}
+}
+
+// epollWait is epoll_wait(2) on ep as a raw system call (epoll_pwait with no
+// signal mask, which every Linux architecture has): the events ready within
+// msec milliseconds (0: a poll; -1: no limit), unix.EINTR when a signal came
+// first.
+func epollWait(ep int, evs []unix.EpollEvent, msec int) (int, error) {
+	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(ep), uintptr(unsafe.Pointer(unsafe.SliceData(evs))), uintptr(len(evs)), uintptr(msec), 0, 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), nil
+}
+
+// sleep sleeps d on CLOCK_MONOTONIC as a raw system call, so the runtime
+// neither hands off the P nor wakes sysmon; only for naps of microseconds.
+// A signal ends it early.
+func sleep(d time.Duration) {
+	ts := unix.NsecToTimespec(int64(d))
+	unix.RawSyscall6(unix.SYS_CLOCK_NANOSLEEP, unix.CLOCK_MONOTONIC, 0, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
 }
