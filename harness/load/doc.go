@@ -21,6 +21,9 @@
 //     calls, the connections whose batch is complete sending their next
 //     batch together after each epoll_wait; so a batch costs one write, one
 //     read as a rule, and a share of one epoll_wait (loop.go says why);
+//     with nothing ready a loop naps (1/20 of its batch latency, at most
+//     1 ms) before it blocks, so the server does not pay to wake it per
+//     response (docs/design.md, "What a sleeping generator costs the server");
 //     constant-rate mode runs one goroutine per connection;
 //   - the request is serialized once per run, with tfbench's fixed header set
 //     (Host, the test type's Accept, Connection: keep-alive, User-Agent
@@ -48,7 +51,8 @@
 // soon as the previous batch's responses are in, so the offered load is
 // whatever the server sustains. Latency runs from the write of the request
 // (for a pipelined batch: the batch's write) to the end of its response: the
-// return of the read that brought its last byte.
+// return of the read that brought its last byte, which a nap can delay by at
+// most 1/20 of the loop's average batch latency.
 //
 // Constant rate ([Options].Rate > 0, requests/s across all connections;
 // wrk2's method): every connection sends one request at a time (pipeline

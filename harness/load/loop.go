@@ -95,8 +95,8 @@ type worker struct {
 const (
 	napFraction   = 20
 	maxNap        = time.Millisecond
-	minNap        = 5 * time.Microsecond  // below this a nap saves no wake-up
-	latencyWeight = 64                    // batches in the latency average
+	minNap        = 5 * time.Microsecond // below this a nap saves no wake-up
+	latencyWeight = 64                   // batches in the latency average
 )
 
 // runLoops runs closed-loop mode for p (see Run): it opens the connections

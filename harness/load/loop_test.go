@@ -175,3 +175,50 @@ func TestNapFor(t *testing.T) {
 		}
 	}
 }
+
+// wait returns a ready event at once, one that comes during the nap or the
+// blocking wait when it comes, and nothing once its timeout has passed.
+func TestWait(t *testing.T) {
+	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(ep)
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(p[0])
+	defer unix.Close(p[1])
+	if err := unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, p[0], &unix.EpollEvent{Events: unix.EPOLLIN, Fd: 7}); err != nil {
+		t.Fatal(err)
+	}
+	w := &worker{ep: ep, evs: make([]unix.EpollEvent, 4), latency: float64(20 * time.Millisecond)} // naps 1 ms
+
+	start := time.Now()
+	if n, err := w.wait(30 * time.Millisecond); n != 0 || err != nil {
+		t.Fatalf("nothing ready: wait = %d, %v; want 0, nil", n, err)
+	}
+	if took := time.Since(start); took < 29*time.Millisecond {
+		t.Errorf("nothing ready: wait returned after %v, want its 30ms timeout", took)
+	}
+
+	for _, after := range []time.Duration{0, 300 * time.Microsecond, 5 * time.Millisecond} {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			time.Sleep(after)
+			unix.Write(p[1], []byte{1})
+		}()
+		if after == 0 {
+			<-done
+		}
+		n, err := w.wait(10 * time.Second)
+		<-done
+		if n != 1 || err != nil || w.evs[0].Fd != 7 {
+			t.Errorf("write after %v: wait = %d, %v (fd %d); want 1 event of fd 7", after, n, err, w.evs[0].Fd)
+		}
+		var b [8]byte
+		unix.Read(p[0], b[:])
+	}
+}
