@@ -3,11 +3,13 @@ package load
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -74,6 +76,8 @@ type worker struct {
 	sa      unix.Sockaddr // where connections go
 	saErr   error         // if resolving Addr failed: every connect fails with it
 	ep      int           // epoll set
+	epf     *os.File      // ep, as a file in Go's network poller (block)
+	epc     syscall.RawConn
 	conns   []*lconn
 	evs     []unix.EpollEvent
 	window  bool      // the window has started: connects and errors count
@@ -198,17 +202,36 @@ func loopCount() int {
 
 // newWorker makes a worker with its epoll set, watching wake.
 func newWorker(p *plan, sa unix.Sockaddr, saErr error, wake int) (*worker, error) {
-	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
-	if err != nil {
-		return nil, fmt.Errorf("load: epoll_create1: %w", err)
-	}
-	w := &worker{p: p, sa: sa, saErr: saErr, ep: ep, evs: make([]unix.EpollEvent, min(p.Connections+1, 1024)),
+	w := &worker{p: p, sa: sa, saErr: saErr, evs: make([]unix.EpollEvent, min(p.Connections+1, 1024)),
 		hist: hdrhistogram.New(1, p.maxMicros, 3)}
-	if err := unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, wake, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: wakeIndex}); err != nil {
-		unix.Close(ep)
+	if err := w.newEpoll(); err != nil {
+		return nil, err
+	}
+	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_ADD, wake, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: wakeIndex}); err != nil {
+		w.epf.Close()
 		return nil, fmt.Errorf("load: epoll_ctl add eventfd: %w", err)
 	}
 	return w, nil
+}
+
+// newEpoll makes w's epoll set, non-blocking and registered with Go's
+// network poller as a file (epf), so that block can park the goroutine
+// until the set has an event.
+func (w *worker) newEpoll() error {
+	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("load: epoll_create1: %w", err)
+	}
+	if err := unix.SetNonblock(ep, true); err != nil {
+		unix.Close(ep)
+		return fmt.Errorf("load: epoll set non-blocking: %w", err)
+	}
+	w.ep, w.epf = ep, os.NewFile(uintptr(ep), "epoll")
+	if w.epc, err = w.epf.SyscallConn(); err != nil {
+		w.epf.Close()
+		return fmt.Errorf("load: epoll set: %w", err)
+	}
+	return nil
 }
 
 // close closes the worker's sockets and its epoll set.
@@ -218,7 +241,7 @@ func (w *worker) close() {
 			w.closeFD(k)
 		}
 	}
-	unix.Close(w.ep)
+	w.epf.Close()
 }
 
 // open connects every connection before the window and waits until all
@@ -357,8 +380,8 @@ func ceilMillis(d time.Duration) int {
 
 // wait returns how many events epoll_wait put in w.evs within timeout: a
 // poll; if nothing is ready, a nap (napFor) and a second poll; then a
-// blocking wait. The polls and the nap (at most maxNap) are raw system
-// calls, which keep the P; the blocking wait goes through the scheduler, so
+// blocking wait (block). The polls and the nap (at most maxNap) are raw
+// system calls, which keep the P; the blocking wait parks the goroutine, so
 // other goroutines (probes, an in-process test server) run meanwhile.
 func (w *worker) wait(timeout time.Duration) (int, error) {
 	if n, err := epollWait(w.ep, w.evs, 0); n > 0 || err != nil {
@@ -371,7 +394,32 @@ func (w *worker) wait(timeout time.Duration) (int, error) {
 		}
 		timeout -= nap
 	}
-	return unix.EpollWait(w.ep, w.evs, ceilMillis(timeout))
+	return w.block(timeout)
+}
+
+// block waits until w's epoll set has events, at most timeout, and returns
+// them as epoll_wait does (0 at the timeout). The goroutine parks in Go's
+// network poller, which watches the set itself: a blocking epoll_wait
+// system call would make sysmon take the P and hand it back on every wait
+// (futex and nanosleep calls on the generator's CPU, ~2× wrk's CPU per
+// response at c=1).
+func (w *worker) block(timeout time.Duration) (int, error) {
+	if err := w.epf.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+		return 0, err
+	}
+	var n int
+	var err error
+	rerr := w.epc.Read(func(uintptr) bool {
+		n, err = epollWait(w.ep, w.evs, 0)
+		return n > 0 || err != nil
+	})
+	if errors.Is(rerr, os.ErrDeadlineExceeded) {
+		return 0, nil
+	}
+	if rerr != nil {
+		return 0, rerr
+	}
+	return n, err
 }
 
 // napFor is how long the worker naps before it blocks: latency/napFraction,

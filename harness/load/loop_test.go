@@ -179,21 +179,20 @@ func TestNapFor(t *testing.T) {
 // wait returns a ready event at once, one that comes during the nap or the
 // blocking wait when it comes, and nothing once its timeout has passed.
 func TestWait(t *testing.T) {
-	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
-	if err != nil {
+	w := &worker{evs: make([]unix.EpollEvent, 4), latency: float64(20 * time.Millisecond)} // naps 1 ms
+	if err := w.newEpoll(); err != nil {
 		t.Fatal(err)
 	}
-	defer unix.Close(ep)
+	defer w.epf.Close()
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK); err != nil {
 		t.Fatal(err)
 	}
 	defer unix.Close(p[0])
 	defer unix.Close(p[1])
-	if err := unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, p[0], &unix.EpollEvent{Events: unix.EPOLLIN, Fd: 7}); err != nil {
+	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_ADD, p[0], &unix.EpollEvent{Events: unix.EPOLLIN, Fd: 7}); err != nil {
 		t.Fatal(err)
 	}
-	w := &worker{ep: ep, evs: make([]unix.EpollEvent, 4), latency: float64(20 * time.Millisecond)} // naps 1 ms
 
 	start := time.Now()
 	if n, err := w.wait(30 * time.Millisecond); n != 0 || err != nil {
