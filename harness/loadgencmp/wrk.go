@@ -56,6 +56,7 @@ func WrkArgs(shot Shot, threads int, script string) []string {
 		"-t", strconv.Itoa(threads),
 		"-c", strconv.Itoa(shot.Setting.Connections),
 		"-d", seconds(shot.Duration),
+		"--timeout", seconds(Timeout),
 	}
 	if shot.Type != "" {
 		args = append(args, "-H", "Accept: "+shot.Type.Accept())
@@ -66,6 +67,11 @@ func WrkArgs(shot Shot, threads int, script string) []string {
 	}
 	return append(args, shot.URL)
 }
+
+// Timeout is both generators' request timeout (tfbench --timeout, wrk
+// --timeout): TFB's 8 s, tfbench's default. wrk's own default is 2 s, so a
+// server whose slowest pipelined batches take 2–8 s failed wrk's runs only.
+const Timeout = 8 * time.Second
 
 // seconds formats d as whole seconds ("10s"), the unit both generators'
 // duration flags read.
@@ -136,7 +142,7 @@ func ParseWrk(out string) (Report, error) {
 // --type makes it send TYPE's Accept header and check 1 in 100 responses.
 func TfbenchArgs(shot Shot) []string {
 	args := []string{"load", shot.URL, "-c", strconv.Itoa(shot.Setting.Connections), "-d", seconds(shot.Duration),
-		"--pipeline", strconv.Itoa(shot.Setting.Pipeline)}
+		"--timeout", seconds(Timeout), "--pipeline", strconv.Itoa(shot.Setting.Pipeline)}
 	if shot.Type != "" {
 		args = append(args, "--type", string(shot.Type))
 	}

@@ -100,35 +100,35 @@ func TestArgs(t *testing.T) {
 	}{
 		{
 			"fixed depth 1", Shot{URL: "http://127.0.0.1:8080/", Setting: c64, Duration: 10 * time.Second}, 1,
-			[]string{"-t", "1", "-c", "64", "-d", "10s", "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:8080/"},
-			[]string{"load", "http://127.0.0.1:8080/", "-c", "64", "-d", "10s", "--pipeline", "1", "--json"},
+			[]string{"-t", "1", "-c", "64", "-d", "10s", "--timeout", "8s", "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:8080/"},
+			[]string{"load", "http://127.0.0.1:8080/", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--json"},
 		},
 		{
 			"fixed depth 16", Shot{URL: "http://127.0.0.1:8080/", Setting: c256, Duration: time.Minute}, 2,
-			[]string{"-t", "2", "-c", "256", "-d", "60s", "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
+			[]string{"-t", "2", "-c", "256", "-d", "60s", "--timeout", "8s", "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
 				"-s", "/tmp/p.lua", "http://127.0.0.1:8080/", "--", "16"},
-			[]string{"load", "http://127.0.0.1:8080/", "-c", "256", "-d", "60s", "--pipeline", "16", "--json"},
+			[]string{"load", "http://127.0.0.1:8080/", "-c", "256", "-d", "60s", "--timeout", "8s", "--pipeline", "16", "--json"},
 		},
 		{
 			"json", Shot{URL: "http://127.0.0.1:9000/json", Setting: c64, Type: suite.JSON, Duration: 10 * time.Second}, 1,
-			[]string{"-t", "1", "-c", "64", "-d", "10s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/json"},
-			[]string{"load", "http://127.0.0.1:9000/json", "-c", "64", "-d", "10s", "--pipeline", "1", "--type", "json", "--json"},
+			[]string{"-t", "1", "-c", "64", "-d", "10s", "--timeout", "8s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/json"},
+			[]string{"load", "http://127.0.0.1:9000/json", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "json", "--json"},
 		},
 		{
 			"db", Shot{URL: "http://127.0.0.1:9000/db", Setting: c64, Type: suite.DB, Duration: 10 * time.Second}, 1,
-			[]string{"-t", "1", "-c", "64", "-d", "10s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/db"},
-			[]string{"load", "http://127.0.0.1:9000/db", "-c", "64", "-d", "10s", "--pipeline", "1", "--type", "db", "--json"},
+			[]string{"-t", "1", "-c", "64", "-d", "10s", "--timeout", "8s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/db"},
+			[]string{"load", "http://127.0.0.1:9000/db", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "db", "--json"},
 		},
 		{
 			"fortunes", Shot{URL: "http://127.0.0.1:9000/fortunes", Setting: c64, Type: suite.Fortunes, Duration: 2 * time.Second}, 1,
-			[]string{"-t", "1", "-c", "64", "-d", "2s", "-H", htmlAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/fortunes"},
-			[]string{"load", "http://127.0.0.1:9000/fortunes", "-c", "64", "-d", "2s", "--pipeline", "1", "--type", "fortunes", "--json"},
+			[]string{"-t", "1", "-c", "64", "-d", "2s", "--timeout", "8s", "-H", htmlAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/fortunes"},
+			[]string{"load", "http://127.0.0.1:9000/fortunes", "-c", "64", "-d", "2s", "--timeout", "8s", "--pipeline", "1", "--type", "fortunes", "--json"},
 		},
 		{
 			"plaintext", Shot{URL: "http://127.0.0.1:9000/plaintext", Setting: c256, Type: suite.Plaintext, Duration: 10 * time.Second}, 1,
-			[]string{"-t", "1", "-c", "256", "-d", "10s", "-H", plainAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
+			[]string{"-t", "1", "-c", "256", "-d", "10s", "--timeout", "8s", "-H", plainAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
 				"-s", "/tmp/p.lua", "http://127.0.0.1:9000/plaintext", "--", "16"},
-			[]string{"load", "http://127.0.0.1:9000/plaintext", "-c", "256", "-d", "10s", "--pipeline", "16", "--type", "plaintext", "--json"},
+			[]string{"load", "http://127.0.0.1:9000/plaintext", "-c", "256", "-d", "10s", "--timeout", "8s", "--pipeline", "16", "--type", "plaintext", "--json"},
 		},
 	}
 	for _, c := range cases {
