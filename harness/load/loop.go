@@ -293,11 +293,17 @@ func (w *worker) open(deadline time.Time) {
 // first batch (or connects), then steps until the window ends or the run is
 // cancelled.
 //
-// The goroutine stays locked to its thread and never unlocks it, so the
-// thread's 1 µs timer slack (for the naps) ends with it.
+// The goroutine holds its thread with a 1 µs timer slack (a nap of 20 µs,
+// not 20 + the default 50) and gives it back with the default slack. It
+// must not let the thread end: a server the harness started from that
+// thread would get its parent-death signal (SIGKILL).
 func (w *worker) run() {
 	runtime.LockOSThread()
-	unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(time.Microsecond), 0, 0, 0) // a nap of 20 µs, not 20 + the default 50
+	unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(time.Microsecond), 0, 0, 0)
+	defer func() {
+		unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0) // 0: the thread's default
+		runtime.UnlockOSThread()
+	}()
 	w.start()
 	for w.step() {
 	}

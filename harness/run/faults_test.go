@@ -330,7 +330,8 @@ func TestRenderCountsDown(t *testing.T) {
 	if f.Status != results.Complete || len(f.Verifications) != 1 || f.Verifications[0].Status != "pass" {
 		t.Fatalf("status %s, verifications %+v", f.Status, f.Verifications)
 	}
-	re := regexp.MustCompile(`^render counts: GET http://127\.0\.0\.1:\d+/renders: status 503, want 200 with the render counts$`)
+	// Against this fast local server the generator may be the bottleneck.
+	re := regexp.MustCompile(`^(harness fault, not the server's: the load generator's CPU set was saturated \(≥ 90% busy\): it measured the generator; )?render counts: GET http://127\.0\.0\.1:\d+/renders: status 503, want 200 with the render counts$`)
 	var levels []int
 	for _, smp := range f.Samples {
 		levels = append(levels, smp.Connections)
