@@ -30,7 +30,13 @@
 //	               JSON object of route path to renders (issue 5)
 //	env            optional, map of extra environment for every variant
 //	endpoints      optional, map of test type to path; {n} required on
-//	               queries and updates
+//	               queries, updates and page
+//	masks          optional, list of regular expressions: what changes per
+//	               request or per build in a page, masked before two
+//	               variants' pages are compared (tfbench ab)
+//	cache          optional, the cached page route: path (with {n}) and
+//	               hit_header ("name: value" a hit carries); a suite test
+//	               with `cache: hit` measures it
 //	variants       required, ordered map of at least one variant; each with
 //	               optional description, runtime, start and env
 package framework
@@ -153,11 +159,31 @@ type Spec struct {
 	// DATABASE_PATH, TFBENCH_BUILD_DIR and TFBENCH_OWNER may not be set here.
 	Env map[string]string
 	// Endpoints overrides the suite's path per test type (`endpoints:`);
-	// queries and updates paths hold the "{n}" placeholder.
+	// queries, updates and page paths hold the "{n}" placeholder.
 	Endpoints map[suite.Type]string
+	// Masks are regular expressions (`masks:`, Go RE2 syntax) matching what
+	// changes per request or per build in this adapter's pages (ids,
+	// build hashes); tfbench ab masks them, besides its defaults, before it
+	// compares two variants' bodies. Nil when absent.
+	Masks []*regexp.Regexp
+	// Cache is the adapter's cached page route (`cache:`), nil when it has
+	// none: a suite test with `cache: hit` is then not applicable.
+	Cache *Cache
 	// Variants are the named alternatives of this app, in file order
 	// (`variants:`); at least one. Results are keyed by variant.
 	Variants []Variant
+}
+
+// Cache is a framework's cached page route (`cache:` in framework.yaml):
+// the page test's page served from the framework's own cache (ISR).
+type Cache struct {
+	// Path is the route, holding "{n}" for the rows (`path:`).
+	Path string
+	// HitHeader and HitValue are the response header a cache hit carries
+	// and its value (`hit_header: "x-nextjs-cache: HIT"`), compared
+	// without regard to case; empty when hits are confirmed by render
+	// counts (`render_counts`: no new renders) instead.
+	HitHeader, HitValue string
 }
 
 // Variant is one named way to run the adapter (an entry of `variants:`):
@@ -293,12 +319,19 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 			s.Endpoints, err = l.endpoints(v, key)
 		case "variants":
 			s.Variants, err = l.variants(v, key)
+		case "masks":
+			s.Masks, err = l.masks(v, key)
+		case "cache":
+			s.Cache, err = l.cache(v, key)
 		default:
-			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, versions, build, start, ready, ready_timeout, render_counts, env, endpoints, variants)")
+			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, versions, build, start, ready, ready_timeout, render_counts, env, endpoints, masks, cache, variants)")
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if s.Cache != nil && s.Cache.HitHeader == "" && s.RenderCounts == "" {
+		return l.Errorf(root, "cache", "a cache hit needs a confirmation: set cache.hit_header (e.g. \"x-nextjs-cache: HIT\") or render_counts")
 	}
 	for _, req := range []struct{ key, why string }{
 		{"schema", fmt.Sprintf("missing (required: schema: %d)", SchemaVersion)},
@@ -311,6 +344,71 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 		}
 	}
 	return nil
+}
+
+// masks reads `masks:`, a list of regular expressions (RE2).
+func (l loader) masks(n *yaml.Node, key string) ([]*regexp.Regexp, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, l.Errorf(n, key, "must be a list of regular expressions, found %s", yamlfile.Describe(n))
+	}
+	var out []*regexp.Regexp
+	for i, item := range n.Content {
+		ik := key + "." + strconv.Itoa(i)
+		src, err := l.Str(item, ik)
+		if err != nil {
+			return nil, err
+		}
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return nil, l.Errorf(item, ik, "%q is not a regular expression: %v", src, err)
+		}
+		if re.MatchString("") {
+			return nil, l.Errorf(item, ik, "%q matches the empty string; a mask must match what changes", src)
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// cache reads `cache:`: path (with {n}) and an optional hit_header.
+func (l loader) cache(n *yaml.Node, keyPath string) (*Cache, error) {
+	kv, err := l.Entries(n, keyPath)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cache{}
+	for _, e := range kv {
+		k, v := e.Key, e.Value
+		key := e.Path
+		switch k.Value {
+		case "path":
+			if c.Path, err = l.Str(v, key); err != nil {
+				return nil, err
+			}
+			if !strings.HasPrefix(c.Path, "/") {
+				return nil, l.Errorf(v, key, "%q must be a path starting with /", c.Path)
+			}
+			if !strings.Contains(c.Path, "{n}") {
+				return nil, l.Errorf(v, key, "%q lacks the {n} placeholder for the rows (e.g. /isr?rows={n})", c.Path)
+			}
+		case "hit_header":
+			h, err := l.Str(v, key)
+			if err != nil {
+				return nil, err
+			}
+			name, value, ok := strings.Cut(h, ":")
+			c.HitHeader, c.HitValue = strings.TrimSpace(name), strings.TrimSpace(value)
+			if !ok || c.HitHeader == "" || c.HitValue == "" {
+				return nil, l.Errorf(v, key, "%q: write the header a hit carries as \"name: value\" (e.g. \"x-nextjs-cache: HIT\")", h)
+			}
+		default:
+			return nil, l.Errorf(k, key, "unknown key (known: path, hit_header)")
+		}
+	}
+	if c.Path == "" {
+		return nil, l.Errorf(n, keyPath+".path", "missing (required: the cached page route, e.g. /isr?rows={n})")
+	}
+	return c, nil
 }
 
 // versions reads `versions:`, a list of package names, and looks each up
@@ -409,7 +507,7 @@ func (l loader) endpoints(n *yaml.Node, keyPath string) (map[suite.Type]string, 
 			return nil, l.Errorf(v, key, "%q lacks the {n} placeholder for the row count (e.g. /%s?queries={n})", p, t)
 		}
 		if !t.TakesN() && hasN {
-			return nil, l.Errorf(v, key, "%q has {n}, which only queries and updates take", p)
+			return nil, l.Errorf(v, key, "%q has {n}, which only queries, updates and page take", p)
 		}
 		out[t] = p
 	}

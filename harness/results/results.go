@@ -31,8 +31,10 @@ const SchemaVersion = 1
 // errors, a saturated generator CPU set, SQLITE_BUSY from the server's
 // database copy). 4: the closed-loop generator naps before it blocks, so a
 // server no longer pays to wake it per response (issue 13): the same server
-// sustains more RPS than under 3.
-const MethodVersion = 4
+// sustains more RPS than under 3. 5: the SSR page workloads (issue 14):
+// every Node server runs the event-loop preload, samples record time to
+// first byte, the interference probe and the page bytes.
+const MethodVersion = 5
 
 // Suite records the suite a run followed.
 type Suite struct {
@@ -62,6 +64,10 @@ type Test struct {
 	// RateConnections its connection count.
 	Rate            float64 `json:"rate,omitempty"`
 	RateConnections int     `json:"rate_connections,omitempty"`
+	// Probe is the interference probe's interval in seconds (0 = none);
+	// Cache the cache state measured ("hit", or "" for a render per request).
+	Probe float64 `json:"probe_s,omitempty"`
+	Cache string  `json:"cache,omitempty"`
 }
 
 // Framework records one framework variant as it ran.
@@ -106,7 +112,7 @@ type Verification struct {
 	Test      string   `json:"test"`
 	Status    string   `json:"status"` // pass, warn or fail
 	Reasons   []string `json:"reasons,omitempty"`
-	PageBytes int      `json:"page_bytes,omitempty"` // fortunes: the page's size in bytes
+	PageBytes int      `json:"page_bytes,omitempty"` // fortunes and page: the page's size in bytes (page: at the headline N)
 }
 
 // Status values of a run.

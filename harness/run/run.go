@@ -799,6 +799,7 @@ func suiteRecord(s *suite.Suite, tests []suite.Test, rounds int) results.Suite {
 			Name: t.Name, Type: string(t.Type), Path: t.Path, Queries: t.Queries, Concurrency: t.Concurrency,
 			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
 			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
+			Probe: t.Probe.Seconds(), Cache: t.Cache,
 		})
 	}
 	return out

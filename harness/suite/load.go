@@ -47,7 +47,16 @@ var DefaultPath = map[Type]string{
 	Queries:   "/queries?queries={n}",
 	Fortunes:  "/fortunes",
 	Updates:   "/updates?queries={n}",
+	Page:      "/ssr?rows={n}",
 }
+
+// DefaultRows are a page test's sizes when its `rows` key is absent: World
+// rows per page, about 1 KB to over 1 MB depending on the framework.
+var DefaultRows = []int{10, 100, 1000, 10000}
+
+// MaxRows is the most World rows a page may ask for (the World table's
+// size; adapters clamp N to 1..MaxRows).
+const MaxRows = 10000
 
 // DefaultQueries are TFB's N values for queries and updates (1, 5, 10, 15, 20).
 var DefaultQueries = []int{1, 5, 10, 15, 20}
@@ -183,7 +192,7 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if err != nil {
 		return t, err
 	}
-	var queriesNode *yaml.Node
+	var queriesNode, rowsNode, cacheNode *yaml.Node
 	for _, e := range kv {
 		key, v := e.Key.Value, e.Value
 		switch key {
@@ -193,7 +202,7 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 			var s string
 			if s, err = p.Str(v, key); err == nil {
 				if t.Type = Type(s); !t.Type.Valid() {
-					err = p.Errorf(v, key, "unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates)", s)
+					err = p.Errorf(v, key, "unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates, page)", s)
 				}
 			}
 		case "path":
@@ -203,6 +212,17 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 		case "queries":
 			queriesNode = v
 			t.Queries, err = p.levels(v, key)
+		case "rows":
+			rowsNode = v
+			t.Queries, err = p.levels(v, key)
+		case "cache":
+			cacheNode = v
+			if t.Cache, err = p.Str(v, key); err == nil && t.Cache != CacheHit && t.Cache != "none" {
+				err = p.Errorf(v, key, "%q: want hit (serve the framework's cached page route) or none (render every request)", t.Cache)
+			}
+			if t.Cache == "none" {
+				t.Cache = ""
+			}
 		case "rounds":
 			err = p.Errorf(e.Key, key, "rounds is suite-wide: set it under defaults")
 		default:
@@ -227,7 +247,30 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if t.RateConnections == 0 {
 		t.RateConnections = slices.Min(t.Concurrency)
 	}
-	if t.Type.TakesN() {
+	if cacheNode != nil && t.Type != Page {
+		return t, p.Errorf(cacheNode, "cache", "only page tests take cache, not %s", t.Type)
+	}
+	if t.Engine == "hey" && t.Probe > 0 {
+		return t, p.Errorf(n, "engine", "test %q: engine hey runs no interference probe (probe %s)", t.Name, t.Probe)
+	}
+	if t.Type == Page {
+		if queriesNode != nil {
+			return t, p.Errorf(queriesNode, "queries", "a page test takes rows (World rows per page), not queries")
+		}
+		if t.Queries == nil {
+			t.Queries = append([]int(nil), DefaultRows...)
+		}
+		if !strings.Contains(t.Path, "{n}") {
+			return t, p.Errorf(n, "path", "a page path needs the {n} placeholder for the rows")
+		}
+		for _, r := range t.Queries {
+			if r > MaxRows {
+				return t, p.Errorf(rowsNode, "rows", "%d is above %d, the rows of the World table", r, MaxRows)
+			}
+		}
+	} else if rowsNode != nil {
+		return t, p.Errorf(rowsNode, "rows", "only page tests take rows, not %s", t.Type)
+	} else if t.Type.TakesN() {
 		if t.Queries == nil {
 			t.Queries = append([]int(nil), DefaultQueries...)
 		}
@@ -276,8 +319,13 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 		if s.RateConnections, err = p.Int(v, key); err == nil && s.RateConnections < 1 {
 			err = p.Errorf(v, key, "rate_connections must be at least 1")
 		}
+	case "probe":
+		s.Probe, err = p.duration(v, key, true)
+		if err == nil && s.Probe > 0 && s.Probe < time.Millisecond {
+			err = p.Errorf(v, key, "%s is below 1ms: the probe is one request per interval on one connection", v.Value)
+		}
 	default:
-		err = p.Errorf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine, rate, rate_connections; under defaults also rounds; in a test also name, type, path, queries)")
+		err = p.Errorf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine, rate, rate_connections, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)")
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,6 +76,26 @@ func TestDefaultPathsAndQueries(t *testing.T) {
 	}
 }
 
+func TestPageTest(t *testing.T) {
+	s, err := Parse("p.yaml", []byte("name: p\ndefaults: {probe: 20ms}\ntests:\n  - {name: page, type: page}\n  - {name: hit, type: page, rows: [100], cache: hit, probe: 0s}\n  - {name: none, type: page, cache: none}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, hit, none := s.Tests[0], s.Tests[1], s.Tests[2]
+	if p.Path != "/ssr?rows={n}" || fmt.Sprint(p.Queries) != "[10 100 1000 10000]" || p.Headline() != 10000 || p.Probe != 20*time.Millisecond || p.Cache != "" {
+		t.Errorf("page: path %q rows %v headline %d probe %s cache %q", p.Path, p.Queries, p.Headline(), p.Probe, p.Cache)
+	}
+	if hit.Cache != CacheHit || fmt.Sprint(hit.Queries) != "[100]" || hit.Probe != 0 {
+		t.Errorf("hit: cache %q rows %v probe %s", hit.Cache, hit.Queries, hit.Probe)
+	}
+	if none.Cache != "" {
+		t.Errorf("none: cache %q", none.Cache)
+	}
+	if !Page.TakesN() || Page.Accept() != Fortunes.Accept() {
+		t.Errorf("page: TakesN %v, Accept %q", Page.TakesN(), Page.Accept())
+	}
+}
+
 func TestGateParsing(t *testing.T) {
 	s, err := Parse("g.yaml", []byte("name: g\ndefaults: {gate: 99.5%}\ntests: [{name: j, type: json}]\n"))
 	if err != nil {
@@ -109,6 +130,14 @@ func TestErrors(t *testing.T) {
 		{"duplicate-key.yaml", `testdata/duplicate-key.yaml:5: key "defaults.duration": duplicate key (first on line 3)`},
 		{"duplicate-test-key.yaml", `testdata/duplicate-test-key.yaml:5: key "tests.type": duplicate key (first on line 4)`},
 		{"two-documents.yaml", `testdata/two-documents.yaml:4: more than one YAML document`},
+		{"page-queries.yaml", `testdata/page-queries.yaml:5: key "queries": a page test takes rows (World rows per page), not queries`},
+		{"page-rows-over.yaml", `testdata/page-rows-over.yaml:5: key "rows": 20000 is above 10000, the rows of the World table`},
+		{"rows-on-fortunes.yaml", `testdata/rows-on-fortunes.yaml:5: key "rows": only page tests take rows, not fortunes`},
+		{"page-missing-n.yaml", `testdata/page-missing-n.yaml:3: key "path": a page path needs the {n} placeholder for the rows`},
+		{"cache-bad.yaml", `testdata/cache-bad.yaml:5: key "cache": "warm": want hit (serve the framework's cached page route) or none (render every request)`},
+		{"cache-on-fortunes.yaml", `testdata/cache-on-fortunes.yaml:5: key "cache": only page tests take cache, not fortunes`},
+		{"probe-short.yaml", `testdata/probe-short.yaml:3: key "probe": 500us is below 1ms: the probe is one request per interval on one connection`},
+		{"probe-hey.yaml", `testdata/probe-hey.yaml:3: key "engine": test "p": engine hey runs no interference probe (probe 20ms)`},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -1,6 +1,6 @@
 // Package suite loads and validates tfbench suite files (suites/*.yaml): the
-// tests to run, their test types (the six TFB tests), paths, load levels and
-// the defaults they share.
+// tests to run, their test types (the six TFB tests and the SSR page test),
+// paths, load levels and the defaults they share.
 //
 // Loading is strict: an unknown key, an unknown test type, an empty or
 // non-positive level list, a bad duration or a gate outside 0..100% is an
@@ -13,11 +13,13 @@ import (
 	"time"
 )
 
-// Type is one of the six TechEmpower test types. It decides the request's
-// Accept header, the verification rule and how a path's {n} is filled.
+// Type is one of the six TechEmpower test types or page. It decides the
+// request's Accept header, the verification rule and how a path's {n} is
+// filled.
 type Type string
 
-// The six TFB test types (TFB-RULES.md).
+// The six TFB test types (docs/tfb-rules.md) and page, the SSR page of N
+// World rows (docs/ssr.md).
 const (
 	JSON      Type = "json"
 	Plaintext Type = "plaintext"
@@ -25,12 +27,13 @@ const (
 	Queries   Type = "queries"
 	Fortunes  Type = "fortunes"
 	Updates   Type = "updates"
+	Page      Type = "page"
 )
 
-// Types lists the six test types in TFB's canonical order.
-var Types = []Type{JSON, Plaintext, DB, Queries, Fortunes, Updates}
+// Types lists the test types: TFB's six in its canonical order, then page.
+var Types = []Type{JSON, Plaintext, DB, Queries, Fortunes, Updates, Page}
 
-// Valid reports whether t is one of the six TFB test types.
+// Valid reports whether t is one of the test types.
 func (t Type) Valid() bool {
 	for _, k := range Types {
 		if k == t {
@@ -41,8 +44,8 @@ func (t Type) Valid() bool {
 }
 
 // TakesN reports whether the test type is parameterised by a row count N
-// (queries and updates: "?queries={n}").
-func (t Type) TakesN() bool { return t == Queries || t == Updates }
+// (queries and updates: "?queries={n}"; page: "?rows={n}").
+func (t Type) TakesN() bool { return t == Queries || t == Updates || t == Page }
 
 // Accept is the Accept header TFB's toolset sends for the test type: the
 // json-like tests ask for JSON, plaintext for text, fortunes for HTML.
@@ -50,7 +53,7 @@ func (t Type) Accept() string {
 	switch t {
 	case Plaintext:
 		return "text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
-	case Fortunes:
+	case Fortunes, Page:
 		return "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 	default:
 		return "application/json,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
@@ -96,7 +99,19 @@ type Settings struct {
 	// RateConnections is the connection count of the constant-rate sample;
 	// 0 means the smallest concurrency level.
 	RateConnections int
+	// Probe, when > 0, is the interference probe's interval: during every
+	// sample one extra connection asks the framework's plaintext endpoint
+	// once per Probe, its latency taken from each intended send time
+	// (docs/ssr.md). 0 = no probe.
+	Probe time.Duration
+	// Cache is the cache state a test measures: "" renders on every request
+	// (the anti-caching rules hold); CacheHit ("hit") serves the framework's
+	// cached page route after a warmup, each hit confirmed (docs/ssr.md).
+	Cache string
 }
+
+// CacheHit is the Settings.Cache value of a test that measures cache hits.
+const CacheHit = "hit"
 
 // Test is one entry of a suite's tests list, with the defaults merged in.
 type Test struct {
@@ -107,8 +122,9 @@ type Test struct {
 	// Path is the request path, possibly holding "{n}" for queries and
 	// updates; a framework's framework.yaml may override it per type.
 	Path string
-	// Queries lists the N values (rows per request) for queries and updates;
-	// empty for the other types.
+	// Queries lists the N values: rows per request for queries and updates
+	// (suite key `queries`), World rows per page for page (suite key
+	// `rows`); empty for the other types.
 	Queries []int
 	// Line is the line of the test's entry in the suite file.
 	Line int
@@ -133,7 +149,7 @@ type Suite struct {
 	Tests []Test
 }
 
-// Headline is the N reported as a queries or updates test's headline
+// Headline is the N reported as a queries, updates or page test's headline
 // figure: HeadlineOf(t.Queries).
 func (t Test) Headline() int { return HeadlineOf(t.Queries) }
 

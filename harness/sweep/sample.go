@@ -21,7 +21,7 @@ type Key struct {
 	Runtime     string     `json:"runtime"`
 	Test        string     `json:"test"`
 	Type        suite.Type `json:"type"`
-	N           int        `json:"n,omitempty"` // rows per request (queries, updates); 0 otherwise
+	N           int        `json:"n,omitempty"` // rows per request (queries, updates) or per page (page); 0 otherwise
 	Connections int        `json:"connections"` // concurrency level
 	// Rate is the constant rate in requests/s of a constant-rate sample
 	// (wrk2's method); 0 for the closed-loop samples that peaks come from.
@@ -71,6 +71,23 @@ type Sample struct {
 	// UncorrectedHistogram is that latency's histogram in µs, encoded as
 	// Histogram is.
 	UncorrectedHistogram []byte `json:"uncorrected_histogram,omitempty"`
+	// TTFB summarises TTFBHistogram (ms): time to first byte, from the same
+	// start as Latency to the read that brought the first byte of the
+	// status line; nil for engine hey, which does not see it.
+	TTFB *Latency `json:"ttfb,omitempty"`
+	// TTFBHistogram is that time's histogram in µs, encoded as Histogram is.
+	TTFBHistogram []byte `json:"ttfb_histogram,omitempty"`
+	// BodyBytes sums the body bytes of the counted responses (decoded, if
+	// chunked); BodyBytes / Responses is the mean page size.
+	BodyBytes int64 `json:"body_bytes,omitempty"`
+	// Probe is the interference probe during the window (suite `probe`):
+	// what a cheap request suffered while this sample's load ran; nil
+	// without a probe.
+	Probe *Probe `json:"probe,omitempty"`
+	// EventLoop is the Node server's event-loop delay over the window, from
+	// the harness's preload (perf_hooks.monitorEventLoopDelay); nil for
+	// servers that are not Node.
+	EventLoop *EventLoop `json:"event_loop,omitempty"`
 	// Checked counts the responses checked under load against the test
 	// type's rule; failures are Errors["check"].
 	Checked int64 `json:"checked"`
@@ -106,6 +123,33 @@ type Sample struct {
 	ServerLogFaults int64 `json:"server_log_faults,omitempty"`
 	// Gate is the success gate's verdict on this sample.
 	Gate GateResult `json:"gate"`
+}
+
+// Probe is the interference probe's record of one sample: one connection
+// asking Path once per Interval, latency from each intended send time.
+type Probe struct {
+	Path     string  `json:"path"`
+	Interval float64 `json:"interval_ms"`
+	// Responses and Success count the probe's answered requests and those
+	// with status 200; Errors and Examples are its error classes, as a
+	// sample's.
+	Responses int64             `json:"responses"`
+	Success   int64             `json:"success"`
+	Errors    map[string]int64  `json:"errors,omitempty"`
+	Examples  map[string]string `json:"error_examples,omitempty"`
+	// Latency summarises Histogram (µs, HdrHistogram V2 encoding), in ms.
+	Latency   Latency `json:"latency"`
+	Histogram []byte  `json:"histogram"`
+}
+
+// EventLoop is a Node server's event-loop delay over one window, in ms:
+// the worst process of its tree (perf_hooks.monitorEventLoopDelay, reset
+// at the window's start, read at its end).
+type EventLoop struct {
+	P50       float64 `json:"p50_ms"`
+	P99       float64 `json:"p99_ms"`
+	Max       float64 `json:"max_ms"`
+	Processes int     `json:"processes"` // Node processes that reported
 }
 
 // GateResult is the success gate's verdict: Passed, or the reason it failed.
