@@ -184,6 +184,13 @@ func rowOf(run string, fw results.Framework, peak *sweep.Peak, ver results.Verif
 			r.Why = "not measured: " + fw.Error
 		case !hasV:
 			r.Why = "not measured: no verification verdict"
+		case ver.Status == results.NotApplicable:
+			r.Why = "not applicable"
+			if len(ver.Reasons) > 0 {
+				r.Why += ": " + ver.Reasons[0]
+			}
+			r.Notes = nil // the reason is the note
+			note = true
 		case ver.Status == "fail":
 			r.Why = "verification failed"
 			if len(ver.Reasons) > 0 {

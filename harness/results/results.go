@@ -110,10 +110,15 @@ type Verification struct {
 	Framework string   `json:"framework"`
 	Variant   string   `json:"variant"`
 	Test      string   `json:"test"`
-	Status    string   `json:"status"` // pass, warn or fail
+	Status    string   `json:"status"` // pass, warn, fail or n/a (NotApplicable)
 	Reasons   []string `json:"reasons,omitempty"`
 	PageBytes int      `json:"page_bytes,omitempty"` // fortunes and page: the page's size in bytes (page: at the headline N)
 }
+
+// NotApplicable is the Verification.Status of a test that does not apply
+// to a framework (a cache-hit test on an adapter without a cached page
+// route): not measured, not a failure.
+const NotApplicable = "n/a"
 
 // Status values of a run.
 const (

@@ -503,9 +503,41 @@ func removeDB(path string) {
 func (r *runner) checks(t Target) []verify.Check {
 	var cs []verify.Check
 	for _, test := range r.cfg.Tests {
-		cs = append(cs, verify.Check{Name: test.Name, Type: test.Type, Path: t.Spec.Endpoint(test.Type, test.Path)})
+		if notApplicable(t, test) == "" {
+			cs = append(cs, verify.Check{Name: test.Name, Type: test.Type, Path: testPath(t, test)})
+		}
 	}
 	return cs
+}
+
+// testPath is the path test asks of target t, "{n}" unfilled: the
+// framework's cached page route for a cache-hit test (framework.yaml
+// `cache:`), else its endpoint for the test's type.
+func testPath(t Target, test suite.Test) string {
+	if test.Cache == suite.CacheHit && t.Spec.Cache != nil {
+		return t.Spec.Cache.Path
+	}
+	return t.Spec.Endpoint(test.Type, test.Path)
+}
+
+// notApplicable says why test does not apply to target t ("" when it
+// does): a cache-hit test on an adapter without a cached page route.
+func notApplicable(t Target, test suite.Test) string {
+	if test.Cache == suite.CacheHit && t.Spec.Cache == nil {
+		return "no cached page route: " + t.Spec.Name + "'s framework.yaml has no cache: (docs/ssr.md)"
+	}
+	return ""
+}
+
+// confirmHits checks at verification that a cache-hit test's page is
+// served from t's cache: by its hit header, else by its render counts.
+func confirmHits(ctx context.Context, t Target, srv *framework.Server, test suite.Test) error {
+	c := t.Spec.Cache
+	path := suite.PathFor(c.Path, max(test.Headline(), 1))
+	if err := verify.CacheHit(ctx, srv.BaseURL, t.Spec.RenderCounts, c.HitHeader, c.HitValue, test.Type, path); err != nil {
+		return fmt.Errorf("%s%w", sweep.CacheNotConfirmed, err)
+	}
+	return nil
 }
 
 // verify runs verification of the selected tests on t's server; each
@@ -520,9 +552,22 @@ func (r *runner) verify(ctx context.Context, t Target, srv *framework.Server, db
 	r.failed[t.Name()] = map[string]bool{}
 	var vs []results.Verification
 	for _, test := range r.cfg.Tests {
+		if why := notApplicable(t, test); why != "" {
+			vs = append(vs, results.Verification{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, Status: results.NotApplicable, Reasons: []string{why}})
+			r.logf("verify %s %s: %s (%s)", t.Name(), test.Name, results.NotApplicable, why)
+			r.failed[t.Name()][test.Name] = true
+			continue
+		}
 		v := res[test.Name]
-		if t.Spec.RenderCounts != "" && v.Status != verify.Fail {
-			if err := verify.Renders(ctx, srv.BaseURL, t.Spec.RenderCounts, test.Type, suite.PathFor(t.Spec.Endpoint(test.Type, test.Path), max(test.Headline(), 1))); err != nil {
+		switch {
+		case v.Status == verify.Fail:
+		case test.Cache == suite.CacheHit:
+			if err := confirmHits(ctx, t, srv, test); err != nil {
+				v.Status = verify.Fail
+				v.Reasons = append(v.Reasons, err.Error())
+			}
+		case t.Spec.RenderCounts != "":
+			if err := verify.Renders(ctx, srv.BaseURL, t.Spec.RenderCounts, test.Type, suite.PathFor(testPath(t, test), max(test.Headline(), 1))); err != nil {
 				v.Status = verify.Fail
 				v.Reasons = append(v.Reasons, err.Error())
 			}
@@ -560,7 +605,7 @@ func reasonSuffix(reasons []string) string {
 // a sweep.Skipped sample saying where the server was seen gone.
 func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) error {
 	t, srv, round := w.target, w.srv, w.round
-	path := t.Spec.Endpoint(test.Type, test.Path)
+	path := testPath(t, test)
 	ns := test.Queries
 	if len(ns) == 0 {
 		ns = []int{0}
@@ -730,6 +775,17 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	if err != nil {
 		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
 	}
+	var hits *verify.HitCounter
+	if test.Cache == suite.CacheHit {
+		// Warm the page: a fresh server's cache is empty until its first render.
+		if _, err := r.get(ctx, srv, sh.path, test); err != nil && ctx.Err() != nil {
+			return sweep.Sample{}, ctx.Err()
+		}
+		if c := t.Spec.Cache; c.HitHeader != "" {
+			hits = &verify.HitCounter{Header: c.HitHeader, Value: c.HitValue}
+			o.Check = hits.Wrap(o.Check)
+		}
+	}
 	counts := t.Spec.RenderCounts
 	var rendersBefore map[string]int64
 	var countsErr error
@@ -763,6 +819,13 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 		return s, err
 	}
 	s.Renders = renders
+	switch {
+	case hits != nil:
+		checked, misses := hits.Counts()
+		s.Cache = &sweep.CacheHits{By: hits.Header + ": " + hits.Value, Checked: checked, Misses: misses}
+	case test.Cache == suite.CacheHit && renders != nil:
+		s.Cache = &sweep.CacheHits{By: "render counts", Checked: s.Responses, Misses: *renders}
+	}
 	s.ServerRSS = after.PeakRSS
 	s.ServerCPU = max(0, after.CPU-before.CPU)
 	s.GeneratorCPU = max(0, genAfter-genBefore)
@@ -776,6 +839,29 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 		s.Gate = failGate(s.Gate, "render counts: "+countsErr.Error())
 	}
 	return s, nil
+}
+
+// get sends one GET of path to srv with test's Accept, bounded by the
+// test's response timeout, and returns the status (the cache-hit warmup).
+func (r *runner) get(ctx context.Context, srv *framework.Server, path string, test suite.Test) (int, error) {
+	if test.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, test.Timeout)
+		defer cancel()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.BaseURL+path, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", test.Type.Accept())
+	req.Header.Set("User-Agent", suite.UserAgent)
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, err
 }
 
 // renderCounts reads the server's render counts (verify.RenderCounts),

@@ -77,8 +77,11 @@ func Gate(s Sample, share float64, minResponses int) GateResult {
 		}
 		why = append(why, fmt.Sprintf("%d %s under load%s", n, what, eg(s.Examples[string(load.Check)], " (e.g. ", ")")))
 	}
-	if s.Renders != nil && *s.Renders < s.Responses {
+	if s.Renders != nil && s.Cache == nil && *s.Renders < s.Responses {
 		why = append(why, fmt.Sprintf("%d renders for %d responses: output served without rendering", *s.Renders, s.Responses))
+	}
+	if r := cacheReason(s.Cache); r != "" {
+		why = append(why, r)
 	}
 	if s.Responses > 0 {
 		got := float64(s.Success) / float64(s.Responses)
@@ -107,6 +110,28 @@ func Gate(s Sample, share float64, minResponses int) GateResult {
 		return GateResult{Reason: strings.Join(why, "; ")}
 	}
 	return GateResult{Passed: true}
+}
+
+// CacheNotConfirmed starts the gate reason of a cache-hit sample whose
+// hits were not all confirmed (suite `cache: hit`, docs/ssr.md).
+const CacheNotConfirmed = "cache hit not confirmed: "
+
+// cacheReason is the gate's reason for a cache-hit sample c that was not
+// all hits, "" when every response was confirmed (or c is nil).
+func cacheReason(c *CacheHits) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.By == "render counts" && c.Misses > 0:
+		return CacheNotConfirmed + fmt.Sprintf("%s during the window for %d responses (render counts: a hit renders nothing)", plural(c.Misses, "render"), c.Checked)
+	case c.By == "render counts":
+		return ""
+	case c.Checked == 0:
+		return CacheNotConfirmed + "no response checked for " + c.By
+	case c.Misses > 0:
+		return CacheNotConfirmed + fmt.Sprintf("%d of %d checked responses lacked %s", c.Misses, c.Checked, c.By)
+	}
+	return ""
 }
 
 // harnessFaults lists what of the harness's own invalidated s, each as a

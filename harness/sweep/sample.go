@@ -84,6 +84,9 @@ type Sample struct {
 	// what a cheap request suffered while this sample's load ran; nil
 	// without a probe.
 	Probe *Probe `json:"probe,omitempty"`
+	// Cache confirms the hits of a cache-hit sample (suite `cache: hit`);
+	// nil for tests that render every request.
+	Cache *CacheHits `json:"cache,omitempty"`
 	// EventLoop is the Node server's event-loop delay over the window, from
 	// the harness's preload (perf_hooks.monitorEventLoopDelay); nil for
 	// servers that are not Node.
@@ -140,6 +143,16 @@ type Probe struct {
 	// Latency summarises Histogram (µs, HdrHistogram V2 encoding), in ms.
 	Latency   Latency `json:"latency"`
 	Histogram []byte  `json:"histogram"`
+}
+
+// CacheHits is how a cache-hit sample's hits were confirmed: By render
+// counts (no render during the window; Checked = responses, Misses =
+// renders) or by the header framework.yaml names (Checked = responses
+// checked under load, Misses = those without it).
+type CacheHits struct {
+	By      string `json:"by"` // "render counts" or the header, "x-nextjs-cache: HIT"
+	Checked int64  `json:"checked"`
+	Misses  int64  `json:"misses"`
 }
 
 // EventLoop is a Node server's event-loop delay over one window, in ms:
