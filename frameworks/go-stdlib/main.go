@@ -1,6 +1,7 @@
 // Command go-stdlib is tfbench's reference server: the six TechEmpower tests
-// (TFB-RULES.md) on the Go standard library alone, net/http, database/sql
-// and html/template, with modernc.org/sqlite (pure Go) as the SQLite driver.
+// (TFB-RULES.md) and the page test (/ssr?rows=N, docs/ssr.md) on the Go
+// standard library alone, net/http, database/sql and html/template, with
+// modernc.org/sqlite (pure Go) as the SQLite driver.
 // Every ratio in tfbench's reports is taken against this server.
 //
 // Environment:
@@ -58,6 +59,10 @@ const worldRows = 10000
 // rules, queries test: clamp to 1..500).
 const maxQueries = 500
 
+// maxPageRows is the upper clamp of the page test's rows parameter (tfbench
+// page contract, docs/ssr.md: clamp to 1..10000, every World row).
+const maxPageRows = worldRows
+
 // world is one World row as the db, queries and updates tests return it.
 type world struct {
 	ID           int32 `json:"id"`
@@ -76,6 +81,15 @@ var fortunesPage = template.Must(template.New("fortunes").Parse(
 	`<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>` +
 		`{{range .}}<tr><td>{{.ID}}</td><td>{{.Message}}</td></tr>{{end}}` +
 		`</table></body></html>`))
+
+// ssrPage renders the page test's World table (tfbench page contract,
+// docs/ssr.md): ids 1..N in order, one row per World row, two cells each,
+// every value written through html/template's escaping.
+var ssrPage = template.Must(template.New("ssr").Parse(
+	`<!DOCTYPE html><html><head><meta charset="utf-8"><title>World</title></head><body>` +
+		`<table><thead><tr><th>id</th><th>randomNumber</th></tr></thead><tbody>` +
+		`{{range .}}<tr class="row" data-id="{{.ID}}"><td class="id">{{.ID}}</td><td class="num">{{.RandomNumber}}</td></tr>{{end}}` +
+		`</tbody></table></body></html>`))
 
 // gate is a FIFO counting semaphore: a buffered channel whose capacity is
 // the connection count of the pool it fronts. A request enters once before
@@ -128,6 +142,7 @@ type app struct {
 	read, write           *sql.DB
 	readGate, writeGate   gate // FIFO gates as wide as read and write
 	selectWorld, fortunes *sql.Stmt
+	selectWorlds          *sql.Stmt // World ids 1..? in order (page test)
 	updateWorld           *sql.Stmt // prepared on the write pool
 	logf                  func(format string, args ...any)
 }
@@ -195,6 +210,7 @@ func openApp(path string) (*app, error) {
 	}{
 		{a.read, &a.selectWorld, "SELECT id, randomNumber FROM World WHERE id = ?"},
 		{a.read, &a.fortunes, "SELECT id, message FROM Fortune"},
+		{a.read, &a.selectWorlds, "SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id"},
 		{a.write, &a.updateWorld, "UPDATE World SET randomNumber = ? WHERE id = ?"},
 	} {
 		if *p.dst, err = p.db.Prepare(p.sql); err != nil {
@@ -219,6 +235,7 @@ func (a *app) handler() http.Handler {
 	mux.HandleFunc("GET /queries", a.queries)
 	mux.HandleFunc("GET /updates", a.updates)
 	mux.HandleFunc("GET /fortunes", a.fortunesHandler)
+	mux.HandleFunc("GET /ssr", a.ssr)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Server", serverName)
 		mux.ServeHTTP(w, r)
@@ -424,6 +441,62 @@ func (a *app) loadFortunes(ctx context.Context) ([]fortune, error) {
 		return nil, fmt.Errorf("Fortune rows: %w", err)
 	}
 	return list, nil
+}
+
+// pageRows reads the page test's rows parameter (tfbench page contract,
+// docs/ssr.md): a missing, empty or non-numeric value means 1, and the
+// count is clamped to 1..10000 (a value too large for int saturates first).
+func pageRows(r *http.Request) int {
+	n, err := strconv.Atoi(r.URL.Query().Get("rows"))
+	if (err != nil && !errors.Is(err, strconv.ErrRange)) || n < 1 {
+		return 1
+	}
+	return min(n, maxPageRows)
+}
+
+// ssr: tfbench page test. World rows 1..N read by one query on every
+// request, rendered as one table through html/template.
+func (a *app) ssr(w http.ResponseWriter, r *http.Request) {
+	n := pageRows(r)
+	rows, err := a.loadWorldRange(r.Context(), n)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	var buf bytes.Buffer
+	buf.Grow(256 + 80*len(rows))
+	if err := ssrPage.Execute(&buf, rows); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	write(w, "text/html; charset=utf-8", buf.Bytes())
+}
+
+// loadWorldRange reads World ids 1..n in id order with one query, inside
+// one pass through the read gate.
+func (a *app) loadWorldRange(ctx context.Context, n int) ([]world, error) {
+	if err := a.readGate.enter(ctx); err != nil {
+		return nil, fmt.Errorf("wait for a read connection: %w", err)
+	}
+	defer a.readGate.leave()
+	ctx = dbContext(ctx)
+	rs, err := a.selectWorlds.QueryContext(ctx, n)
+	if err != nil {
+		return nil, fmt.Errorf("World ids 1..%d: %w", n, err)
+	}
+	defer rs.Close()
+	rows := make([]world, 0, n)
+	for rs.Next() {
+		var wr world
+		if err := rs.Scan(&wr.ID, &wr.RandomNumber); err != nil {
+			return nil, fmt.Errorf("World row: %w", err)
+		}
+		rows = append(rows, wr)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, fmt.Errorf("World rows: %w", err)
+	}
+	return rows, nil
 }
 
 // config reads PORT, DATABASE_PATH and HOST from getenv.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -444,7 +445,7 @@ func TestGateAdmitsInArrivalOrder(t *testing.T) {
 	}
 }
 
-// TestPoolsNeverWait: under a burst of concurrent db, queries, fortunes and
+// TestPoolsNeverWait: under a burst of concurrent db, queries, fortunes, page and
 // updates requests, database/sql never makes a request wait for a
 // connection (DB.Stats().WaitCount), since the gates admit no more requests
 // than each pool has connections. With more Ps than connections, a handler
@@ -460,7 +461,7 @@ func TestPoolsNeverWait(t *testing.T) {
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4 * cap(a.readGate)))
 	h := a.handler()
-	paths := []string{"/queries?queries=20", "/updates?queries=20", "/fortunes", "/db"}
+	paths := []string{"/queries?queries=20", "/updates?queries=20", "/fortunes", "/db", "/ssr?rows=100"}
 	var wg sync.WaitGroup
 	for i := range 64 {
 		wg.Go(func() {
@@ -479,5 +480,103 @@ func TestPoolsNeverWait(t *testing.T) {
 		if s := db.Stats(); s.WaitCount != 0 {
 			t.Errorf("%s pool: %d requests waited for a connection (%v in all), want 0", name, s.WaitCount, s.WaitDuration)
 		}
+	}
+}
+
+// pageWant is the /ssr document for World rows 1..n as the database db holds
+// them now: the exact bytes ssrPage must produce (ids and numbers need no
+// escaping, so this is the page contract's markup written out by hand).
+func pageWant(t *testing.T, db *sql.DB, n int) string {
+	t.Helper()
+	rs, err := db.Query("SELECT id, randomNumber FROM World WHERE id <= ? ORDER BY id", n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>World</title></head><body>` +
+		`<table><thead><tr><th>id</th><th>randomNumber</th></tr></thead><tbody>`)
+	count := 0
+	for rs.Next() {
+		var id, num int
+		if err := rs.Scan(&id, &num); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, `<tr class="row" data-id="%d"><td class="id">%d</td><td class="num">%d</td></tr>`, id, id, num)
+		count++
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if count != n {
+		t.Fatalf("test bug: the database has %d World rows up to id %d", count, n)
+	}
+	b.WriteString(`</tbody></table></body></html>`)
+	return b.String()
+}
+
+// TestPage: /ssr?rows=N is World rows 1..N (N missing or non-numeric → 1,
+// clamped to 1..10000) with the database's values, as text/html;
+// charset=utf-8, and a row changed in the database shows in the next page.
+func TestPage(t *testing.T) {
+	srv, _, p := start(t)
+	db, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Values unlike the ids (the test data has randomNumber = id), so a
+	// page that printed an id twice would fail.
+	if _, err := db.Exec("UPDATE World SET randomNumber = (id * 7919) % 10000 + 1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		q    string
+		want int
+	}{
+		{"/ssr?rows=0", 1},
+		{"/ssr?rows=1", 1},
+		{"/ssr?rows=10", 10},
+		{"/ssr?rows=10000", 10000},
+		{"/ssr?rows=foo", 1},
+		{"/ssr?rows=20000", 10000},
+		{"/ssr?rows=-3", 1},
+		{"/ssr?rows=", 1},
+		{"/ssr", 1},
+		{"/ssr?rows=3x", 1},
+		{"/ssr?rows=99999999999999999999", 10000},
+	} {
+		resp, body := get(t, srv, tc.q)
+		if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+			t.Errorf("%s: Content-Type %q", tc.q, ct)
+		}
+		if want := pageWant(t, db, tc.want); string(body) != want {
+			t.Errorf("%s: body (%d bytes) is not World rows 1..%d (%d bytes)\n got: %.300s\nwant: %.300s",
+				tc.q, len(body), tc.want, len(want), body, want)
+		}
+	}
+	_, body := get(t, srv, "/ssr?rows=1")
+	if want := `<!DOCTYPE html><html><head><meta charset="utf-8"><title>World</title></head><body>` +
+		`<table><thead><tr><th>id</th><th>randomNumber</th></tr></thead><tbody>` +
+		`<tr class="row" data-id="1"><td class="id">1</td><td class="num">7920</td></tr>` +
+		`</tbody></table></body></html>`; string(body) != want {
+		t.Errorf("/ssr?rows=1\n got: %s\nwant: %s", body, want)
+	}
+
+	// Rows are read on every request: no cache.
+	row3 := `<tr class="row" data-id="3"><td class="id">3</td><td class="num">%d</td></tr>`
+	_, body = get(t, srv, "/ssr?rows=10")
+	if !strings.Contains(string(body), fmt.Sprintf(row3, 3*7919%10000+1)) {
+		t.Fatalf("/ssr?rows=10 lacks row 3 before the change: %s", body)
+	}
+	if _, err := db.Exec("UPDATE World SET randomNumber = 4242 WHERE id = 3"); err != nil {
+		t.Fatal(err)
+	}
+	_, body = get(t, srv, "/ssr?rows=10")
+	if !strings.Contains(string(body), fmt.Sprintf(row3, 4242)) {
+		t.Errorf("/ssr?rows=10 after World id 3 was set to 4242: %s", body)
+	}
+	if want := pageWant(t, db, 10); string(body) != want {
+		t.Errorf("/ssr?rows=10 after the change\n got: %s\nwant: %s", body, want)
 	}
 }

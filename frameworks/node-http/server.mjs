@@ -1,5 +1,6 @@
-// node-http: the six TechEmpower tests (TFB-RULES.md) on Node.js alone,
-// node:http and node:sqlite, no framework and no dependencies.
+// node-http: the six TechEmpower tests (TFB-RULES.md) and the page test
+// (/ssr?rows=N, docs/ssr.md) on Node.js alone, node:http and node:sqlite, no
+// framework and no dependencies.
 //
 // Environment:
 //
@@ -28,6 +29,9 @@ const WORLD_ROWS = 10000;
 
 /** Upper clamp of the queries and updates row count (TFB rules, queries test: clamp to 1..500). */
 const MAX_QUERIES = 500;
+
+/** Upper clamp of the page test's rows parameter (tfbench page contract, docs/ssr.md: clamp to 1..10000). */
+const MAX_PAGE_ROWS = WORLD_ROWS;
 
 const HELLO = 'Hello, World!';
 
@@ -78,6 +82,7 @@ function openDatabase(path) {
     db,
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
+    selectWorlds: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
 }
@@ -98,6 +103,19 @@ function queryCount(search) {
   const n = Number(raw);
   if (n < 1) return 1;
   return Math.min(n, MAX_QUERIES);
+}
+
+/**
+ * The page test's row count from the query string (tfbench page contract,
+ * docs/ssr.md): a missing, empty or non-numeric value means 1 (an optional
+ * sign and digits only, as queryCount); clamped to 1..10000.
+ */
+function pageRows(search) {
+  const raw = new URLSearchParams(search).get('rows');
+  if (raw === null || !/^[+-]?\d+$/.test(raw)) return 1;
+  const n = Number(raw);
+  if (n < 1) return 1;
+  return Math.min(n, MAX_PAGE_ROWS);
 }
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -124,7 +142,7 @@ function send(res, status, contentType, body) {
 
 /** Builds the request handler over the prepared statements of store. */
 function handler(store, log) {
-  const { db, selectWorld, selectFortunes, updateWorld } = store;
+  const { db, selectWorld, selectFortunes, selectWorlds, updateWorld } = store;
 
   const loadWorld = (id) => {
     const row = selectWorld.get(id);
@@ -186,6 +204,22 @@ function handler(store, log) {
         html += `<tr><td>${f.id}</td><td>${escapeHtml(f.message)}</td></tr>`;
       }
       html += '</table></body></html>';
+      send(res, 200, 'text/html; charset=utf-8', html);
+    },
+
+    // tfbench page test: World rows 1..N read by one query on every
+    // request, rendered as one table by the string template, each value
+    // escaped as the fortunes messages are.
+    '/ssr': (res, search) => {
+      const rows = selectWorlds.all(pageRows(search));
+      let html =
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>World</title></head><body>' +
+        '<table><thead><tr><th>id</th><th>randomNumber</th></tr></thead><tbody>';
+      for (const r of rows) {
+        const id = escapeHtml(String(r.id));
+        html += `<tr class="row" data-id="${id}"><td class="id">${id}</td><td class="num">${escapeHtml(String(r.randomNumber))}</td></tr>`;
+      }
+      html += '</tbody></table></body></html>';
       send(res, 200, 'text/html; charset=utf-8', html);
     },
   };

@@ -21,6 +21,9 @@ const WORLD_ROWS = 10000;
 /** Upper clamp of the queries and updates row count (TFB rules, queries test: clamp to 1..500). */
 const MAX_QUERIES = 500;
 
+/** Upper clamp of the page test's rows parameter (tfbench page contract, docs/ssr.md: clamp to 1..10000). */
+const MAX_PAGE_ROWS = WORLD_ROWS;
+
 /** The row the fortunes test adds at request time (TFB rules, fortunes test). */
 const EXTRA_FORTUNE = 'Additional fortune added at request time.';
 
@@ -56,6 +59,7 @@ function openDatabase() {
     db,
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
+    selectWorlds: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
   const close = () => {
@@ -93,6 +97,19 @@ export function queryCount(searchParams) {
   const n = Number(raw);
   if (n < 1) return 1;
   return Math.min(n, MAX_QUERIES);
+}
+
+/**
+ * The page test's row count from a URL's search params (tfbench page
+ * contract, docs/ssr.md): a missing, empty or non-numeric value means 1 (an
+ * optional sign and digits only, as queryCount); clamped to 1..10000.
+ */
+export function pageRows(searchParams) {
+  const raw = searchParams.get('rows');
+  if (raw === null || !/^[+-]?\d+$/.test(raw)) return 1;
+  const n = Number(raw);
+  if (n < 1) return 1;
+  return Math.min(n, MAX_PAGE_ROWS);
 }
 
 /** Reads World row id as {id, randomNumber}; throws an Error naming the id when it is missing. */
@@ -138,6 +155,14 @@ export function updateWorlds(n) {
     throw new Error(`update World: ${err.message}`);
   }
   return rows;
+}
+
+/**
+ * tfbench page test: World rows 1..n in id order as [{id, randomNumber}],
+ * read now by one query (no cache: a changed row shows in the next page).
+ */
+export function worldRange(n) {
+  return database().selectWorlds.all(n);
 }
 
 /** Byte-order (UTF-8) comparison of two fortunes' messages. */
