@@ -181,16 +181,17 @@ func TestHostAPI(t *testing.T) {
 	}
 }
 
-// TestAppRoutes renders the real app (../app) over stubHost: the six TFB routes and the showcase.
+// TestAppRoutes renders the real app (../app) over stubHost: the six TFB routes and the page test's /ssr and /isr.
 func TestAppRoutes(t *testing.T) {
 	e := newEngine(t, "../app")
 	meta := e.run(`__engine.meta()`)
 	wantMeta := `[{"path":"/db","file":"app/routes/db.ts","revalidate":0},` +
 		`{"path":"/fortunes","file":"app/routes/fortunes.tsx","revalidate":0},` +
+		`{"path":"/isr","file":"app/routes/isr.tsx","revalidate":3600},` +
 		`{"path":"/json","file":"app/routes/json.ts","revalidate":0},` +
 		`{"path":"/plaintext","file":"app/routes/plaintext.ts","revalidate":0},` +
 		`{"path":"/queries","file":"app/routes/queries.ts","revalidate":0},` +
-		`{"path":"/showcase","file":"app/routes/showcase.tsx","revalidate":0},` +
+		`{"path":"/ssr","file":"app/routes/ssr.tsx","revalidate":0},` +
 		`{"path":"/updates","file":"app/routes/updates.ts","revalidate":0}]`
 	if meta != wantMeta {
 		t.Errorf("meta() = %s\nwant %s", meta, wantMeta)
@@ -272,24 +273,33 @@ func TestAppRoutes(t *testing.T) {
 		}
 	}
 
-	// showcase: 1,000 consecutive rows from one db.all, through WorldTable -> WorldRow -> Cell.
-	e.run(`__calls = []; __db.all = (sql, p) => { const r = []; for (let id = p[0]; id <= p[1]; id++) r.push({ id, randomNumber: id * 2 }); return r; };`)
-	got, async, errMsg := e.render("/showcase")
-	if errMsg != "" || async {
-		t.Fatalf("/showcase: error %q, async %v", errMsg, async)
-	}
-	var first int
-	if err := json.Unmarshal([]byte(e.run(`JSON.stringify(__calls[0][2][0])`)), &first); err != nil {
-		t.Fatal(err)
-	}
-	wantRow := fmt.Sprintf(`<tr id="w%d" class="even"><td class="num">%d</td><td class="num">%d</td><td>even</td><td><span class="bar" style="width:%v%%"></span></td></tr>`,
-		first, first, 2*first, float64(2*first)/100)
-	if n := strings.Count(got, "<tr id=\"w"); n != 1000 || !strings.Contains(got, wantRow) {
-		t.Errorf("/showcase: %d rows, first row present %v (want 1000 and %s)", n, strings.Contains(got, wantRow), wantRow)
-	}
-	wantHead := fmt.Sprintf("200\ntext/html; charset=utf-8\n<!DOCTYPE html><html><head><title>World %d..%d</title></head><body><h1>World rows</h1><table><thead>", first, first+999)
-	if !strings.HasPrefix(got, wantHead) || !strings.HasSuffix(got, "</tfoot></table></body></html>") {
-		t.Errorf("/showcase page starts %q, ends %q", got[:min(len(got), 200)], got[max(0, len(got)-80):])
+	// ssr and isr (issue 14, the page contract): ?rows= clamped to 1..10000, bad or missing -> 1; one db.all with N,
+	// rendered through WorldTable -> Row -> Cell.
+	e.run(`__db.all = (sql, p) => { const r = []; for (let id = 1; id <= p[0]; id++) r.push({ id, randomNumber: id * 2 }); return r; };`)
+	for _, tc := range []struct {
+		path, q string
+		rows    int
+	}{{"/ssr", "2", 2}, {"/ssr", "1000", 1000}, {"/ssr", "0", 1}, {"/ssr", "foo", 1}, {"/ssr", "", 1},
+		{"/ssr", "20000", 10000}, {"/ssr", "+7", 7}, {"/ssr", "-3", 1}, {"/isr", "3", 3}} {
+		e.run(`__calls = []; __req.query = { rows: ` + fmt.Sprintf("%q", tc.q) + ` };`)
+		got, async, errMsg := e.render(tc.path)
+		if errMsg != "" || async {
+			t.Fatalf("%s?rows=%s: error %q, async %v", tc.path, tc.q, errMsg, async)
+		}
+		var rows strings.Builder
+		for id := 1; id <= tc.rows; id++ {
+			fmt.Fprintf(&rows, `<tr class="row" data-id="%d"><td class="id">%d</td><td class="num">%d</td></tr>`, id, id, 2*id)
+		}
+		want := fmt.Sprintf("200\ntext/html; charset=utf-8\n<!DOCTYPE html><html><head><title>World rows 1..%d</title></head><body>"+
+			"<table><thead><tr><th>id</th><th>randomNumber</th></tr></thead><tbody>%s</tbody></table></body></html>", tc.rows, rows.String())
+		if got != want {
+			t.Errorf("%s?rows=%s = %q...%q (%d bytes), want %q...%q (%d bytes)", tc.path, tc.q,
+				got[:min(len(got), 300)], got[max(0, len(got)-100):], len(got), want[:min(len(want), 300)], want[max(0, len(want)-100):], len(want))
+		}
+		calls := e.run(`JSON.stringify(__calls)`)
+		if wantCalls := fmt.Sprintf(`[["all","SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id",[%d]]]`, tc.rows); calls != wantCalls {
+			t.Errorf("%s?rows=%s host calls %s, want %s", tc.path, tc.q, calls, wantCalls)
+		}
 	}
 }
 
@@ -302,8 +312,8 @@ func BenchmarkRender(b *testing.B) {
 	}
 	e := newEngine(b, "../app")
 	e.run(`const fortunes = ` + string(fortunes) + `; __db.all = (sql, p) => { if (p.length === 0) return fortunes.map((f) => ({ ...f }));
-		const r = []; for (let id = p[0]; id <= p[1]; id++) r.push({ id, randomNumber: id * 2 }); return r; };
-		__calls = { push() {} };`)
+		const r = []; for (let id = 1; id <= p[0]; id++) r.push({ id, randomNumber: id * 2 }); return r; };
+		__calls = { push() {} }; __req.query = { rows: "1000" };`)
 	eng, err := e.ctx.Global().Get("__engine")
 	if err != nil {
 		b.Fatal(err)
@@ -311,7 +321,7 @@ func BenchmarkRender(b *testing.B) {
 	obj, _ := eng.AsObject()
 	rv, _ := obj.Get("render")
 	render, _ := rv.AsFunction()
-	for _, path := range []string{"/json", "/fortunes", "/showcase"} {
+	for _, path := range []string{"/json", "/fortunes", "/ssr"} {
 		b.Run(path[1:], func(b *testing.B) {
 			arg, _ := v8.NewValue(e.ctx.Isolate(), int32(e.routes[path]))
 			n := 0

@@ -40,12 +40,16 @@ const WORLD_ROWS = 10000;
 /** Upper clamp of the queries and updates row count (TFB rules, queries test: clamp to 1..500). */
 const MAX_QUERIES = 500;
 
+/** Upper clamp of the page test's ?rows= count (issue 14, the page contract: 1..10000). */
+const MAX_ROWS = 10000;
+
 interface Store {
   path: string;
   db: DatabaseSync;
   selectWorld: StatementSync;
   selectFortunes: StatementSync;
   updateWorld: StatementSync;
+  selectWorldRange: StatementSync;
 }
 
 let store: Store | undefined;
@@ -84,6 +88,7 @@ export function openDatabase(): Store {
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
+    selectWorldRange: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
   };
   return store;
 }
@@ -111,6 +116,19 @@ export function queryCount(query: URLSearchParams): number {
   const n = Number(raw);
   if (n < 1) return 1;
   return Math.min(n, MAX_QUERIES);
+}
+
+/**
+ * The page test's row count from ?rows=: clamped to 1..10000; a missing,
+ * empty or non-numeric value means 1 (issue 14, the page contract; parsed as
+ * queryCount parses ?queries=).
+ */
+export function rowCount(query: URLSearchParams): number {
+  const raw = query.get('rows');
+  if (raw === null || !/^[+-]?\d+$/.test(raw)) return 1;
+  const n = Number(raw);
+  if (n < 1) return 1;
+  return Math.min(n, MAX_ROWS);
 }
 
 /** Reads World row id; throws an Error naming the id when the row is missing. */
@@ -160,6 +178,15 @@ export function updateWorlds(n: number): World[] {
     throw new Error(`${s.path}: update World: ${(err as Error).message}`);
   }
   return rows;
+}
+
+/**
+ * The page test's rows: World ids 1..n in id order, read by ONE execution of
+ * the prepared range SELECT on every call (issue 14: no cache of any kind).
+ */
+export function worldRange(n: number): World[] {
+  const rows = openDatabase().selectWorldRange.all(n) as unknown as World[];
+  return rows.map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
 }
 
 /** Every Fortune row, in the table's order (the fortunes page sorts them). */

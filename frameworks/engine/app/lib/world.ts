@@ -1,4 +1,4 @@
-// World table helpers shared by the db, queries and updates routes (TFB-RULES.md, The dataset).
+// World table helpers shared by the db, queries, updates and page routes (TFB-RULES.md, The dataset).
 import { db, request } from "engine";
 
 /** A World row as TFB returns it. */
@@ -12,6 +12,12 @@ export const WORLD_ROWS = 10000;
 
 /** Upper clamp of the queries and updates row count (TFB rules, queries test: clamp to 1..500). */
 export const MAX_QUERIES = 500;
+
+/** Upper clamp of the page test's ?rows= count (issue 14, the page contract: 1..10000). */
+export const MAX_ROWS = 10000;
+
+/** The page test's one statement: World rows 1..? in id order (issue 14, the page contract). */
+export const SELECT_WORLD_RANGE = "SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id";
 
 /** The statement that reads one World row by id. */
 export const SELECT_WORLD = "SELECT id, randomNumber FROM World WHERE id = ?";
@@ -31,6 +37,18 @@ export function queryCount(): number {
   const n = Number(raw);
   if (n < 1) return 1;
   return n > MAX_QUERIES ? MAX_QUERIES : n;
+}
+
+/**
+ * The page test's row count from ?rows=: clamped to 1..MAX_ROWS; a missing, empty or non-numeric value means 1
+ * (issue 14, the page contract; parsed as queryCount parses ?queries=).
+ */
+export function rowCount(): number {
+  const raw = request.query("rows");
+  if (!/^[+-]?\d+$/.test(raw)) return 1;
+  const n = Number(raw);
+  if (n < 1) return 1;
+  return n > MAX_ROWS ? MAX_ROWS : n;
 }
 
 /**

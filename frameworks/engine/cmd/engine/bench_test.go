@@ -17,7 +17,8 @@ import (
 // ENGINE_BENCH_DB overrides it.
 const benchDataset = "../../../../.tfbench/dataset/tfb.db"
 
-// BenchmarkApp serves the real app's six TFB routes through the master's
+// BenchmarkApp serves the real app's six TFB routes and the page test's
+// 1,000-row /ssr (and its ISR hit, /isr) through the master's
 // handler and a one-isolate pool on a copy of the dataset, without the
 // network: everything a request costs the engine except the socket. One op
 // is one request; compare ns/op between builds (same machine, same run).
@@ -48,7 +49,7 @@ func BenchmarkApp(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(srv.Close)
-	for _, target := range []string{"/json", "/plaintext", "/db", "/queries?queries=20", "/fortunes", "/updates?queries=20"} {
+	for _, target := range []string{"/json", "/plaintext", "/db", "/queries?queries=20", "/fortunes", "/updates?queries=20", "/ssr?rows=1000", "/isr?rows=1000"} {
 		b.Run(target[1:], func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, target, nil)
 			w := &discardWriter{h: http.Header{}}
