@@ -1,12 +1,11 @@
-// The root layout Next.js requires: the document around every page (only
-// /fortunes here). React escapes the title like any text.
+// The root layout Next.js requires: the document around every page. Each
+// page renders its own <title> (React hoists it into this <head>; React
+// escapes it like any text).
 
 export default function RootLayout({ children }) {
   return (
     <html>
-      <head>
-        <title>Fortunes</title>
-      </head>
+      <head />
       <body>{children}</body>
     </html>
   );

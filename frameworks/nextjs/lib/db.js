@@ -1,6 +1,6 @@
 // The dataset for the nextjs adapter: one node:sqlite connection per process,
 // its prepared statements, and the TFB query helpers shared by the route
-// handlers and the fortunes page.
+// handlers, the fortunes page and the World-table pages (/ssr, /isr/N).
 //
 // Server-only: the 'server-only' import (interpreted by Next.js itself, no
 // package needed) makes the build fail if a client component imports this
@@ -25,6 +25,9 @@ const WORLD_ROWS = 10000;
 
 /** Upper clamp of the queries and updates row count (TFB rules, queries test: clamp to 1..500). */
 const MAX_QUERIES = 500;
+
+/** Upper clamp of a page's World rows (the page contract: /ssr?rows=N, N clamped to 1..10000). */
+const MAX_PAGE_ROWS = 10000;
 
 /** The globalThis key of the per-process store. */
 const STORE = Symbol.for('tfbench.nextjs.store');
@@ -59,6 +62,7 @@ function openStore() {
     db,
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
+    selectWorldRange: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
   process.once('exit', () => {
@@ -93,6 +97,29 @@ export function queryCount(raw) {
   const n = Number(raw);
   if (n < 1) return 1;
   return Math.min(n, MAX_QUERIES);
+}
+
+/**
+ * A page's World row count from the raw `rows` value (null or undefined when
+ * absent, the first value when repeated): the page contract clamps it to
+ * 1..10000; a missing, empty or non-numeric value means 1 (an optional sign
+ * and digits only, as queryCount).
+ */
+export function pageRows(raw) {
+  if (Array.isArray(raw)) raw = raw[0];
+  if (typeof raw !== 'string' || !/^[+-]?\d+$/.test(raw)) return 1;
+  const n = Number(raw);
+  if (n < 1) return 1;
+  return Math.min(n, MAX_PAGE_ROWS);
+}
+
+/**
+ * World rows with ids 1..n in id order as [{id, randomNumber}] (plain
+ * objects, so they can be a client component's props), read by one query on
+ * every call (the page contract: no cache of any kind).
+ */
+export function worldRange(n) {
+  return store().selectWorldRange.all(n).map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
 }
 
 /** One random World row as {id, randomNumber}; throws if the row is missing. */

@@ -1,7 +1,7 @@
 // The dataset, opened once per process when the server build is imported:
 // node:sqlite (DatabaseSync) on env DATABASE_PATH, prepared statements, and
 // the TechEmpower row rules shared by the db, queries, updates and fortunes
-// routes. The `.server` suffix keeps this module out of the browser bundle.
+// routes and the /ssr page. The `.server` suffix keeps this module out of the browser bundle.
 //
 // Environment:
 //
@@ -24,6 +24,9 @@ const WORLD_ROWS = 10000;
 
 /** Upper clamp of the queries and updates row count (TFB rules, queries test: clamp to 1..500). */
 const MAX_QUERIES = 500;
+
+/** Upper clamp of a page's World rows (the page contract: /ssr?rows=N, N clamped to 1..10000). */
+const MAX_PAGE_ROWS = 10000;
 
 /** The row the fortunes test adds at request time (TFB rules, fortunes test). */
 const EXTRA_FORTUNE = 'Additional fortune added at request time.';
@@ -58,11 +61,12 @@ function openDatabase(env) {
     db,
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
+    selectWorldRange: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
 }
 
-const { db, selectWorld, selectFortunes, updateWorld } = openDatabase(process.env);
+const { db, selectWorld, selectFortunes, selectWorldRange, updateWorld } = openDatabase(process.env);
 
 process.once('exit', () => {
   if (db.isOpen) db.close();
@@ -88,6 +92,28 @@ export function queryCount(request) {
   const n = Number(raw);
   if (n < 1) return 1;
   return Math.min(n, MAX_QUERIES);
+}
+
+/**
+ * A page's World row count from the request's `rows` query parameter (the
+ * first when repeated): the page contract clamps it to 1..10000; a missing,
+ * empty or non-numeric value means 1 (an optional sign and digits only, as
+ * queryCount).
+ */
+export function pageRows(request) {
+  const raw = new URL(request.url).searchParams.get('rows');
+  if (raw === null || !/^[+-]?\d+$/.test(raw)) return 1;
+  const n = Number(raw);
+  if (n < 1) return 1;
+  return Math.min(n, MAX_PAGE_ROWS);
+}
+
+/**
+ * World rows with ids 1..n in id order as [{id, randomNumber}], read by one
+ * query on every call (the page contract: no cache of any kind).
+ */
+export function worldRange(n) {
+  return selectWorldRange.all(n).map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
 }
 
 /**

@@ -1,6 +1,7 @@
-// Route config: the six TechEmpower test paths (TFB-RULES.md). Every route
-// but fortunes is a resource route (a loader returning a Response, no
-// component); fortunes is a document route rendered by React on the server.
+// Route config: the six TechEmpower test paths (TFB-RULES.md) and the page
+// test's /ssr. Every route but fortunes and ssr is a resource route (a
+// loader returning a Response, no component); fortunes and ssr are document
+// routes rendered by React on the server and hydrated in the browser.
 import { route } from '@react-router/dev/routes';
 
 export default [
@@ -10,4 +11,5 @@ export default [
   route('queries', 'routes/queries.js'),
   route('updates', 'routes/updates.js'),
   route('fortunes', 'routes/fortunes.jsx'),
+  route('ssr', 'routes/ssr.jsx'),
 ];

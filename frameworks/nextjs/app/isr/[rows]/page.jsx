@@ -1,0 +1,29 @@
+// The cached page (ISR): /isr/N renders the /ssr page's table for N rows
+// (same parsing and clamp) once, when first requested, and Next.js serves
+// it from its cache for revalidate seconds after (header x-nextjs-cache:
+// HIT). No path is prerendered at build time (generateStaticParams returns
+// none, dynamicParams allows every N), so the build never opens the
+// database.
+
+import WorldTable from '../../components/WorldTable.jsx';
+import { pageRows, worldRange } from '../../../lib/db.js';
+
+/** Seconds a rendered page is served from the cache before it is rendered again in the background. */
+export const revalidate = 3600;
+
+export const dynamicParams = true;
+
+/** No N is rendered at build time; each is rendered on its first request. */
+export function generateStaticParams() {
+  return [];
+}
+
+export default async function Isr({ params }) {
+  const { rows } = await params;
+  return (
+    <>
+      <title>World rows</title>
+      <WorldTable rows={worldRange(pageRows(rows))} />
+    </>
+  );
+}
