@@ -100,7 +100,7 @@ var commands = []struct {
 	{"verify", "start frameworks and check their responses against the TFB rules, measuring nothing", verifyCmd},
 	{"dataset", "generate the SQLite World/Fortune dataset", datasetCmd},
 	{"report", "render a results.json as markdown", reportCmd},
-	{"ab", "A/B: two variants or two builds of one framework, interleaved rounds, then compare (exit 1 when NEW is slower)", abCmd},
+	{"ab", "A/B: two variants or two builds of one framework, their responses compared byte for byte, interleaved rounds, then compare (exit 1 when NEW is slower)", abCmd},
 	{"merge", "combine results files from several machines or CI jobs into one merged file", mergeCmd},
 	{"compare", "compare two results files per framework variant and test: faster, slower, same or unknown (exit 1 when slower)", compareCmd},
 	{"load", "drive load at any URL, like wrk or hey, and print the summary a sample gets", loadCmd},
