@@ -8,7 +8,7 @@
 //	tfbench verify     [--suite FILE] [--frameworks LIST] [--tests LIST]
 //	tfbench dataset    [--out FILE] [--force]
 //	tfbench report     [--results FILE] [--out FILE]
-//	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
+//	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
 //	tfbench merge      --out FILE [--labels LIST] FILE...
 //	tfbench compare    [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW
 //	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--json]
@@ -34,6 +34,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/tfbench/tfbench/harness/ab"
 	"github.com/tfbench/tfbench/harness/framework"
 )
 
@@ -99,7 +100,7 @@ var commands = []struct {
 	{"verify", "start frameworks and check their responses against the TFB rules, measuring nothing", verifyCmd},
 	{"dataset", "generate the SQLite World/Fortune dataset", datasetCmd},
 	{"report", "render a results.json as markdown", reportCmd},
-	{"ab", "A/B: two variants or two builds of one framework, interleaved rounds, then compare (exit 1 when NEW is slower)", abCmd},
+	{"ab", "A/B: two variants or two builds of one framework, their responses compared byte for byte, interleaved rounds, then compare (exit 1 when NEW is slower)", abCmd},
 	{"merge", "combine results files from several machines or CI jobs into one merged file", mergeCmd},
 	{"compare", "compare two results files per framework variant and test: faster, slower, same or unknown (exit 1 when slower)", compareCmd},
 	{"load", "drive load at any URL, like wrk or hey, and print the summary a sample gets", loadCmd},
@@ -132,6 +133,9 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return 2
 			}
 			fmt.Fprintf(stderr, "tfbench %s: %v\n", c.name, err)
+			if errors.Is(err, ab.ErrDiffers) {
+				return 3 // ab --require-identical: the two sides' pages differ
+			}
 			if verdicts[c.name] && !errors.Is(err, errRegression) {
 				return 2 // no verdict: 1 is kept for "slower"
 			}

@@ -8,6 +8,7 @@ package ab
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -24,6 +25,14 @@ type Config struct {
 	Run       run.Config
 	Base, New run.Target
 	Compare   compare.Options
+	// RequireIdentical makes a test whose pages differ, or could not be
+	// compared, end the run before measuring (ErrDiffers); otherwise it
+	// is a warning and the run goes on.
+	RequireIdentical bool
+	// Out receives one line per test with its byte-equivalence verdict as
+	// it is made ("equivalence json: identical (0 masks applied)"); nil
+	// discards them.
+	Out io.Writer
 }
 
 // Rounds is the number of rounds c measures: Run.Rounds, or the suite's
@@ -103,17 +112,22 @@ func abs(p string) string {
 	return a
 }
 
-// Run measures c.Base and c.New with interleaved rounds (run.Bench: per
-// round a fresh server each, in a shuffled order) and compares them. It
+// Run first fetches every selected test's response from c.Base and c.New
+// and compares them byte for byte after masking (Check; recorded in
+// results.json and the table), then measures the two with interleaved
+// rounds (run.Bench: per round a fresh server each, in a shuffled order)
+// and compares them. It
 // returns the run's results and their path (written as measured, so an
 // interruption keeps every sample) and the table, which is nil when the run
 // failed. Errors: fewer than compare.MinRounds rounds ("ab needs at least
-// 5 interleaved rounds, got 3"), the run's own errors, the comparison's.
+// 5 interleaved rounds, got 3"), the run's own errors, ErrDiffers (with RequireIdentical; nothing is
+// measured), the comparison's.
 func Run(ctx context.Context, c Config) (*results.File, string, *compare.Table, error) {
 	if n := c.Rounds(); n < compare.MinRounds {
 		return nil, "", nil, fmt.Errorf("ab needs at least %d interleaved rounds, got %d (set --rounds)", compare.MinRounds, n)
 	}
 	c.Run.Targets = []run.Target{c.Base, c.New}
+	c.Run.BeforeMeasure = c.check
 	f, path, err := run.Bench(ctx, c.Run)
 	if err != nil {
 		return f, path, nil, err

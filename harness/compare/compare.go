@@ -260,6 +260,9 @@ type Table struct {
 	// build, hostnames, rows only on one side).
 	Warnings []string `json:"warnings"`
 	Notes    []string `json:"notes"`
+	// Equivalence is tfbench ab's byte-equivalence verdicts, from the run
+	// file Variants compared (results.File.Equivalence); empty otherwise.
+	Equivalence []results.Equivalence `json:"equivalence,omitempty"`
 }
 
 // Regressed reports whether any row is slower.
@@ -398,7 +401,7 @@ func Variants(f *results.File, base, next Variant, o Options) (*Table, error) {
 		}
 	}
 	t := &Table{Base: metaOf(o.BaseName, set), New: metaOf(o.NewName, set), Options: o,
-		BaseVariant: base.String(), NewVariant: next.String()}
+		BaseVariant: base.String(), NewVariant: next.String(), Equivalence: f.Equivalence}
 	s := sideOf(o.BaseName, set)
 	for _, test := range f.Suite.Tests {
 		n := suite.HeadlineOf(test.Queries)

@@ -9,13 +9,16 @@ import (
 
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/report"
+	"github.com/tfbench/tfbench/harness/results"
 )
 
 // Markdown writes t as markdown: a header naming both sides (files, runs,
 // hosts, rounds), the method and the statistics used (two-sided
 // Mann-Whitney U over per-round values, Holm–Bonferroni across the table's
-// rows, α, min change), the family limit when no row can be significant,
-// the verdict counts, one table row per Row, then warnings and notes.
+// rows, α, min change), tfbench ab's byte-equivalence verdicts when the
+// table has them (one line per test, a difference in bold), the family
+// limit when no row can be significant, the verdict counts, one table row
+// per Row, then warnings and notes.
 // Errors are the writer's.
 func Markdown(w io.Writer, t *Table) error {
 	m := &mdWriter{w: w}
@@ -44,6 +47,7 @@ func Markdown(w io.Writer, t *Table) error {
 	m.printf("- p is from a two-sided Mann-Whitney U test over the per-round %s (%s vs %s); p (Holm) is Holm–Bonferroni-adjusted across this table's %d tested rows. "+
 		"A row is slower or faster when p (Holm) < α = %g and its median changed by at least %s; it needs ≥ %d rounds per side.\n\n",
 		unit, t.Base.Name, t.New.Name, tested, o.Alpha, minText(o.MinChange), MinRounds)
+	equivalence(m, t.Equivalence)
 	if t.Limit != "" {
 		m.printf("**No verdict possible: %s.**\n\n", t.Limit)
 	}
@@ -201,4 +205,58 @@ func orDash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// equivalence writes the byte-equivalence verdicts (none: nothing): a
+// summary line, bold when a test is not identical, and one item per test
+// with its path; excerpts are %q-quoted in code spans.
+func equivalence(m *mdWriter, es []results.Equivalence) {
+	if len(es) == 0 {
+		return
+	}
+	bad := 0
+	for _, e := range es {
+		if !e.Identical {
+			bad++
+		}
+	}
+	const how = "pages fetched from both sides before measuring, compared byte for byte after masking per-request and per-build values"
+	if bad == 0 {
+		m.printf("Byte-equivalence: all %d tests identical (%s).\n\n", len(es), how)
+	} else {
+		m.printf("**Byte-equivalence: %d of %d tests not identical** (%s).\n\n", bad, len(es), how)
+	}
+	for _, e := range es {
+		var v string
+		switch {
+		case e.Error != "":
+			v = "**not compared**: " + e.Error
+		case e.Identical:
+			v = e.Text()
+		default:
+			v = fmt.Sprintf("**differs at byte %d**: base %s new %s", e.Offset, codeSpan(strconv.Quote(e.Base)), codeSpan(strconv.Quote(e.New)))
+		}
+		m.printf("- %s %s: %s\n", e.Test, codeSpan(e.Path), v)
+	}
+	m.printf("\n")
+}
+
+// codeSpan is s as a markdown code span: fenced by one backtick more than
+// the longest run of backticks in s, padded with a space when s starts or
+// ends with one.
+func codeSpan(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
 }

@@ -145,6 +145,10 @@ type File struct {
 	Frameworks    []Framework    `json:"frameworks"`
 	Verifications []Verification `json:"verifications"`
 	Samples       []sweep.Sample `json:"samples"`
+	// Equivalence holds tfbench ab's byte-equivalence verdicts, one per
+	// suite test in suite order (fetched before measuring); empty for a
+	// plain bench run.
+	Equivalence []Equivalence `json:"equivalence,omitempty"`
 }
 
 // Verification returns the verdict of framework variant on test, and

@@ -101,6 +101,13 @@ type Config struct {
 	// results.json and shown in the report, so a run limited to some
 	// frameworks or tests says so.
 	Command []string
+	// BeforeMeasure, when not nil, is called by Bench once after the
+	// builds and before the first round with a Fetch of every selected
+	// test's response from any target (pages.go). The verdicts it returns
+	// are recorded in results.json (File.Equivalence); an error it returns
+	// ends the run before anything is measured, and Bench returns it.
+	// tfbench ab's byte-equivalence check sets it.
+	BeforeMeasure func(ctx context.Context, fetch Fetch) ([]results.Equivalence, error)
 
 	// dateRecheck, when set, is verification's Date re-check delay
 	// (verify.Target.DateRecheck, raised to at least 1.1 s); 0 keeps the
@@ -268,6 +275,9 @@ func checkTargets(targets []Target) (firstDir map[string]string, err error) {
 
 func (r *runner) bench(ctx context.Context) error {
 	if err := r.buildAll(ctx); err != nil {
+		return err
+	}
+	if err := r.beforeMeasure(ctx); err != nil {
 		return err
 	}
 	perTarget := r.plan(r.cfg.Tests)

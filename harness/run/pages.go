@@ -1,0 +1,86 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/verify"
+)
+
+// Page is one test's response from one target, fetched by a Fetch.
+type Page struct {
+	Test string     // the suite test's name
+	Type suite.Type // its type
+	// Path is the path requested: the target's endpoint for the test with
+	// N at the test's headline ("/ssr?rows=10000", "/fortunes").
+	Path   string
+	Status int
+	Body   []byte
+	// Err says why there is no response (the request failed); Status and
+	// Body are then empty.
+	Err string
+}
+
+// Fetch starts target t (one of the run's targets, already built) on a
+// fresh copy of the dataset, GETs every selected test's Path once, in
+// suite order, with verification's request headers (verify.Fetch, the
+// tests' response timeout), stops it and returns the pages. Errors: t is
+// not a target of the run, could not be built or started, ctx ended.
+type Fetch func(ctx context.Context, t Target) ([]Page, error)
+
+// beforeMeasure calls Config.BeforeMeasure, if set, and records the
+// verdicts it returns.
+func (r *runner) beforeMeasure(ctx context.Context) error {
+	if r.cfg.BeforeMeasure == nil {
+		return nil
+	}
+	es, err := r.cfg.BeforeMeasure(ctx, r.fetch)
+	if len(es) > 0 {
+		if rerr := r.rec.Equivalence(es...); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// fetch is the run's Fetch: it starts t with the tag NAME-VARIANT-pages
+// (its server log is logs/NAME-VARIANT-pages.log).
+func (r *runner) fetch(ctx context.Context, t Target) ([]Page, error) {
+	known := false
+	for _, u := range r.cfg.Targets {
+		known = known || u.Name() == t.Name()
+	}
+	if !known {
+		return nil, fmt.Errorf("%s is not a target of this run", t.Name())
+	}
+	if why, bad := r.broken[t.Name()]; bad {
+		return nil, fmt.Errorf("%s: %s", t.Name(), why)
+	}
+	srv, stop, err := r.start(ctx, t, t.Spec.Name+"-"+t.VariantName()+"-pages")
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%s: start failed: %w", t.Name(), err)
+	}
+	defer stop()
+	var pages []Page
+	for _, test := range r.cfg.Tests {
+		p := Page{Test: test.Name, Type: test.Type, Path: suite.PathFor(t.Spec.Endpoint(test.Type, test.Path), max(test.Headline(), 1))}
+		status, body, err := verify.Fetch(ctx, srv.BaseURL, test.Type, p.Path, r.requestTimeout())
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			p.Err = err.Error()
+		} else {
+			p.Status, p.Body = status, body
+		}
+		pages = append(pages, p)
+	}
+	return pages, nil
+}
