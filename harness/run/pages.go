@@ -70,7 +70,10 @@ func (r *runner) fetch(ctx context.Context, t Target) ([]Page, error) {
 	defer stop()
 	var pages []Page
 	for _, test := range r.cfg.Tests {
-		p := Page{Test: test.Name, Type: test.Type, Path: suite.PathFor(t.Spec.Endpoint(test.Type, test.Path), max(test.Headline(), 1))}
+		if notApplicable(t, test) != "" {
+			continue
+		}
+		p := Page{Test: test.Name, Type: test.Type, Path: suite.PathFor(testPath(t, test), max(test.Headline(), 1))}
 		status, body, err := verify.Fetch(ctx, srv.BaseURL, test.Type, p.Path, r.requestTimeout())
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
