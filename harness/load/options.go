@@ -49,9 +49,9 @@ type Options struct {
 	// header (keys canonical as http.CanonicalHeaderKey makes them, values as
 	// received with surrounding white space trimmed, Content-Length and
 	// Transfer-Encoding included, trailers not) and its whole body (decoded,
-	// if chunked; empty if none). A response whose body is over 1 MiB is not
-	// passed to Check: it fails as "check GET <path>: body N bytes, over the
-	// 1 MiB kept for a check". It returns nil if the response passes, else
+	// if chunked; empty if none). A response whose body is over
+	// MaxCheckBytes (default 1 MiB) is not passed to Check: it fails as
+	// "check GET <path>: body N bytes, over the 1 MiB kept for a check". It returns nil if the response passes, else
 	// an error saying what is wrong, which counts as an error of class Check
 	// (the first becomes Result.Examples[Check]). header and body are fresh
 	// for every call; Check may keep them. Check runs on the goroutine that
