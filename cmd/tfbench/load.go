@@ -17,7 +17,7 @@ import (
 )
 
 func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("load", "load URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--timeout D] [--engine raw|hey] [--http2] [--type TYPE] [--json]", stderr)
+	fs := newFlags("load", "load URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--timeout D] [--engine raw|hey] [--http2] [--type TYPE] [--probe PATH [--probe-interval D]] [--json]", stderr)
 	var conns int
 	var dur time.Duration
 	fs.IntVar(&conns, "c", 64, "concurrency: open connections")
@@ -30,6 +30,8 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	engine := fs.String("engine", "", "load generator engine: raw (HTTP/1.1) or hey (HTTPS, HTTP/2); default by the URL's scheme")
 	http2 := fs.Bool("http2", false, "HTTP/2 over TLS (https URLs, engine hey)")
 	typ := fs.String("type", "", "TFB test type (json, plaintext, db, queries, fortunes, updates): send its Accept header and check 1 in 100 responses against its rule (engine raw)")
+	probePath := fs.String("probe", "", "interference probe: one more connection asks this path (e.g. /plaintext) once per --probe-interval, counted apart (engine raw)")
+	probeEvery := fs.Duration("probe-interval", 20*time.Millisecond, "the probe's interval")
 	asJSON := fs.Bool("json", false, "print the sample as JSON instead of text")
 	// Flags may come before or after the URL, as with wrk and hey.
 	if err := fs.Parse(args); err != nil {
@@ -49,6 +51,9 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	o.Connections, o.Duration, o.Pipeline, o.Rate, o.Timeout, o.HTTP2 = conns, dur, *pipeline, *rate, *timeout, *http2
+	if *probePath != "" {
+		o.Probe = &load.Probe{Path: *probePath, Interval: *probeEvery}
+	}
 	e, err := load.EngineForScheme(*engine, o.Scheme)
 	if err != nil {
 		return err
@@ -59,6 +64,9 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("--type %q: want one of json, plaintext, db, queries, fortunes, updates", *typ)
 		}
 		o.Accept = t.Accept()
+		if t == suite.Page {
+			o.MaxCheckBytes = 16 << 20 // pages reach 1–3 MB, over the 1 MiB default
+		}
 		if e.Name() == "raw" {
 			o.Check = verify.Checker(t, 0)
 		}

@@ -47,6 +47,14 @@ func TestLoadCommand(t *testing.T) {
 	if !strings.HasPrefix(stdout.String(), "GET "+srv.URL+"/x\n  engine raw, 1 connections, pipeline depth 1") || !strings.Contains(stdout.String(), "errors      status ") {
 		t.Errorf("text summary:\n%s", stdout.String())
 	}
+
+	stdout.Reset()
+	if code := cli(context.Background(), []string{"load", "-d", "300ms", "-c", "1", srv.URL + "/json", "--probe", "/p", "--probe-interval", "50ms"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("probe: exit %d: %s", code, stderr.String())
+	}
+	if out := stdout.String(); !strings.Contains(out, "\n  TTFB        p50 ") || !strings.Contains(out, "\n  probe       GET /p every 50 ms: ") {
+		t.Errorf("summary with a probe:\n%s", out)
+	}
 }
 
 func TestLoadCommandErrors(t *testing.T) {
@@ -59,6 +67,8 @@ func TestLoadCommandErrors(t *testing.T) {
 		{[]string{"load", "ftp://x/"}, 1, "the scheme must be http or https"},
 		{[]string{"load", "http://127.0.0.1:1/", "--type", "jsn"}, 1, `--type "jsn"`},
 		{[]string{"load", "https://127.0.0.1:1/", "--engine", "raw"}, 1, "https"},
+		{[]string{"load", "http://127.0.0.1:1/", "--engine", "hey", "--probe", "/plaintext"}, 1, "Probe is set, want nil: hey runs no interference probe (engine hey)"},
+		{[]string{"load", "http://127.0.0.1:1/", "--probe", "plaintext"}, 1, `Probe.Path "plaintext" does not start with /`},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer

@@ -11,7 +11,7 @@
 //	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
 //	tfbench merge      --out FILE [--labels LIST] FILE...
 //	tfbench compare    [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW
-//	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--json]
+//	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--probe PATH] [--json]
 //	tfbench frameworks [--dir DIR]
 //
 // Ctrl-C (SIGINT) or SIGTERM stops a run: the servers are stopped, the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -27,6 +28,8 @@ type plan struct {
 	start time.Time       // the window's start
 	end   time.Time       // the window's end
 	stop  atomic.Bool     // set when the caller cancels the run
+	loops int             // closed loop: how many event loops (loopCount, read before a probe raises GOMAXPROCS)
+	probe *prober         // the interference probe; nil without Options.Probe
 }
 
 // conn is one connection's counts, latency histogram, parser and sampled
@@ -45,6 +48,8 @@ type conn struct {
 	hist   *hdrhistogram.PackedHistogram // latency, µs (corrected at a Rate); nil when dense is set
 	dense  *hdrhistogram.Histogram       // closed loop: the event loop's latency histogram, µs, shared by its connections
 	uhist  *hdrhistogram.PackedHistogram // at a Rate: uncorrected latency, µs; else nil
+	thist  *hdrhistogram.PackedHistogram // TTFB, µs, from the same start as hist; nil when tdense is set
+	tdense *hdrhistogram.Histogram       // closed loop: the event loop's TTFB histogram, µs
 	tally  tally
 	dialer net.Dialer
 	timer  *time.Timer // for sleep; made on first use
@@ -62,6 +67,13 @@ type conn struct {
 	// current batch, checked once the batch is read.
 	untilCheck int
 	checks     []sampled
+
+	// TTFB: first is when the read that brought the first byte of the
+	// response being read returned (zero: none of it yet; closed loop);
+	// lastRead is when the last read that brought bytes returned (at a
+	// Rate, where next stamps its reads).
+	first    time.Time
+	lastRead time.Time
 }
 
 // sampled is one response kept for Options.Check.
@@ -71,7 +83,7 @@ type sampled struct {
 	body   []byte    // nil when dropped
 	size   int64     // the body's length, bytes (decoded, if chunked)
 	at     time.Time // when it was complete
-	// dropped: the body was over maxKeptBytes and not kept; the response
+	// dropped: the body was over the parser's maxKept and not kept; the response
 	// fails its check without calling Options.Check.
 	dropped bool
 }
@@ -90,8 +102,10 @@ func newConn(p *plan) *conn {
 		p:      p,
 		parse:  newParser(nil, readBufSize),
 		hist:   hdrhistogram.NewPacked(1, p.maxMicros, 3),
+		thist:  hdrhistogram.NewPacked(1, p.maxMicros, 3),
 		dialer: net.Dialer{Timeout: p.Timeout},
 	}
+	k.parse.maxKept = p.maxKept()
 	if p.Rate > 0 {
 		k.uhist = hdrhistogram.NewPacked(1, p.maxUMicros, 3)
 	}
@@ -258,15 +272,15 @@ func (k *conn) round() bool {
 }
 
 // read reads the responses to the batch written at sent, records the ones
-// complete inside the window, their latency measured from from (and in
-// constant-rate mode, uncorrected, from sent), and keeps the ones sampled for
-// checking in k.checks. It reports whether the run goes on.
+// complete inside the window, their latency and TTFB measured from from (and
+// in constant-rate mode, uncorrected latency, from sent), and keeps the ones
+// sampled for checking in k.checks. It reports whether the run goes on.
 func (k *conn) read(from, sent time.Time) bool {
 	p := k.p
 	for range p.Pipeline {
 		keep := p.Check != nil && k.untilCheck == 0
 		k.parse.keep = keep
-		resp, err := k.parse.next()
+		resp, first, err := k.next()
 		if err != nil {
 			return k.fail(Read, err)
 		}
@@ -274,7 +288,7 @@ func (k *conn) read(from, sent time.Time) bool {
 		if done.After(p.end) {
 			return false
 		}
-		k.record(resp, from, done)
+		k.record(resp, from, first, done)
 		if k.uhist != nil {
 			k.uhist.RecordValue(max(1, min(done.Sub(sent).Microseconds(), p.maxUMicros)))
 			k.ready = done
@@ -291,17 +305,47 @@ func (k *conn) read(from, sent time.Time) bool {
 	return true
 }
 
+// next is parser.next, reading from the connection, that also returns when
+// the read that brought the response's first byte returned (TTFB's end):
+// the time of the read that brought bytes already buffered, else of the
+// first read that brings some. It stamps every read that brings bytes
+// (lastRead); at a Rate there is one read or two per response.
+func (k *conn) next() (response, time.Time, error) {
+	p := k.parse
+	var first time.Time
+	for {
+		if first.IsZero() && p.buffered() > 0 {
+			first = k.lastRead
+		}
+		resp, done, err := p.parse()
+		if done || err != nil {
+			return resp, first, err
+		}
+		err = p.fill()
+		k.lastRead = time.Now()
+		if err == io.EOF {
+			resp, done, err := p.end()
+			if !done {
+				return response{}, first, err
+			}
+			return resp, first, nil
+		} else if err != nil {
+			return response{}, first, err
+		}
+	}
+}
+
 // check runs Options.Check on the sampled responses in k.checks, counts them
 // and their failures, and empties k.checks. A response whose body was over
-// maxKeptBytes fails without a call: "check GET /json: body 52428800 bytes,
-// over the 1 MiB kept for a check".
+// the cap (Options.MaxCheckBytes) fails without a call: "check GET /json:
+// body 52428800 bytes, over the 1 MiB kept for a check".
 func (k *conn) check() {
 	for i := range k.checks {
 		s := &k.checks[i]
 		k.tally.checked++
 		if s.dropped {
 			k.tally.fail(Check, s.at, func() string {
-				return fmt.Sprintf("check GET %s: body %d bytes, over the %d MiB kept for a check", k.p.Path, s.size, maxKeptBytes>>20)
+				return fmt.Sprintf("check GET %s: body %d bytes, over the %s kept for a check", k.p.Path, s.size, sizeText(k.p.maxKept()))
 			})
 			continue
 		}
@@ -315,16 +359,30 @@ func (k *conn) check() {
 	k.checks = k.checks[:0]
 }
 
+// sizeText renders a cap in bytes as "16 MiB" when it is whole MiB, else
+// as "1500000 bytes".
+func sizeText(n int) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // record counts one response answered inside the window, complete at done,
-// with its latency (Result.Latency) measured from from: its request's write,
-// or in constant-rate mode perhaps its intended send time.
-func (k *conn) record(resp response, from, done time.Time) {
+// its first byte read at first, with its latency (Result.Latency) and TTFB
+// (Result.TTFB) measured from from: its request's write, or in
+// constant-rate mode perhaps its intended send time.
+func (k *conn) record(resp response, from, first, done time.Time) {
 	us := done.Sub(from).Microseconds()
 	us = max(1, min(us, k.p.maxMicros))
+	ts := first.Sub(from).Microseconds()
+	ts = max(1, min(ts, us))
 	if k.dense != nil {
 		k.dense.RecordValue(us)
+		k.tdense.RecordValue(ts)
 	} else {
 		k.hist.RecordValue(us)
+		k.thist.RecordValue(ts)
 	}
 	t := &k.tally
 	t.responses++

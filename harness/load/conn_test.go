@@ -15,16 +15,21 @@ func TestRecordClampsLatency(t *testing.T) {
 	p := &plan{config: config{Options: Options{Path: "/db", Timeout: 2 * time.Millisecond}, maxMicros: 2000}}
 	k := newConn(p)
 	t0 := time.Now()
-	k.record(response{status: 200, body: 7}, t0, t0.Add(5*time.Second))         // over Timeout: clamped to 2000 µs
-	k.record(response{status: 200, body: 7}, t0, t0)                            // under 1 µs: recorded as 1 µs
-	k.record(response{status: 500, body: 1}, t0, t0.Add(1234*time.Microsecond)) // exact below 2048 µs
-	h := hdrhistogram.New(1, 2000, 3)
-	if dropped := k.hist.MergeInto(h); dropped != 0 {
+	// TTFB is clamped as latency is, and never above the response's latency.
+	k.record(response{status: 200, body: 7}, t0, t0.Add(3*time.Second), t0.Add(5*time.Second))                 // over Timeout: clamped to 2000 µs
+	k.record(response{status: 200, body: 7}, t0, t0, t0)                                                       // under 1 µs: recorded as 1 µs
+	k.record(response{status: 500, body: 1}, t0, t0.Add(1000*time.Microsecond), t0.Add(1234*time.Microsecond)) // exact below 2048 µs
+	h, th := hdrhistogram.New(1, 2000, 3), hdrhistogram.New(1, 2000, 3)
+	if dropped := k.hist.MergeInto(h) + k.thist.MergeInto(th); dropped != 0 {
 		t.Fatalf("%d values dropped merging into a 1..2000 µs histogram", dropped)
 	}
 	if h.TotalCount() != 3 || h.Min() != 1 || h.ValueAtPercentile(50) != 1234 || h.Max() != 2000 {
 		t.Errorf("latencies: count %d, min %d, p50 %d, max %d µs; want 3, 1, 1234, 2000",
 			h.TotalCount(), h.Min(), h.ValueAtPercentile(50), h.Max())
+	}
+	if th.TotalCount() != 3 || th.Min() != 1 || th.ValueAtPercentile(50) != 1000 || th.Max() != 2000 {
+		t.Errorf("TTFB: count %d, min %d, p50 %d, max %d µs; want 3, 1, 1000, 2000",
+			th.TotalCount(), th.Min(), th.ValueAtPercentile(50), th.Max())
 	}
 	tl := k.tally
 	if tl.responses != 3 || tl.success != 2 || tl.bodyBytes != 15 || tl.errors[classIndex(Status)] != 1 ||

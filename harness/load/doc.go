@@ -35,12 +35,15 @@
 //     Content-Length, chunked and close-delimited bodies) that takes whatever
 //     one read brings and does not allocate per response, except for the
 //     responses sampled for a check (at most 1 MiB of body each) and a
-//     connection's first non-2xx response's example.
+//     connection's first non-2xx response's example;
+//   - per response, besides its latency, its time to first byte (TTFB; see
+//     Units).
 //
 // Engine "hey" ([Hey]) wraps github.com/rakyll/hey/requester for https://
 // and HTTP/2 targets that raw does not speak ([EngineForScheme] picks it for
 // https). Its results come from hey's Output template rendered as JSON. It
-// refuses pipelining, a constant rate and checks; it does not verify TLS
+// refuses pipelining, a constant rate, checks and a probe, and reports no
+// TTFB ([Result].TTFB nil); it does not verify TLS
 // certificates, its latency includes each connection's dial and handshake,
 // over HTTP/2 Connections means concurrent streams, and one run sends at
 // most 1,000,000 requests (see [Hey]).
@@ -94,6 +97,35 @@
 // the maximum. Throughput is in requests/s ([Result.RPS], Options.Rate); body
 // sizes in bytes.
 //
+// TTFB ([Result].TTFB, engine raw) is recorded the same way, µs over
+// Latency's range, one value per counted response: from the start of its
+// Latency value (the batch's write; at a Rate the intended send time when
+// behind schedule, else the write) to the return of the read that brought
+// the first byte of its status line. A pipelined response whose first byte
+// came with an earlier read (the one that completed the response before it)
+// takes that read's time. The event loop stamps a response when its first
+// bytes are parsed with the time it already takes after each read: one
+// comparison per response, no allocation, no system call. TTFB <= Latency
+// for every response.
+//
+// # Interference probe
+//
+// With [Options].Probe set, one more connection, opened before the window,
+// sends GET Probe.Path (plaintext's Accept) once per Probe.Interval on a
+// fixed schedule from the window's start to its end, constant-rate as
+// Options.Rate sends (its latency from the intended send time when it is
+// behind schedule, else from the write), and its responses, statuses,
+// errors and histograms go into [Result].Probe, none into the sample's own
+// counts: what a cheap request suffers while the load runs (issue 14). The
+// generator is pinned to one CPU, so GOMAXPROCS follows to 1, and the
+// closed-loop event loop keeps that P through its polls and naps (raw
+// system calls): the probe's timer and socket would wait for the loop to
+// park, or for sysmon's 10 ms preemption, and the probe would report the
+// generator. So while a probe runs, GOMAXPROCS is one higher (the event
+// loops are counted before; restored after, to the runtime's default if it
+// was that): the probe has a P whose thread sleeps until its timer or
+// socket wakes it and preempts the busy loop at once.
+//
 // # Checks under load
 //
 // When [Options].Check is set, a sample of the counted responses is checked
@@ -104,11 +136,12 @@
 // sampled response's header and whole body (decoded, if chunked) are kept
 // and passed to Check on the goroutine that runs the connection (in
 // closed-loop mode its event loop's) once its batch is read, before the next
-// batch is sent, so a check's time is in no latency. A body over 1 MiB is
-// not kept (no TFB response comes near it, and keeping 50 MB bodies on 256
-// connections would exhaust memory): the response fails its check without
-// calling Check, "check GET /json: body 52428800 bytes, over the 1 MiB kept
-// for a check". [Result].Checked counts the checked responses; a failed one
+// batch is sent, so a check's time is in no latency. A body over
+// [Options].MaxCheckBytes (default 1 MiB: no TFB response comes near it, and
+// keeping 50 MB bodies on 256 connections would exhaust memory; page tests,
+// 1–3 MB, keep up to 16 MiB) is not kept: the response fails its check
+// without calling Check, "check GET /json: body 52428800 bytes, over the 1
+// MiB kept for a check". [Result].Checked counts the checked responses; a failed one
 // is an error of class check, and still counts as a response with its
 // status.
 //

@@ -90,8 +90,9 @@ const heyOutput = `{"NumRes":{{ jsonify .NumRes }},"Total":{{ jsonify .Total }},
 //
 // Options it cannot honour are an error: Pipeline above 1 (hey does not
 // pipeline), Rate (hey's rate limit measures latency from the actual send,
-// not wrk2's intended one) and Check (hey discards response bodies, so it
-// cannot check responses under load).
+// not wrk2's intended one), Check (hey discards response bodies, so it
+// cannot check responses under load) and Probe. It leaves Result.TTFB nil:
+// hey reports no first-byte time per response.
 type Hey struct{}
 
 // Name returns "hey".
@@ -140,6 +141,8 @@ func (Hey) Run(ctx context.Context, o Options) (*Result, error) {
 		return bad("Rate is %v requests/s, want 0: hey has no constant-rate mode", cfg.Rate)
 	case cfg.Check != nil:
 		return bad("Check is set, want nil: hey discards response bodies and cannot check them")
+	case cfg.Probe != nil:
+		return bad("Probe is set, want nil: hey runs no interference probe")
 	case cfg.Connections > heyRequestCap:
 		return bad("Connections is %d, want <= %d", cfg.Connections, heyRequestCap)
 	}

@@ -87,6 +87,9 @@ type worker struct {
 	// (conn.dense): one dense histogram per worker records faster than a
 	// packed one per connection, and the worker is one goroutine.
 	hist *hdrhistogram.Histogram
+	// ttfb is the TTFB histogram of all the worker's connections, µs, as
+	// hist.
+	ttfb *hdrhistogram.Histogram
 	// latency is a moving average of the worker's batch latencies, ns
 	// (the last ~latencyWeight batches): what napFor scales the nap by.
 	latency float64
@@ -108,13 +111,13 @@ const (
 // connection's counts and when the caller cancelled (zero if not). Its
 // error is for a failed epoll or eventfd set-up only ("load: eventfd: too
 // many open files"; Run turns the generator's own errnos into a Result).
-func runLoops(ctx context.Context, p *plan) ([]*conn, []*hdrhistogram.Histogram, time.Time, error) {
+func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, error) {
 	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
 	if err != nil {
 		return nil, nil, time.Time{}, fmt.Errorf("load: eventfd: %w", err)
 	}
 	defer unix.Close(wake)
-	workers := make([]*worker, min(loopCount(), p.Connections))
+	workers := make([]*worker, min(p.loops, p.Connections))
 	defer func() {
 		for _, w := range workers {
 			if w != nil {
@@ -132,13 +135,9 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*hdrhistogram.Histogram,
 	conns := make([]*conn, p.Connections)
 	for i := range conns {
 		w := workers[i%len(workers)]
-		k := &lconn{conn: conn{p: p, parse: newParser(nil, readBufSize), dense: w.hist}, fd: -1, index: len(w.conns)}
+		k := w.newConn(len(w.conns))
 		w.conns = append(w.conns, k)
 		conns[i] = &k.conn
-	}
-	hists := make([]*hdrhistogram.Histogram, len(workers))
-	for i, w := range workers {
-		hists[i] = w.hist
 	}
 
 	stopped := make(chan time.Time, 1)
@@ -168,6 +167,7 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*hdrhistogram.Histogram,
 	for _, w := range workers {
 		wg.Go(func() { w.open(deadline) })
 	}
+	p.probe.open(ctx, &wg)
 	wg.Wait()
 
 	p.start = time.Now()
@@ -175,22 +175,23 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*hdrhistogram.Histogram,
 	win, cancel := context.WithDeadline(ctx, p.end)
 	defer cancel()
 	p.win = win
+	p.probe.start(p, &wg)
 	for _, w := range workers {
 		wg.Go(w.run)
 	}
 	wg.Wait()
 	select {
 	case at := <-stopped:
-		return conns, hists, at, nil
+		return conns, workers, at, nil
 	default:
 	}
-	return conns, hists, time.Time{}, nil
+	return conns, workers, time.Time{}, nil
 }
 
 // loopCount is how many event loops closed-loop mode runs: one per CPU the
 // process may run on (its affinity mask, which a harness that pins itself
 // narrows at once, while GOMAXPROCS follows it only later), at most
-// GOMAXPROCS.
+// GOMAXPROCS. Run reads it before a probe raises GOMAXPROCS (plan.loops).
 func loopCount() int {
 	n := runtime.GOMAXPROCS(0)
 	var set unix.CPUSet
@@ -200,10 +201,18 @@ func loopCount() int {
 	return n
 }
 
+// newConn makes a closed connection of w at index in w.conns, recording
+// into w's histograms.
+func (w *worker) newConn(index int) *lconn {
+	k := &lconn{conn: conn{p: w.p, parse: newParser(nil, readBufSize), dense: w.hist, tdense: w.ttfb}, fd: -1, index: index}
+	k.parse.maxKept = w.p.maxKept()
+	return k
+}
+
 // newWorker makes a worker with its epoll set, watching wake.
 func newWorker(p *plan, sa unix.Sockaddr, saErr error, wake int) (*worker, error) {
 	w := &worker{p: p, sa: sa, saErr: saErr, evs: make([]unix.EpollEvent, min(p.Connections+1, 1024)),
-		hist: hdrhistogram.New(1, p.maxMicros, 3)}
+		hist: hdrhistogram.New(1, p.maxMicros, 3), ttfb: hdrhistogram.New(1, p.maxMicros, 3)}
 	if err := w.newEpoll(); err != nil {
 		return nil, err
 	}
@@ -567,7 +576,7 @@ func (w *worker) send(k *lconn) {
 	if !now.Before(w.p.end) {
 		return
 	}
-	k.sent, k.pending, k.wrote = now, w.p.Pipeline, 0
+	k.sent, k.pending, k.wrote, k.first = now, w.p.Pipeline, 0, time.Time{}
 	w.setDue(k, now.Add(w.p.Timeout))
 	w.write(k)
 }
@@ -619,9 +628,18 @@ func (w *worker) readable(k *lconn) {
 
 // consume takes the buffered responses of k's batch, complete at done; when
 // the batch is complete it checks the sampled ones and sends the next.
+//
+// TTFB: a response whose first bytes are buffered and not yet stamped
+// (k.first zero) got them with the read that returned at done; bytes of
+// the next response left over when one completes came with that read
+// too, so a pipelined response whose start came early takes that read's
+// time. One time comparison per response, no system call.
 func (w *worker) consume(k *lconn, done time.Time) {
 	check := w.p.Check != nil
 	for k.pending > 0 {
+		if k.first.IsZero() && k.parse.buffered() > 0 {
+			k.first = done
+		}
 		k.parse.keep = check && k.untilCheck == 0
 		resp, ok, err := k.parse.parse()
 		if err != nil {
@@ -646,7 +664,8 @@ func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 	if done.After(w.p.end) {
 		return false
 	}
-	k.record(resp, k.sent, done)
+	k.record(resp, k.sent, k.first, done)
+	k.first = time.Time{}
 	w.latency += (float64(done.Sub(k.sent)) - w.latency) / latencyWeight
 	if k.parse.keep {
 		k.sample(resp, done)

@@ -40,7 +40,8 @@ func fakeLoop(tb testing.TB, depth int, path string) (*worker, int) {
 		unix.Close(fds[1])
 		unix.Close(wake)
 	})
-	k := &lconn{conn: conn{p: p, parse: newParser(nil, readBufSize), dense: w.hist}, fd: fds[0]}
+	k := w.newConn(0)
+	k.fd = fds[0]
 	w.conns = []*lconn{k}
 	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_ADD, k.fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: 0}); err != nil {
 		tb.Fatal(err)

@@ -49,9 +49,9 @@ type Options struct {
 	// header (keys canonical as http.CanonicalHeaderKey makes them, values as
 	// received with surrounding white space trimmed, Content-Length and
 	// Transfer-Encoding included, trailers not) and its whole body (decoded,
-	// if chunked; empty if none). A response whose body is over 1 MiB is not
-	// passed to Check: it fails as "check GET <path>: body N bytes, over the
-	// 1 MiB kept for a check". It returns nil if the response passes, else
+	// if chunked; empty if none). A response whose body is over
+	// MaxCheckBytes (default 1 MiB) is not passed to Check: it fails as
+	// "check GET <path>: body N bytes, over the 1 MiB kept for a check". It returns nil if the response passes, else
 	// an error saying what is wrong, which counts as an error of class Check
 	// (the first becomes Result.Examples[Check]). header and body are fresh
 	// for every call; Check may keep them. Check runs on the goroutine that
@@ -79,6 +79,32 @@ type Options struct {
 	// HTTP2 asks for HTTP/2, negotiated by ALPN over TLS: it requires Scheme
 	// "https" (no h2c) and engine hey.
 	HTTP2 bool
+	// MaxCheckBytes is the largest body kept for Check, bytes (0 means
+	// DefaultMaxCheckBytes, 1 MiB; page tests keep up to 16 MiB): a sampled
+	// response with a larger body fails its check without a call.
+	MaxCheckBytes int
+	// Probe, when not nil, runs the interference probe during the window
+	// (issue 14; see the package doc): one more connection asks Probe.Path
+	// once per Probe.Interval, counted apart from the load in Result.Probe.
+	// Engine raw only.
+	Probe *Probe
+}
+
+// DefaultMaxCheckBytes is Options.MaxCheckBytes's default, bytes (1 MiB): no
+// TFB response comes near it, and 256 connections keeping 50 MB bodies would
+// exhaust the generator's memory.
+const DefaultMaxCheckBytes = maxKeptBytes
+
+// Probe is the interference probe of a sample (suite `probe`): one extra
+// connection sends GET Path (with plaintext's Accept) once per Interval on a
+// fixed schedule from the window's start, constant-rate as Options.Rate
+// sends, so its latency shows what a cheap request suffers while the load
+// runs (docs/design.md, "The load generator").
+type Probe struct {
+	// Path is the request target, starting with "/" (e.g. "/plaintext").
+	Path string
+	// Interval is the time between the probe's intended sends (>= 1 ms).
+	Interval time.Duration
 }
 
 // config is a validated Options with its defaults filled in.
@@ -87,6 +113,15 @@ type config struct {
 	maxMicros  int64   // Latency histogram maximum, µs: Timeout, or max(Timeout, Duration) at a Rate
 	maxUMicros int64   // Uncorrected histogram maximum, µs: Timeout
 	interval   float64 // at a Rate: one connection's interval between sends, ns (Connections/Rate s)
+}
+
+// maxKept is the largest body kept for a check, bytes: MaxCheckBytes, or
+// DefaultMaxCheckBytes when it is 0.
+func (c *config) maxKept() int {
+	if c.MaxCheckBytes > 0 {
+		return c.MaxCheckBytes
+	}
+	return DefaultMaxCheckBytes
 }
 
 // validate checks o and fills its defaults. The error names the field and the
@@ -133,6 +168,20 @@ func (o Options) validate() (config, error) {
 		return bad("Rate is %v, want >= 0 requests/s (0: closed loop)", o.Rate)
 	case o.Rate > 0 && o.Pipeline > 1:
 		return bad("Pipeline is %d with Rate %v requests/s, want Pipeline 1 (constant-rate mode does not pipeline)", o.Pipeline, o.Rate)
+	case o.MaxCheckBytes < 0:
+		return bad("MaxCheckBytes is %d, want >= 0 (0: %d MiB)", o.MaxCheckBytes, DefaultMaxCheckBytes>>20)
+	}
+	if q := o.Probe; q != nil {
+		switch {
+		case strings.ContainsAny(q.Path, "\r\n"):
+			return bad("Probe.Path %q contains CR or LF", q.Path)
+		case !strings.HasPrefix(q.Path, "/"):
+			return bad("Probe.Path %q does not start with /", q.Path)
+		case strings.ContainsAny(q.Path, " \t"):
+			return bad("Probe.Path %q contains white space", q.Path)
+		case q.Interval < time.Millisecond:
+			return bad("Probe.Interval is %s, want >= 1ms", q.Interval)
+		}
 	}
 	if o.Scheme == "" {
 		o.Scheme = "http"

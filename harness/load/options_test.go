@@ -29,6 +29,11 @@ func TestOptionsValidate(t *testing.T) {
 		{func(o *Options) { o.Pipeline = -1 }, "load: options: Pipeline is -1, want >= 1"},
 		{func(o *Options) { o.Duration = 0 }, "load: options: Duration is 0s, want > 0"},
 		{func(o *Options) { o.Timeout = time.Microsecond }, "load: options: Timeout is 1µs, want >= 1ms"},
+		{func(o *Options) { o.MaxCheckBytes = -1 }, "load: options: MaxCheckBytes is -1, want >= 0 (0: 1 MiB)"},
+		{func(o *Options) { o.Probe = &Probe{Path: "plaintext", Interval: 20 * time.Millisecond} }, `load: options: Probe.Path "plaintext" does not start with /`},
+		{func(o *Options) { o.Probe = &Probe{Path: "/a b", Interval: 20 * time.Millisecond} }, `load: options: Probe.Path "/a b" contains white space`},
+		{func(o *Options) { o.Probe = &Probe{Path: "/a\r\n", Interval: 20 * time.Millisecond} }, `load: options: Probe.Path "/a\r\n" contains CR or LF`},
+		{func(o *Options) { o.Probe = &Probe{Path: "/plaintext", Interval: 500 * time.Microsecond} }, "load: options: Probe.Interval is 500µs, want >= 1ms"},
 	}
 	for _, c := range cases {
 		o := good

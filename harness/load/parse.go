@@ -22,10 +22,11 @@ const (
 	maxHeaderBytes = 256 << 10
 	// maxBodyBytes caps one response's body (decoded, for chunked), bytes.
 	maxBodyBytes = 64 << 20
-	// maxKeptBytes caps the body the parser keeps for a check, bytes (1 MiB):
-	// a sampled response with a larger body is not kept and fails its check
-	// (conn.check), so that a server answering 50 MB bodies costs the
-	// generator no more than 1 MiB per connection.
+	// maxKeptBytes is the default cap on the body the parser keeps for a
+	// check, bytes (1 MiB; Options.MaxCheckBytes sets another, the parser's
+	// maxKept): a sampled response with a larger body is not kept and fails
+	// its check (conn.check), so that a server answering 50 MB bodies costs
+	// the generator no more than the cap per connection.
 	maxKeptBytes = 1 << 20
 	// snipBytes is the most body bytes the parser keeps of a non-2xx
 	// response for a status example (wantSnip).
@@ -63,7 +64,7 @@ type response struct {
 //
 // With keep set, it also keeps the response's whole header section and body
 // in header and body (fresh for each response, for a sampled check); a body
-// over maxKeptBytes is not kept (body nil, dropped set). keep must not
+// over maxKept is not kept (body nil, dropped set). keep must not
 // change while a response is being parsed.
 //
 // With wantSnip set (newParser sets it), it copies the first snipBytes body
@@ -82,7 +83,8 @@ type parser struct {
 	keep    bool        // keep the header and body of the response being read
 	header  http.Header // kept header lines, canonical keys, values as received
 	body    []byte      // kept body, decoded if chunked; empty (perhaps nil) if none
-	dropped bool        // the body outgrew maxKeptBytes and is not kept (body nil)
+	dropped bool        // the body outgrew maxKept and is not kept (body nil)
+	maxKept int         // the largest body kept, bytes (newParser: maxKeptBytes)
 
 	wantSnip bool            // copy the first body bytes of non-2xx responses into snip
 	snipping bool            // copying them for the response being read
@@ -115,9 +117,9 @@ const (
 )
 
 // newParser returns a parser reading src through a buffer of size bytes,
-// with wantSnip set.
+// with wantSnip set and maxKept maxKeptBytes.
 func newParser(src io.Reader, size int) *parser {
-	return &parser{src: src, buf: make([]byte, size), wantSnip: true}
+	return &parser{src: src, buf: make([]byte, size), wantSnip: true, maxKept: maxKeptBytes}
 }
 
 // reset points the parser at a new stream (a new connection) and drops any
@@ -206,11 +208,11 @@ func (p *parser) skip() bool {
 
 // bodyBytes takes body bytes b (decoded, if chunked) of the response being
 // read: with keep set it appends them to body, unless the body would grow
-// over maxKeptBytes (then body is dropped for good); when snipping it copies
+// over maxKept (then body is dropped for good); when snipping it copies
 // them into snip while there is room.
 func (p *parser) bodyBytes(b []byte) {
 	if p.keep && !p.dropped {
-		if len(p.body)+len(b) > maxKeptBytes {
+		if len(p.body)+len(b) > p.maxKept {
 			p.body, p.dropped = nil, true
 		} else {
 			p.body = append(p.body, b...)
@@ -235,7 +237,7 @@ func (p *parser) bodyBytes(b []byte) {
 // With p.keep set it also fills p.header with the final response's header
 // lines (keys canonical as http.CanonicalHeaderKey makes them, values with
 // optional white space trimmed, in order; trailers are not kept) and p.body
-// with its body, decoded if chunked, up to maxKeptBytes (a larger body
+// with its body, decoded if chunked, up to maxKept (a larger body
 // leaves p.body nil and sets p.dropped). With p.wantSnip set, p.snip[:p.snipN]
 // holds the first body bytes of a final response outside 200..299.
 func (p *parser) next() (response, error) {
@@ -459,7 +461,7 @@ func (p *parser) headersDone() (done bool, err error) {
 		return false, errBodyOverCap
 	default:
 		if p.keep {
-			if p.length > maxKeptBytes {
+			if p.length > int64(p.maxKept) {
 				p.dropped = true
 			} else {
 				p.body = make([]byte, 0, p.length)

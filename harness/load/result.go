@@ -53,6 +53,13 @@ type Result struct {
 	// response. It is nil in closed-loop mode, where Latency is measured that
 	// way.
 	Uncorrected *hdrhistogram.Histogram
+	// TTFB is the merged histogram of the counted responses' time to first
+	// byte, in µs, 3 significant digits, over Latency's range: from the same
+	// start as each response's Latency value to the return of the read that
+	// brought the first byte of its status line (a pipelined response whose
+	// first byte came with an earlier read takes that read's time), so TTFB
+	// <= Latency for every response. Engine hey leaves it nil.
+	TTFB *hdrhistogram.Histogram
 	// BodyBytes sums the body bytes (decoded, for chunked) of the counted
 	// responses.
 	BodyBytes int64
@@ -60,6 +67,15 @@ type Result struct {
 	// after errors or Connection: close. Connections opened before the window
 	// are not counted.
 	Connects int64
+	// Probe is the interference probe's own Result when Options.Probe was
+	// set (nil otherwise): its responses, statuses, errors with examples,
+	// Latency (µs, from each intended send time when the probe was behind
+	// schedule, else from its write, as at a Rate), Uncorrected and TTFB,
+	// over the same window. None of it is in this Result's counts.
+	Probe *Result
+	// ProbeSpec, in a probe's Result, is the Options.Probe it ran (path and
+	// interval); nil in a sample's own Result.
+	ProbeSpec *Probe
 }
 
 // RPS is the throughput in requests/s: counted responses per second of

@@ -38,20 +38,23 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{config: cfg, batch: batch(cfg.Options)}
+	p := &plan{config: cfg, batch: batch(cfg.Options), loops: loopCount(), probe: newProber(cfg)}
+	if p.probe != nil {
+		defer raiseProcs()() // after loopCount: see probeProcs
+	}
 	var conns []*conn
-	var hists []*hdrhistogram.Histogram // the event loops' latency histograms
+	var workers []*worker // closed loop: the event loops, with their histograms
 	var stoppedAt time.Time
 	if cfg.Rate > 0 {
 		conns, stoppedAt = runConns(ctx, p)
-	} else if conns, hists, stoppedAt, err = runLoops(ctx, p); err != nil {
+	} else if conns, workers, stoppedAt, err = runLoops(ctx, p); err != nil {
 		if errno, ok := generatorErrno(err); ok {
 			return setupFailed(cfg, err, errno), nil
 		}
 		return nil, err
 	}
 
-	r := &Result{Window: cfg.Duration, Latency: hdrhistogram.New(1, cfg.maxMicros, 3)}
+	r := &Result{Window: cfg.Duration, Latency: hdrhistogram.New(1, cfg.maxMicros, 3), TTFB: hdrhistogram.New(1, cfg.maxMicros, 3)}
 	if cfg.Rate > 0 {
 		r.Uncorrected = hdrhistogram.New(1, cfg.maxUMicros, 3)
 	}
@@ -61,16 +64,26 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if k.hist != nil {
 			k.hist.MergeInto(r.Latency)
 		}
+		if k.thist != nil {
+			k.thist.MergeInto(r.TTFB)
+		}
 		if k.uhist != nil {
 			k.uhist.MergeInto(r.Uncorrected)
 		}
 	}
-	for _, h := range hists {
-		r.Latency.Merge(h)
+	for _, w := range workers {
+		r.Latency.Merge(w.hist)
+		r.TTFB.Merge(w.ttfb)
 	}
 	r.merge(tallies)
-	if !stoppedAt.IsZero() && stoppedAt.Before(p.end) { // cancelled inside the window
+	cancelled := !stoppedAt.IsZero() && stoppedAt.Before(p.end)
+	if cancelled { // inside the window
 		r.Window = max(stoppedAt.Sub(p.start), 0)
+	}
+	if p.probe != nil {
+		r.Probe = p.probe.result(r.Window)
+	}
+	if cancelled {
 		return r, ctx.Err()
 	}
 	return r, nil
@@ -83,6 +96,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 func setupFailed(cfg config, err error, errno unix.Errno) *Result {
 	return &Result{
 		Latency:      hdrhistogram.New(1, cfg.maxMicros, 3),
+		TTFB:         hdrhistogram.New(1, cfg.maxMicros, 3),
 		StatusCounts: map[int]int64{},
 		Errors:       map[Class]int64{Generator: 1},
 		Examples: map[Class]string{
@@ -122,6 +136,7 @@ func runConns(ctx context.Context, p *plan) ([]*conn, time.Time) {
 			k.run()
 		}()
 	}
+	p.probe.open(ctx, &ready)
 	ready.Wait()
 
 	p.start = time.Now()
@@ -129,6 +144,7 @@ func runConns(ctx context.Context, p *plan) ([]*conn, time.Time) {
 	win, cancel := context.WithDeadline(ctx, p.end)
 	defer cancel()
 	p.win = win
+	p.probe.start(p, &done)
 	close(startWindow)
 
 	finished := make(chan struct{})

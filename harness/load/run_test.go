@@ -55,6 +55,11 @@ func run(t *testing.T, o Options) *Result {
 	if r.Latency.TotalCount() != r.Responses {
 		t.Errorf("latency histogram holds %d values, want one per counted response (%d)", r.Latency.TotalCount(), r.Responses)
 	}
+	if r.TTFB == nil || r.TTFB.TotalCount() != r.Responses {
+		t.Errorf("TTFB histogram %v, want one value per counted response (%d)", r.TTFB, r.Responses)
+	} else if r.TTFB.Max() > r.Latency.Max() || r.TTFB.Min() > r.Latency.Min() {
+		t.Errorf("TTFB min/max %d/%d µs above latency's %d/%d µs: a first byte cannot come after the last", r.TTFB.Min(), r.TTFB.Max(), r.Latency.Min(), r.Latency.Max())
+	}
 	return r
 }
 

@@ -12,8 +12,9 @@ import (
 // Summary writes one sample as the few lines `tfbench load` prints: counts
 // and RPS (requests/s), status codes, error classes with their first
 // examples, responses checked under load, latency percentiles in ms
-// (corrected and uncorrected in constant-rate mode) and the generator's
-// CPU time.
+// (corrected and uncorrected in constant-rate mode), TTFB percentiles
+// (engine raw), the interference probe's counts and p50/p99/max when it ran,
+// and the generator's CPU time.
 func Summary(w io.Writer, target string, s sweep.Sample) error {
 	var b strings.Builder
 	mode := fmt.Sprintf("%d connections, pipeline depth %d", s.Connections, s.Pipeline)
@@ -48,6 +49,25 @@ func Summary(w io.Writer, target string, s sweep.Sample) error {
 	fmt.Fprintf(&b, "  %-11s %s\n", label, latencyLine(s.Latency))
 	if s.Uncorrected != nil {
 		fmt.Fprintf(&b, "  uncorrected %s\n", latencyLine(*s.Uncorrected))
+	}
+	if s.TTFB != nil {
+		fmt.Fprintf(&b, "  TTFB        %s\n", latencyLine(*s.TTFB))
+	}
+	if p := s.Probe; p != nil {
+		errs := "errors none"
+		if len(p.Errors) > 0 {
+			errs = "errors " + sortedCounts(p.Errors)
+		}
+		fmt.Fprintf(&b, "  probe       GET %s every %g ms: %s responses, %s status 200, %s; p50 %.3f ms, p99 %.3f, max %.3f ms\n",
+			p.Path, p.Interval, Thousands(float64(p.Responses)), Thousands(float64(p.Success)), errs, p.Latency.P50, p.Latency.P99, p.Latency.Max)
+		classes := make([]string, 0, len(p.Examples))
+		for c := range p.Examples {
+			classes = append(classes, c)
+		}
+		sort.Strings(classes)
+		for _, c := range classes {
+			fmt.Fprintf(&b, "    probe %s: %s\n", c, p.Examples[c])
+		}
 	}
 	sat := "no"
 	if s.GeneratorSaturated {

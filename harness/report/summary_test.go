@@ -39,3 +39,36 @@ func TestSummary(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// A closed-loop page sample with TTFB and a probe that saw errors.
+func TestSummaryTTFBAndProbe(t *testing.T) {
+	s := sweep.Sample{
+		Key:    sweep.Key{Engine: "raw", Connections: 2, Pipeline: 1},
+		Window: 10, Responses: 320, Success: 320, RPS: 32,
+		Latency: sweep.Latency{P50: 61.2, P90: 62, P99: 90.5, P999: 91, Max: 91.25},
+		TTFB:    &sweep.Latency{P50: 0.4, P90: 0.5, P99: 30.1, P999: 30.2, Max: 30.25},
+		Probe: &sweep.Probe{Path: "/plaintext", Interval: 20, Responses: 260, Success: 259,
+			Errors:   map[string]int64{"status": 1, "read": 1},
+			Examples: map[string]string{"status": "status 503 for GET /plaintext", "read": "read 127.0.0.1:8080: connection reset by peer"},
+			Latency:  sweep.Latency{P50: 45.5, P90: 58, P99: 59.9, P999: 60, Max: 60.125}},
+		GeneratorCPU: 0.032,
+	}
+	var b bytes.Buffer
+	if err := Summary(&b, "http://127.0.0.1:8080/ssr?rows=1000", s); err != nil {
+		t.Fatal(err)
+	}
+	want := `GET http://127.0.0.1:8080/ssr?rows=1000
+  engine raw, 2 connections, pipeline depth 1, 10s window
+  responses   320 in the window, 32 RPS, 320 status 200
+  errors      none
+  latency     p50 61.200 ms, p90 62.000, p99 90.500, p99.9 91.000, max 91.250 ms
+  TTFB        p50 0.400 ms, p90 0.500, p99 30.100, p99.9 30.200, max 30.250 ms
+  probe       GET /plaintext every 20 ms: 260 responses, 259 status 200, errors read 1, status 1; p50 45.500 ms, p99 59.900, max 60.125 ms
+    probe read: read 127.0.0.1:8080: connection reset by peer
+    probe status: status 503 for GET /plaintext
+  generator   0.03 s CPU (100.0 µs per response), saturated: no
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

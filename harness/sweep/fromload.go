@@ -3,21 +3,24 @@ package sweep
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tfbench/tfbench/harness/load"
 )
 
 // FromResult turns one load generator result into a Sample with key k: the
-// counts, RPS (requests/s), error classes with their first examples, the
-// responses checked under load, and the latency histograms (µs; in
-// constant-rate mode corrected and uncorrected) both summarised in ms and
-// stored in HdrHistogram's V2 compressed encoding. Server cost, generator health and
-// the gate are the caller's to fill. The error is the histogram encoder's.
+// counts, RPS (requests/s), body bytes, error classes with their first
+// examples, the responses checked under load, the latency histograms (µs;
+// in constant-rate mode corrected and uncorrected) and TTFB's, each
+// summarised in ms and stored in HdrHistogram's V2 compressed encoding, and
+// the interference probe's record (Probe). Server cost, generator health
+// and the gate are the caller's to fill. The error is the histogram
+// encoder's.
 func FromResult(k Key, r *load.Result) (Sample, error) {
 	s := Sample{
 		Key: k, Window: r.Window.Seconds(), Responses: r.Responses, Success: r.Success,
-		RPS: r.RPS(), SocketErrors: r.SocketErrors(), Checked: r.Checked,
+		RPS: r.RPS(), SocketErrors: r.SocketErrors(), Checked: r.Checked, BodyBytes: r.BodyBytes,
 		StatusCounts: map[string]int64{}, Errors: map[string]int64{}, Examples: map[string]string{},
 	}
 	for code, c := range r.StatusCounts {
@@ -43,7 +46,46 @@ func FromResult(k Key, r *load.Result) (Sample, error) {
 			return s, fmt.Errorf("encode the uncorrected latency histogram: %w", err)
 		}
 	}
+	if r.TTFB != nil {
+		t := Summarize(r.TTFB)
+		s.TTFB = &t
+		if s.TTFBHistogram, err = r.TTFB.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
+			return s, fmt.Errorf("encode the TTFB histogram: %w", err)
+		}
+	}
+	if r.Probe != nil {
+		if s.Probe, err = fromProbe(r.Probe); err != nil {
+			return s, err
+		}
+	}
 	return s, nil
+}
+
+// fromProbe turns the probe's Result (load.Result.Probe) into a Probe: its
+// path and interval (ms), counts, errors and examples by class name, and
+// its latency summarised in ms and encoded as Sample.Histogram is.
+func fromProbe(r *load.Result) (*Probe, error) {
+	p := &Probe{Responses: r.Responses, Success: r.Success}
+	if q := r.ProbeSpec; q != nil {
+		p.Path, p.Interval = q.Path, float64(q.Interval)/float64(time.Millisecond)
+	}
+	if len(r.Errors) > 0 {
+		p.Errors, p.Examples = map[string]int64{}, map[string]string{}
+		for class, c := range r.Errors {
+			p.Errors[string(class)] = c
+		}
+		for class, e := range r.Examples {
+			p.Examples[string(class)] = e
+		}
+	}
+	if r.Latency != nil {
+		p.Latency = Summarize(r.Latency)
+		var err error
+		if p.Histogram, err = r.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
+			return p, fmt.Errorf("encode the probe's latency histogram: %w", err)
+		}
+	}
+	return p, nil
 }
 
 // Summarize reads p50, p90, p99, p99.9 and max from a µs histogram, in ms.

@@ -53,6 +53,11 @@ const maxExample = 300
 // lists those faults, and adds the sample's other failures after
 // "; the sample also failed: ".
 //
+// The interference probe (s.Probe) fails the gate too, each failure its
+// own reason starting "probe: ": any socket error, any response not status
+// 200, any generator error, or no response at all in a window of at least
+// two intervals ("probe: no response in the window").
+//
 // Reasons quote the first error example of the failing classes (in
 // load.Classes order), cut to 300 bytes with line breaks escaped, e.g.
 // "socket errors: read 3, timeout 1 (e.g. read 127.0.0.1:8080: connection
@@ -100,6 +105,7 @@ func Gate(s Sample, share float64, minResponses int) GateResult {
 			why = append(why, r)
 		}
 	}
+	why = append(why, probeFailures(s)...)
 	faults := harnessFaults(s)
 	switch {
 	case len(faults) > 0 && len(why) > 0:
@@ -132,6 +138,32 @@ func cacheReason(c *CacheHits) string {
 		return CacheNotConfirmed + fmt.Sprintf("%d of %d checked responses lacked %s", c.Misses, c.Checked, c.By)
 	}
 	return ""
+}
+
+// probeFailures lists why s's interference probe fails the gate, each
+// reason starting "probe: " in the style of the sample's own: "probe:
+// socket errors: read 1 (e.g. …)", "probe: 3 of 50 responses not status 200
+// (e.g. status 500 for GET /plaintext)", "probe: generator 1 (e.g. …)",
+// "probe: no response in the window". None without a probe.
+func probeFailures(s Sample) []string {
+	p := s.Probe
+	if p == nil {
+		return nil
+	}
+	var why []string
+	if list := classList(p.Errors, socketClasses); list != "" {
+		why = append(why, "probe: socket errors: "+list+eg(example(p.Examples, p.Errors, socketClasses), " (e.g. ", ")"))
+	}
+	if n := p.Responses - p.Success; n > 0 {
+		why = append(why, fmt.Sprintf("probe: %d of %d responses not status 200%s", n, p.Responses, eg(p.Examples[string(load.Status)], " (e.g. ", ")")))
+	}
+	if n := p.Errors[GeneratorClass]; n > 0 {
+		why = append(why, fmt.Sprintf("probe: %s %d%s", GeneratorClass, n, eg(p.Examples[GeneratorClass], " (e.g. ", ")")))
+	}
+	if p.Responses == 0 && p.Interval > 0 && s.Window*1000 >= 2*p.Interval {
+		why = append(why, "probe: no response in the window")
+	}
+	return why
 }
 
 // harnessFaults lists what of the harness's own invalidated s, each as a
