@@ -11,7 +11,8 @@ import (
 // the page rule has a fast path that allocates almost nothing: the HTML
 // tokenizer finds the first <table> start tag, and a byte scanner reads the
 // table in the form every adapter sends (explicit end tags, attributes,
-// white space, <thead>/<tbody>, plain decimal text). Anything else, and
+// white space, <thead>/<tbody>, comments such as hydration markers, plain
+// decimal text). Anything else, and
 // any wrong row, makes the fast path unsure, and pageTable decides.
 
 // pageFast reports whether body's first <table> holds exactly rows data rows
@@ -80,6 +81,14 @@ func fastTable(b []byte, world World, rows int) bool {
 			}
 			continue
 		}
+		if bytes.HasPrefix(b[i:], commentOpen) {
+			n := commentLen(b[i:])
+			if n == 0 {
+				return false
+			}
+			i += n
+			continue
+		}
 		n, name, closing := scanTag(b[i:])
 		if n == 0 {
 			return false
@@ -119,6 +128,25 @@ func fastTable(b []byte, world World, rows int) bool {
 		}
 	}
 	return false
+}
+
+// commentOpen starts an HTML comment.
+var commentOpen = []byte("<!--")
+
+// commentLen returns the length of the plain comment at the start of b
+// ("<!--" up to the first "-->", as hydration markers such as <!--[--> and
+// <!--$--> are), or 0 for a comment the HTML tokenizer may end elsewhere
+// ("<!-->", "<!--->", "--!>") or that is not closed.
+func commentLen(b []byte) int {
+	body := b[len(commentOpen):]
+	if bytes.HasPrefix(body, []byte(">")) || bytes.HasPrefix(body, []byte("->")) {
+		return 0
+	}
+	end := bytes.Index(body, []byte("-->"))
+	if end < 0 || bytes.Contains(body[:end+2], []byte("--!")) {
+		return 0
+	}
+	return len(commentOpen) + end + 3
 }
 
 // scanTag reads a tag at the start of b (b[0] is '<') whose name is one

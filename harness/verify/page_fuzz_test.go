@@ -7,8 +7,8 @@ import (
 
 // FuzzPage feeds arbitrary bytes as a 3-row page of a 3-row World to the
 // page rule. Properties:
-//   - nothing panics (pageFast, firstTableStart, scanTag, pageTable,
-//     checkPage);
+//   - nothing panics (pageFast, firstTableStart, scanTag, commentLen,
+//     pageTable, checkPage);
 //   - the fast path never passes a page the slow path fails: pageFast true
 //     means pageTable reads exactly the expected rows with no live script;
 //   - a fail has at least one reason, a pass none, and the rule is
@@ -22,6 +22,9 @@ func FuzzPage(f *testing.F) {
 	f.Add(refPageHTML(rows))
 	f.Add(plainPage(rows, func(_ int, r worldRow) string {
 		return fmt.Sprintf("<tr><td><!-- -->%d</td><td>&#x%x;%d<td></tr>", r.ID, '0'+r.RandomNumber/1000, r.RandomNumber%1000)
+	}))
+	f.Add(plainPage(rows, func(_ int, r worldRow) string {
+		return fmt.Sprintf("<!--[--><tr><td><!---->%d<!--/--></td><td>%d</td></tr><!--]-->", r.ID, r.RandomNumber)
 	}))
 	f.Add([]byte(`<TABLE><Tr a='>'><tD>1</Td><td b=">">` + fmt.Sprint(w[0]) + `</td></tR></table>`))
 	f.Fuzz(func(t *testing.T, page []byte) {

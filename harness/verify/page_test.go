@@ -81,8 +81,15 @@ func TestPageRule(t *testing.T) {
 			}
 			return fmt.Sprintf("<tr><td>%d</td><td>%d</td></tr>", r.ID, r.RandomNumber)
 		}), 12, false, nil, Pass},
-		{"comments and a span in the cells (React text nodes)", plainPage(rows, func(_ int, r worldRow) string {
-			return fmt.Sprintf("<tr><td><!-- -->%d<!-- --></td><td><span>%d</span></td></tr>", r.ID, r.RandomNumber)
+		{"hydration comments (Svelte, Solid, React text nodes)", plainPage(rows, func(_ int, r worldRow) string {
+			return fmt.Sprintf("<!--[--><tr><!--$--><td><!-- -->%d<!----></td><td>%d<!--/--></td></tr><!--]-->", r.ID, r.RandomNumber)
+		}), 12, true, nil, Pass},
+		{"text split by a comment, a span in a cell", plainPage(rows, func(_ int, r worldRow) string {
+			id := fmt.Sprint(r.ID)
+			return fmt.Sprintf("<tr><td>%s<!-- -->%s</td><td><span>%d</span></td></tr>", id[:1], id[1:], r.RandomNumber)
+		}), 12, false, nil, Pass},
+		{"odd comments are left to the slow path", plainPage(rows, func(i int, r worldRow) string {
+			return fmt.Sprintf("<tr><!--->--><td>%d</td><td>%d</td></tr>", r.ID, r.RandomNumber)
 		}), 12, false, nil, Pass},
 		{"omitted end tags", plainPage(rows, func(_ int, r worldRow) string {
 			return fmt.Sprintf("<tr><td>%d<td>%d", r.ID, r.RandomNumber)
