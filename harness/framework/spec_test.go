@@ -178,7 +178,7 @@ func TestGoStdlibSpec(t *testing.T) {
 	}
 	wantEP := map[suite.Type]string{
 		suite.JSON: "/json", suite.Plaintext: "/plaintext", suite.DB: "/db",
-		suite.Queries: "/queries?queries={n}", suite.Fortunes: "/fortunes", suite.Updates: "/updates?queries={n}",
+		suite.Queries: "/queries?queries={n}", suite.Fortunes: "/fortunes", suite.Updates: "/updates?queries={n}", suite.Page: "/ssr?rows={n}",
 	}
 	if !maps.Equal(s.Endpoints, wantEP) {
 		t.Errorf("go-stdlib endpoints %v, want %v", s.Endpoints, wantEP)

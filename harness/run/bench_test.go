@@ -36,11 +36,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeServer serves /json, and /renders with the number of /json requests
-// so far ({"/json":N}); when TFBENCH_RUN_FAKE_COUNTS_OK is set to K, only
-// the first K /renders requests answer, later ones get 503.
+// fakeServer serves /json, the page /ssr?rows=N (fakePage), and /renders
+// with the number of /json and /ssr renders so far ({"/json":N,"/ssr":M});
+// when TFBENCH_RUN_FAKE_COUNTS_OK is set to K, only the first K /renders
+// requests answer, later ones get 503.
 func fakeServer() {
 	var renders, asked atomic.Int64
+	http.HandleFunc("/ssr", fakePage(os.Getenv("DATABASE_PATH"), os.Getenv("TFBENCH_RUN_FAKE_PAGE_CACHE") == "1"))
 	countsOK, countsDown := strconv.Atoi(os.Getenv("TFBENCH_RUN_FAKE_COUNTS_OK"))
 	http.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {
 		renders.Add(1)
@@ -54,7 +56,7 @@ func fakeServer() {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"/json":%d}`, renders.Load())
+		fmt.Fprintf(w, `{"/json":%d,"/ssr":%d}`, renders.Load(), pageRenders.Load())
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:"+os.Getenv("PORT"))
 	if err != nil {

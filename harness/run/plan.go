@@ -15,7 +15,8 @@ import (
 // wall time each planned second has taken so far (progress.ETA).
 //
 // suites/smoke.yaml, one target, one round: 6 tests × (0.2 s warmup + 1 s
-// at c=8 + 1 s at 200 requests/s) = 13.2 s.
+// at c=8 + 1 s at 200 requests/s) + page (0.2 + 1 + 1 s at 50 requests/s)
+// + page-hit (0.2 + 1 s) = 16.6 s.
 func PlanSeconds(tests []suite.Test, targets, rounds int) float64 {
 	var per time.Duration
 	for _, t := range tests {

@@ -13,12 +13,13 @@ func TestPlanSeconds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 6 tests × (0.2 s warmup + 1 s at c=8 + 1 s at 200 requests/s).
-	if got := PlanSeconds(s.Tests, 1, 1); got != 13.2 {
-		t.Errorf("smoke, 1 target, 1 round: %v s, want 13.2", got)
+	// 6 tests × (0.2 s warmup + 1 s at c=8 + 1 s at 200 requests/s), page
+	// 0.2 s + 1 s at c=8 + 1 s at 50 requests/s, page-hit 0.2 s + 1 s at c=8.
+	if got := PlanSeconds(s.Tests, 1, 1); got != 16.6 {
+		t.Errorf("smoke, 1 target, 1 round: %v s, want 16.6", got)
 	}
-	if got := PlanSeconds(s.Tests, 2, 3); got != 79.2 {
-		t.Errorf("smoke, 2 targets, 3 rounds: %v s, want 79.2", got)
+	if got := PlanSeconds(s.Tests, 2, 3); got != 99.6 {
+		t.Errorf("smoke, 2 targets, 3 rounds: %v s, want 99.6", got)
 	}
 	// queries at N = 1, 5, 20 × c = 16, 64: 6 windows of 5 s after a 2 s
 	// warmup, no rate shot, and no warmup when it is 0.

@@ -513,9 +513,14 @@ func removeDB(path string) {
 func (r *runner) checks(t Target) []verify.Check {
 	var cs []verify.Check
 	for _, test := range r.cfg.Tests {
-		if notApplicable(t, test) == "" {
-			cs = append(cs, verify.Check{Name: test.Name, Type: test.Type, Path: testPath(t, test)})
+		if notApplicable(t, test) != "" {
+			continue
 		}
+		c := verify.Check{Name: test.Name, Type: test.Type, Path: testPath(t, test)}
+		if test.Type == suite.Page {
+			c.Rows, c.Cache = test.Queries, test.Cache == suite.CacheHit
+		}
+		cs = append(cs, c)
 	}
 	return cs
 }
@@ -745,7 +750,9 @@ type engineOptions struct {
 
 // options builds the load run of one shot: the suite's engine, the fixed
 // request of the test type, and (engine raw) the test type's rule checked on
-// a sample of responses under load (verify.Checker).
+// a sample of responses under load (verify.Checker; for page
+// verify.PageChecker against the World table of the server's copy, read
+// here, before each shot).
 func (r *runner) options(srv *framework.Server, test suite.Test, sh shot) (engineOptions, error) {
 	e, err := load.EngineFor(test.Engine)
 	if err != nil {
@@ -756,9 +763,38 @@ func (r *runner) options(srv *framework.Server, test suite.Test, sh shot) (engin
 		Pipeline: sh.pipeline, Rate: sh.rate, Duration: sh.duration, Timeout: test.Timeout,
 	}
 	if e.Name() == "raw" {
-		o.Check = verify.Checker(test.Type, verify.ExpectedRows(strconv.Itoa(sh.n)))
+		switch test.Type {
+		case suite.Page:
+			o.Check = r.pageCheck(srv, sh.n)
+			o.MaxCheckBytes = pageCheckBytes
+		default:
+			o.Check = verify.Checker(test.Type, verify.ExpectedRows(strconv.Itoa(sh.n)))
+		}
 	}
 	return engineOptions{e, o}, nil
+}
+
+// pageCheckBytes is the most body bytes kept for a page's check under load:
+// a 10,000-row page with its RSC or hydration payload is 1–3 MB.
+const pageCheckBytes = 16 << 20
+
+// worldReadTimeout bounds reading the World table before a page shot.
+const worldReadTimeout = 30 * time.Second
+
+// pageCheck is the check of a page shot of n rows under load
+// (verify.PageChecker), against the World table read from srv's database
+// copy now, just before the shot: the copy changes between tests (updates
+// write it). A copy that cannot be read fails every checked response with
+// the error, so the sample's gate fails and the run goes on.
+func (r *runner) pageCheck(srv *framework.Server, n int) func(int, http.Header, []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), worldReadTimeout)
+	defer cancel()
+	world, err := verify.ReadWorld(ctx, r.dbPaths[srv])
+	if err != nil {
+		err = fmt.Errorf("cannot check the page's rows: %w", err)
+		return func(int, http.Header, []byte) error { return err }
+	}
+	return verify.PageChecker(world, verify.ExpectedPageRows(strconv.Itoa(n)))
 }
 
 // key is the sample key of shot sh of test on target t in round.
@@ -784,6 +820,11 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	o, err := r.options(srv, test, sh)
 	if err != nil {
 		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
+	}
+	if test.Probe > 0 && o.engine.Name() == "raw" {
+		// The interference probe: the framework's cheap endpoint, once per
+		// interval, beside the sample's load (docs/ssr.md).
+		o.Probe = &load.Probe{Path: t.Spec.Endpoint(suite.Plaintext, suite.DefaultPath[suite.Plaintext]), Interval: test.Probe}
 	}
 	var hits *verify.HitCounter
 	if test.Cache == suite.CacheHit {

@@ -1,7 +1,8 @@
 // Package verify checks a running framework server against the rules of the
 // six TechEmpower tests (json, plaintext, db, queries, fortunes, updates) as
-// TFB-RULES.md states them, before any load is applied, and checks single
-// responses under load with the same per-response rules.
+// TFB-RULES.md states them, and of tfbench's page test, before any load is
+// applied, and checks single responses under load with the same
+// per-response rules.
 //
 // Every check ends in a verdict, pass, warn or fail, with human-readable
 // reasons that name the request ("GET /queries?queries=0: ...") and the rule
@@ -20,4 +21,9 @@
 // database copy (Target.DatabasePath, SQLite in WAL mode): the updates test
 // must change the World rows it returns, and the fortunes test must show a
 // Fortune row inserted just before the request (a cached page fails).
+//
+// The page test (tfbench's SSR page, /ssr?rows=N) is not TFB's: its first
+// <table> must hold World rows 1..N as the copy holds them (PageResponse,
+// PageChecker under load, against ReadWorld), and a World row changed just
+// before a request must show its new value (docs/tfb-rules.md, page).
 package verify

@@ -50,14 +50,15 @@ func joinValues(v []string) string {
 
 // checkContentType applies the Content-Type rule of test type t: json, db,
 // queries, updates want application/json, plaintext text/plain, each with an
-// optional charset; fortunes wants text/html with the charset required.
+// optional charset; fortunes and page want text/html with the charset
+// required.
 func checkContentType(r *Result, t suite.Type, v string) {
 	var base string
 	var charsetRequired bool
 	switch t {
 	case suite.Plaintext:
 		base = "text/plain"
-	case suite.Fortunes:
+	case suite.Fortunes, suite.Page:
 		base, charsetRequired = "text/html", true
 	default:
 		base = "application/json"

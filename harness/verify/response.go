@@ -20,7 +20,8 @@ const (
 // rules of test type t: status 200, the required headers, the Date form, the
 // Content-Type of the type, no Content-Encoding, and the body rules of the
 // type. For queries and updates it accepts any row count in 1..500; use
-// ResponseRows when the requested N is known.
+// ResponseRows when the requested N is known. For page it checks the rows'
+// ids and count, not their values (PageResponse has the World table).
 //
 // header must use canonical keys, as net/http produces them; a client that
 // moves Transfer-Encoding out of the header map (net/http does) must put it
@@ -35,7 +36,9 @@ func Response(t suite.Type, status int, header http.Header, body []byte) Result 
 
 // ResponseRows is Response with the row count a queries or updates response
 // must hold (ExpectedRows of the requested value); rows <= 0 accepts any
-// count in 1..500. The other test types ignore rows.
+// count in 1..500. For page, rows is ExpectedPageRows of the requested
+// value (rows <= 0: any count in 1..10000). The other test types ignore
+// rows.
 func ResponseRows(t suite.Type, rows, status int, header http.Header, body []byte) Result {
 	return response(t, rows, Fail, status, header, body)
 }
@@ -62,7 +65,7 @@ func ExpectedRows(q string) int {
 // status and header problems keep their verdict.
 func response(t suite.Type, rows int, most Status, status int, header http.Header, body []byte) Result {
 	r := pass()
-	if t == suite.Fortunes {
+	if t == suite.Fortunes || t == suite.Page {
 		r.PageBytes = len(body)
 	}
 	if status != http.StatusOK {
@@ -91,6 +94,8 @@ func checkBody(r *Result, t suite.Type, rows int, most Status, body []byte) {
 		checkWorldList(r, t, body, rows, most)
 	case suite.Fortunes:
 		checkFortunesPage(r, body, standardPage(), true)
+	case suite.Page:
+		checkPage(r, body, nil, rows, most)
 	default:
 		r.add(Fail, "unknown test type %q (want one of %v)", t, suite.Types)
 	}

@@ -18,8 +18,16 @@ type Check struct {
 	// Type is the TFB test type, which decides the rules and headers.
 	Type suite.Type
 	// Path is the request path, starting with "/"; for queries and updates
-	// it holds "{n}" where the queries value goes ("/queries?queries={n}").
+	// it holds "{n}" where the queries value goes ("/queries?queries={n}"),
+	// for page where the rows value goes ("/ssr?rows={n}").
 	Path string
+	// Rows are a page test's sizes N (suite `rows`, suite.Test.Queries),
+	// each verified; empty means suite.DefaultRows. Other types ignore it.
+	Rows []int
+	// Cache marks a page test of cache state hit (suite `cache: hit`): its
+	// rows are verified but the page may be cached, so the anti-caching
+	// change is skipped.
+	Cache bool
 }
 
 // Target is a running server.
@@ -27,9 +35,10 @@ type Target struct {
 	// BaseURL is the server's origin, "http://127.0.0.1:PORT".
 	BaseURL string
 	// DatabasePath is the framework's own SQLite database copy (WAL mode).
-	// Run reads World from it for the updates check and inserts, then
-	// deletes, one Fortune row for the fortunes anti-caching check; without
-	// it those two checks fail.
+	// Run reads World from it for the updates and page checks, inserts,
+	// then deletes, one Fortune row for the fortunes anti-caching check, and
+	// changes, then restores, one World row for the page anti-caching
+	// check; without it those checks fail.
 	DatabasePath string
 	// RequestTimeout bounds each verification request, headers and body
 	// (http.Client.Timeout); 0 or less means 8 s, the timeout of TFB's load
@@ -78,7 +87,8 @@ const minDateRecheck = 1100 * time.Millisecond
 // Run verifies every check against the target and returns results keyed by
 // Check.Name. It sends the requests of every check in order and applies the
 // per-test rules (the five queries values of queries and updates, the
-// World table comparison of updates, the fortunes anti-caching row), then
+// World table comparison of updates, the fortunes anti-caching row, the
+// sizes, clamping cases and anti-caching row of page), then
 // asks each check's first path once more at least 3 s after its first
 // response for the Date rule (Target.DateRecheck), so a whole framework
 // waits about 3 s in all, not 3 s per test. Requests run one at a time, each
@@ -156,6 +166,8 @@ func (v *verifier) check(ctx context.Context, c Check) (Result, *fetched) {
 		return v.fortunes(ctx, c)
 	case suite.Queries, suite.Updates:
 		return v.cases(ctx, c)
+	case suite.Page:
+		return v.page(ctx, c)
 	}
 	r.add(Fail, "test %q: unknown test type %q (want one of %v)", c.Name, c.Type, suite.Types)
 	return r, nil

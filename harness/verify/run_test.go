@@ -10,7 +10,8 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// allSix are the six TFB tests with the suite's paths.
+// allSix are the six TFB tests and page with the suite's paths (page with
+// the default sizes, suite.DefaultRows).
 func allSix() []Check {
 	var checks []Check
 	for _, t := range suite.Types {
@@ -21,15 +22,15 @@ func allSix() []Check {
 
 // TestRunReferenceRealDate verifies a correct server whose Date comes from
 // the real clock (net/http's, 1 s resolution) with Run's own re-check
-// (dateRecheck, 1.1 s in these tests): all six pass, and the Date re-checks
+// (dateRecheck, 1.1 s in these tests): all seven pass, and the Date re-checks
 // come after every test's first requests, each at least dateRecheck after
 // its test's first request, so the framework waits once, not per test.
 func TestRunReferenceRealDate(t *testing.T) {
 	s := startServer(t, serverOpts{realDate: true})
 	checks := allSix()
 	results := Run(context.Background(), s.target(), checks)
-	if len(results) != 6 {
-		t.Fatalf("%d results, want 6", len(results))
+	if len(results) != 7 {
+		t.Fatalf("%d results, want 7", len(results))
 	}
 	for _, c := range checks {
 		r := results[c.Name]
@@ -37,8 +38,11 @@ func TestRunReferenceRealDate(t *testing.T) {
 			t.Errorf("%s: %s %q, want pass", c.Name, r.Status, r.Reasons)
 		}
 		wantBytes := 0
-		if c.Type == suite.Fortunes {
+		switch c.Type {
+		case suite.Fortunes:
 			wantBytes = 1377 // the reference server's html/template page
+		case suite.Page:
+			wantBytes = 917100 // the reference page of 10,000 rows (refPageHTML)
 		}
 		if r.PageBytes != wantBytes {
 			t.Errorf("%s: PageBytes %d, want %d", c.Name, r.PageBytes, wantBytes)
@@ -46,7 +50,8 @@ func TestRunReferenceRealDate(t *testing.T) {
 	}
 	log := s.requests()
 	// First requests: json, plaintext, db, 5 queries, 2 fortunes (page and
-	// anti-caching), 5 updates; then one re-check per test.
+	// anti-caching), 5 updates, 8 page (4 sizes, 3 clamping cases,
+	// anti-caching); then one re-check per test.
 	var paths []string
 	for _, l := range log {
 		paths = append(paths, l.path)
@@ -56,13 +61,14 @@ func TestRunReferenceRealDate(t *testing.T) {
 		"/queries?queries=2", "/queries?queries=0", "/queries?queries=foo", "/queries?queries=501", "/queries?queries=",
 		"/fortunes", "/fortunes",
 		"/updates?queries=2", "/updates?queries=0", "/updates?queries=foo", "/updates?queries=501", "/updates?queries=",
-		"/json", "/plaintext", "/db", "/queries?queries=2", "/fortunes", "/updates?queries=2",
+		"/ssr?rows=10", "/ssr?rows=100", "/ssr?rows=1000", "/ssr?rows=10000", "/ssr?rows=0", "/ssr?rows=foo", "/ssr?rows=10001", "/ssr?rows=10",
+		"/json", "/plaintext", "/db", "/queries?queries=2", "/fortunes", "/updates?queries=2", "/ssr?rows=10",
 	}
 	if !slices.Equal(paths, want) {
 		t.Fatalf("requests:\n%s\nwant:\n%s", strings.Join(paths, "\n"), strings.Join(want, "\n"))
 	}
-	firstAt := map[string]int{"/json": 0, "/plaintext": 1, "/db": 2, "/queries?queries=2": 3, "/fortunes": 8, "/updates?queries=2": 10}
-	for _, l := range log[15:] {
+	firstAt := map[string]int{"/json": 0, "/plaintext": 1, "/db": 2, "/queries?queries=2": 3, "/fortunes": 8, "/updates?queries=2": 10, "/ssr?rows=10": 15}
+	for _, l := range log[23:] {
 		if gap := l.at.Sub(log[firstAt[l.path]].at); gap < dateRecheck {
 			t.Errorf("%s re-checked %v after its first request, want >= %v", l.path, gap, dateRecheck)
 		}
@@ -74,7 +80,7 @@ func TestRunRequestHeaders(t *testing.T) {
 	s := startServer(t, serverOpts{})
 	run(context.Background(), s.target(), allSix(), 0)
 	for _, l := range s.requests() {
-		typ := suite.Type(strings.TrimPrefix(strings.SplitN(l.path, "?", 2)[0], "/"))
+		typ := typeOfPath(l.path)
 		want := http.Header{
 			"Accept":     {typ.Accept()},
 			"Connection": {"keep-alive"},
@@ -118,14 +124,15 @@ func TestRunRemovesInsertedFortune(t *testing.T) {
 	}
 }
 
-// TestRunWithoutDatabase fails updates and fortunes, whose database checks
-// cannot run, and passes the rest.
+// TestRunWithoutDatabase fails updates, fortunes and page, whose database
+// checks cannot run, and passes the rest.
 func TestRunWithoutDatabase(t *testing.T) {
 	s := startServer(t, serverOpts{})
 	results := run(context.Background(), Target{BaseURL: s.srv.URL}, allSix(), 0)
 	want := map[string]string{
 		"updates-test":  `test "updates-test": cannot check that updates are written: no database path given (Target.DatabasePath) (TFB rules, updates)`,
 		"fortunes-test": `test "fortunes-test": cannot run the fortunes anti-caching check: no database path given (Target.DatabasePath)`,
+		"page-test":     `test "page-test": cannot check the page's rows against World: no database path given (Target.DatabasePath)`,
 	}
 	for name, r := range results {
 		reason, failing := want[name]
@@ -158,7 +165,7 @@ func TestRunBadChecks(t *testing.T) {
 	}
 	got := run(context.Background(), s.target(), checks, 0)
 	want := map[string]string{
-		"a": `test "a": unknown test type "graphql" (want one of [json plaintext db queries fortunes updates])`,
+		"a": `test "a": unknown test type "graphql" (want one of [json plaintext db queries fortunes updates page])`,
 		"b": `path "json" of test "b" must start with "/"`,
 		"c": `path "/queries" of test "c" has no {n} where the queries value goes (TFB rules, queries)`,
 	}

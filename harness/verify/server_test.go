@@ -125,6 +125,14 @@ type serverOpts struct {
 	fortunes func(rows []fortune) []byte
 	// cacheFortunes renders the fortunes page once and serves it forever.
 	cacheFortunes bool
+	// pageRows overrides the row count of a page reply for the raw rows
+	// value q (n is the correct count).
+	pageRows func(q string, n int) int
+	// page replaces the page's renderer (refPageHTML): rows are the World
+	// rows 1..n read from the database.
+	page func(rows []worldRow) []byte
+	// cachePage renders each page size once and serves it forever.
+	cachePage bool
 }
 
 // refServer is a correct server for all six tests (unless opts say
@@ -139,7 +147,8 @@ type refServer struct {
 
 	mu      sync.Mutex
 	log     []logged
-	fortune []byte // the cached page, with cacheFortunes
+	fortune []byte         // the cached page, with cacheFortunes
+	pages   map[int][]byte // the cached pages by size, with cachePage
 }
 
 // logged is one request the server saw.
@@ -184,8 +193,11 @@ func (s *refServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.log = append(s.log, logged{r.URL.RequestURI(), time.Now(), r.Header.Clone()})
 	s.mu.Unlock()
-	t := suite.Type(strings.TrimPrefix(r.URL.Path, "/"))
+	t := typeOfPath(r.URL.Path)
 	q := r.URL.Query().Get("queries")
+	if t == suite.Page {
+		q = r.URL.Query().Get("rows")
+	}
 	rp, err := s.reply(t, q)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -227,6 +239,10 @@ func (s *refServer) reply(t suite.Type, q string) (reply, error) {
 		}
 	case suite.Fortunes:
 		rp.body, err = s.fortunesPage()
+		rp.header.Set("Content-Type", "text/html; charset=utf-8")
+		return rp, err
+	case suite.Page:
+		rp.body, err = s.ssrPage(q)
 		rp.header.Set("Content-Type", "text/html; charset=utf-8")
 		return rp, err
 	default:
@@ -417,8 +433,21 @@ func verifyOne(t *testing.T, typ suite.Type, opts serverOpts) Result {
 
 // pathOf is the suite path of a test type.
 func pathOf(t suite.Type) string {
+	if t == suite.Page {
+		return suite.DefaultPath[suite.Page]
+	}
 	if t.TakesN() {
 		return "/" + string(t) + "?queries={n}"
 	}
 	return "/" + string(t)
+}
+
+// typeOfPath is the test type a reference server path serves: "/ssr" is
+// page, else the path names the type ("/queries").
+func typeOfPath(path string) suite.Type {
+	path, _, _ = strings.Cut(path, "?")
+	if path == "/ssr" {
+		return suite.Page
+	}
+	return suite.Type(strings.TrimPrefix(path, "/"))
 }

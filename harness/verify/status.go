@@ -43,8 +43,9 @@ type Result struct {
 	// Reasons holds one line per warn or fail, in the order found, each
 	// naming the request and the rule it comes from; empty on pass.
 	Reasons []string
-	// PageBytes is, for fortunes, the body size in bytes of the page
-	// checked (the first response); 0 for the other test types.
+	// PageBytes is the body size in bytes of the page checked: for
+	// fortunes the first response, for page the one at the largest size
+	// (the headline N); 0 for the other test types.
 	PageBytes int
 }
 

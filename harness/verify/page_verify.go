@@ -1,0 +1,146 @@
+package verify
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+// pageCases are the checked rows values beyond the test's sizes and the
+// worst verdict a wrong body gets for each (the page contract: 0 -> 1 row,
+// foo -> 1, 10001 -> 10000, a warn if wrong as TFB's queries=501 case).
+var pageCases = []queryCase{{"0", Fail}, {"foo", Fail}, {"10001", Warn}}
+
+// antiCacheRow is the World id the page anti-caching check changes, or the
+// smallest size's last row when that is smaller.
+const antiCacheRow = 3
+
+// page verifies a page test: every size of c.Rows against the World table
+// read from the target's database, the pageCases, then (unless c.Cache) the
+// anti-caching check (pageAntiCache). Result.PageBytes is the size of the
+// page at the headline N, the largest. The first response is returned for
+// the Date re-check.
+func (v *verifier) page(ctx context.Context, c Check) (Result, *fetched) {
+	r := pass()
+	if !strings.Contains(c.Path, "{n}") {
+		r.add(Fail, "path %q of test %q has no {n} where the rows value goes (page rules)", c.Path, c.Name)
+		return r, nil
+	}
+	sizes := c.Rows
+	if len(sizes) == 0 {
+		sizes = suite.DefaultRows
+	}
+	world, err := v.world(ctx)
+	if err != nil {
+		r.add(Fail, "test %q: cannot check the page's rows against World: %v", c.Name, err)
+	}
+	smallest, headline := slices.Min(sizes), slices.Max(sizes)
+	var first *fetched
+	var smallestReasons []string
+	for _, n := range sizes {
+		path := suite.PathFor(c.Path, n)
+		f, err := v.get(ctx, c.Type, path)
+		if err != nil {
+			r.add(Fail, "GET %s: %v", path, err)
+			continue
+		}
+		if first == nil {
+			first = &f
+		}
+		one := pageResponse(world, ExpectedPageRows(strconv.Itoa(n)), Fail, f.status, f.header, f.body)
+		r.merge(one, "GET "+path+": ")
+		if n == headline {
+			r.PageBytes = len(f.body)
+		}
+		if n == smallest {
+			smallestReasons = one.Reasons
+		}
+	}
+	for _, k := range pageCases {
+		path := suite.FillPath(c.Path, k.q)
+		f, err := v.get(ctx, c.Type, path)
+		if err != nil {
+			r.addCapped(Fail, k.most, "GET %s: %v", path, err)
+			continue
+		}
+		r.merge(pageResponse(world, ExpectedPageRows(k.q), k.most, f.status, f.header, f.body), "GET "+path+": ")
+	}
+	if world != nil && !c.Cache {
+		v.pageAntiCache(ctx, c, world, ExpectedPageRows(strconv.Itoa(smallest)), smallestReasons, &r)
+	}
+	return r, first
+}
+
+// world reads the target's World table.
+func (v *verifier) world(ctx context.Context) (World, error) {
+	db, err := v.database()
+	if err != nil {
+		return nil, err
+	}
+	m, err := readWorld(ctx, db, v.target.DatabasePath)
+	if err != nil {
+		return nil, err
+	}
+	return worldFromMap(m, v.target.DatabasePath)
+}
+
+// pageAntiCache changes the randomNumber of World row k (antiCacheRow, at
+// most n and the table's size) in the target's database, requests the page
+// of n rows again and requires the new value in row k; then it restores the
+// old value, on every path. The old value in row k fails as cached (the
+// page contract: rows are read on every request). Reasons the first page
+// of n rows already gave (firstReasons, unprefixed) are not repeated.
+func (v *verifier) pageAntiCache(ctx context.Context, c Check, world World, n int, firstReasons []string, r *Result) {
+	k := min(antiCacheRow, n, len(world))
+	if k < 1 {
+		return // an empty World table already failed every row
+	}
+	db, err := v.database()
+	if err != nil {
+		r.add(Fail, "test %q: cannot run the page anti-caching check: %v", c.Name, err)
+		return
+	}
+	old := world[k-1]
+	changed := old%worldMax + 1
+	if err := setRandomNumber(ctx, db, v.target.DatabasePath, k, changed); err != nil {
+		r.add(Fail, "test %q: page anti-caching check: %v", c.Name, err)
+		return
+	}
+	defer func() {
+		if err := setRandomNumber(context.WithoutCancel(ctx), db, v.target.DatabasePath, k, old); err != nil {
+			r.add(Fail, "test %q: page anti-caching check: %v; World row %d holds %d, restore %d before load", c.Name, err, k, changed, old)
+		}
+	}()
+	path := suite.PathFor(c.Path, n)
+	prefix := fmt.Sprintf("GET %s (after setting World row %d's randomNumber to %d): ", path, k, changed)
+	f, err := v.get(ctx, c.Type, path)
+	if err != nil {
+		r.add(Fail, "%s%v", prefix, err)
+		return
+	}
+	if got := pageTable(f.body); len(got.rows) >= k && len(got.rows[k-1]) == 2 && strings.TrimSpace(got.rows[k-1][1]) == strconv.FormatInt(old, 10) {
+		r.add(Fail, "GET %s: row %d: randomNumber %d after the database changed it to %d: the page is cached (docs/ssr.md)", path, k, old, changed)
+		return
+	}
+	after := slices.Clone(world)
+	after[k-1] = changed
+	one := pageResponse(after, n, Fail, f.status, f.header, f.body)
+	for _, reason := range one.Reasons {
+		if !slices.Contains(firstReasons, reason) {
+			r.add(Fail, "%s%s", prefix, reason)
+		}
+	}
+}
+
+// setRandomNumber sets World row id's randomNumber.
+func setRandomNumber(ctx context.Context, db *sql.DB, path string, id int, n int64) error {
+	if _, err := db.ExecContext(ctx, "UPDATE World SET randomNumber = ? WHERE id = ?", n, id); err != nil {
+		return fmt.Errorf("set World row %d's randomNumber to %d in %s: %w", id, n, path, err)
+	}
+	return nil
+}
