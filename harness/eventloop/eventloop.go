@@ -105,11 +105,15 @@ func Env(env []string, preload, dir string) []string {
 	return append(env, "NODE_OPTIONS="+NodeOptions(opts, preload), EnvDir+"="+dir)
 }
 
-// NodeOptions is current (a NODE_OPTIONS value) with `--require "path"`
-// appended, the path quoted as Node parses NODE_OPTIONS (a backslash
-// escapes " and \), so a path with spaces stays one argument.
+// NodeOptions is current (a NODE_OPTIONS value) with `--require path`
+// appended; a path holding white space, " or \ is quoted as Node parses
+// NODE_OPTIONS (in double quotes, a backslash escapes " and \), so it stays
+// one argument. Plain paths stay bare, for tools that re-parse the value.
 func NodeOptions(current, path string) string {
-	q := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(path) + `"`
+	q := path
+	if strings.ContainsAny(path, " \t\n\"\\") {
+		q = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(path) + `"`
+	}
 	if current = strings.TrimSpace(current); current != "" {
 		return current + " --require " + q
 	}

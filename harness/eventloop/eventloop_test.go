@@ -289,7 +289,7 @@ func TestEnv(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Env =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if got := Env([]string{"PATH=/bin"}, "/r/eventloop.cjs", "/r/e"); got[1] != `NODE_OPTIONS=--require "/r/eventloop.cjs"` {
+	if got := Env([]string{"PATH=/bin"}, "/r/eventloop.cjs", "/r/e"); got[1] != `NODE_OPTIONS=--require /r/eventloop.cjs` {
 		t.Errorf("Env without NODE_OPTIONS = %q", got)
 	}
 	if got, want := NodeOptions("  ", `/a"b\c.cjs`), `--require "/a\"b\\c.cjs"`; got != want {

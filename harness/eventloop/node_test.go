@@ -87,7 +87,8 @@ func sockets(t *testing.T, dir string) []string {
 func TestPreloadIsSilent(t *testing.T) {
 	rt := nodeRuntime(t)
 	work := t.TempDir()
-	preload, err := eventloop.WritePreload(work)
+	// Both preloads' paths hold a space: NODE_OPTIONS quotes them.
+	preload, err := eventloop.WritePreload(filepath.Join(work, "run dir"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,5 +382,36 @@ func TestNodeHTTPBlockingRoute(t *testing.T) {
 	})
 	if want := []string{"eventloop.cjs", "logs/node-http.log"}; fmt.Sprint(files) != fmt.Sprint(want) {
 		t.Errorf("run folder holds %v, want %v", files, want)
+	}
+}
+
+// TestNodeStartFailureRemovesFolder starts node-http on a database that
+// does not exist: it exits before it is ready, Start fails, and the
+// socket folder it made is gone.
+func TestNodeStartFailureRemovesFolder(t *testing.T) {
+	rt := nodeRuntime(t)
+	spec, err := framework.Load(filepath.Join("..", "..", "frameworks", "node-http", "framework.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runDir := t.TempDir()
+	preload, err := eventloop.WritePreload(runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := eventloop.Dir(runDir, "node-http-default-r1")
+	srv, err := framework.Start(context.Background(), spec, framework.StartOptions{
+		Runtime: rt, DatabasePath: filepath.Join(runDir, "missing.db"), LogPath: filepath.Join(runDir, "node-http.log"),
+		EventLoopPreload: preload, EventLoopDir: dir,
+	})
+	if err == nil {
+		srv.Stop(time.Second)
+		t.Fatal("Start on a missing database succeeded")
+	}
+	if !strings.Contains(err.Error(), "server exited before it was ready") {
+		t.Errorf("Start error %v, want the server's exit", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("after a failed Start, %s: %v; want it removed", dir, err)
 	}
 }

@@ -730,8 +730,8 @@ func (r *runner) key(t Target, test suite.Test, sh shot, round int) sweep.Key {
 // delay (eventLoopReset, eventLoopRead: a failure is logged, never a gate
 // failure) and what the server wrote to its log. Render counts that cannot
 // be read fail the sample's gate ("render counts: GET …: …"); lines of the
-// log naming SQLITE_BUSY are counted in ServerLogFaults. Errors (which end the run) are the load
-// engine's: invalid options, ctx ending.
+// log naming SQLITE_BUSY are counted in ServerLogFaults. Errors (which end
+// the run) are the load engine's: invalid options, ctx ending.
 func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot, round int) (sweep.Sample, error) {
 	o, err := r.options(srv, test, sh)
 	if err != nil {
@@ -751,9 +751,9 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	if err != nil {
 		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
 	}
-	eventLoop := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
 	after, _ := probe.Tree(ctx, srv.Pid)
 	genAfter, _ := probe.Self(ctx)
+	eventLoop := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
 	var renders *int64
 	if counts != "" && countsErr == nil {
 		// Every response counted in the window was rendered before it was
