@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/internal/procs"
 )
@@ -57,6 +58,13 @@ type StartOptions struct {
 	// when that runtime is a pinned node@X.Y.Z; the zero Runtime otherwise
 	// leaves PATH as it is.
 	Runtime Runtime
+	// EventLoopPreload is the event-loop monitor script
+	// (eventloop.WritePreload) and EventLoopDir the folder for its sockets
+	// (eventloop.Dir). When both are set and the variant runs on a pinned
+	// node@X.Y.Z, every Node process of the server preloads the script
+	// (NODE_OPTIONS, eventloop.Env): Start creates the folder, Stop
+	// removes it, and Server.EventLoopDir names it. Builds never get it.
+	EventLoopPreload, EventLoopDir string
 }
 
 // Server is a started, ready server. Its process group holds the start
@@ -82,6 +90,10 @@ type Server struct {
 	// "<harness pid>-<n>": every process the server spawns inherits it
 	// unless it clears its environment.
 	Owner string
+	// EventLoopDir is the absolute folder of the sockets of the server's
+	// Node processes (eventloop.Read), removed by Stop; "" when the server
+	// is not monitored (not Node, or no StartOptions.EventLoopPreload).
+	EventLoopDir string
 
 	mu        sync.Mutex
 	known     map[int]procs.Proc // every process seen as the server's, by pid
@@ -138,8 +150,10 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) [
 // environment is described at serverEnv: the parent's plus PORT,
 // DATABASE_PATH, NODE_ENV=production, TFBENCH_BUILD_DIR, spec env and
 // variant env, with o.Runtime.BinDir first on PATH, and last TFBENCH_OWNER
-// (EnvOwner, Server.Owner). The child also gets Pdeathsig SIGKILL, a last
-// resort if the harness dies without stopping it.
+// (EnvOwner, Server.Owner); a monitored Node server also gets the
+// event-loop preload (StartOptions.EventLoopPreload, eventloop.Env). The
+// child also gets Pdeathsig SIGKILL, a last resort if the harness dies
+// without stopping it.
 //
 // A taken o.Port is refused before anything is spawned or logged. With
 // o.Port 0 the port is picked by FreePort; if another process takes it
@@ -171,9 +185,30 @@ func Start(ctx context.Context, s *Spec, o StartOptions) (*Server, error) {
 	if o.LogPath == "" {
 		return nil, fmt.Errorf("%s: no log path", l.where)
 	}
-	if rs := s.RuntimeOf(v); !o.Runtime.matches(rs) {
+	rs := s.RuntimeOf(v)
+	if !o.Runtime.matches(rs) {
 		return nil, errRuntime(l.where, rs, o.Runtime)
 	}
+	if nodeSpecRE.MatchString(rs) && o.EventLoopPreload != "" && o.EventLoopDir != "" {
+		if l.elDir, err = filepath.Abs(o.EventLoopDir); err != nil {
+			return nil, fmt.Errorf("%s: %w", l.where, err)
+		}
+		if l.preload, err = filepath.Abs(o.EventLoopPreload); err != nil {
+			return nil, fmt.Errorf("%s: %w", l.where, err)
+		}
+		srv, err := l.start(ctx)
+		if err != nil {
+			os.RemoveAll(l.elDir)
+		}
+		return srv, err
+	}
+	return l.start(ctx)
+}
+
+// start is Start once the options are checked.
+func (l *launch) start(ctx context.Context) (*Server, error) {
+	var err error
+	o := l.o
 	if l.dbPath, err = filepath.Abs(o.DatabasePath); err != nil {
 		return nil, fmt.Errorf("%s: %w", l.where, err)
 	}
@@ -184,7 +219,7 @@ func Start(ctx context.Context, s *Spec, o StartOptions) (*Server, error) {
 	}
 	l.timeout = o.ReadyTimeout
 	if l.timeout == 0 {
-		l.timeout = s.ReadyTimeout
+		l.timeout = l.spec.ReadyTimeout
 	}
 	if o.Port != 0 {
 		holder, inUse, err := portInUse(ctx, o.Port)
@@ -222,6 +257,7 @@ type launch struct {
 	o                StartOptions
 	where            string // "framework X variant Y"
 	dbPath, buildDir string // absolute
+	elDir, preload   string // absolute event-loop folder and script; "" when not monitored
 	timeout          time.Duration
 }
 
@@ -250,6 +286,12 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	if err := os.MkdirAll(filepath.Dir(l.o.LogPath), 0o755); err != nil {
 		return nil, "", fmt.Errorf("%s: log: %w", l.where, err)
 	}
+	if l.elDir != "" {
+		// Made for each attempt: stopping a failed one removes it.
+		if err := os.MkdirAll(l.elDir, 0o700); err != nil {
+			return nil, "", fmt.Errorf("%s: event-loop folder: %w", l.where, err)
+		}
+	}
 	logf, err := os.OpenFile(l.o.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: log: %w", l.where, err)
@@ -268,7 +310,11 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 
 	cmd := exec.Command("sh", "-c", startCmd)
 	cmd.Dir = l.spec.Dir
-	cmd.Env = append(l.spec.serverEnv(l.v, port, l.dbPath, l.buildDir, l.o.Runtime.BinDir), EnvOwner+"="+owner)
+	cmd.Env = l.spec.serverEnv(l.v, port, l.dbPath, l.buildDir, l.o.Runtime.BinDir)
+	if l.elDir != "" {
+		cmd.Env = eventloop.Env(cmd.Env, l.preload, l.elDir)
+	}
+	cmd.Env = append(cmd.Env, EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cpuset.StartIn(l.o.CPUs, cmd); err != nil {
@@ -278,7 +324,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	srv = &Server{
 		Spec: l.spec, Variant: l.v,
 		BaseURL: "http://" + addr, Addr: addr,
-		Pid: cmd.Process.Pid, LogPath: l.o.LogPath, Owner: owner,
+		Pid: cmd.Process.Pid, LogPath: l.o.LogPath, Owner: owner, EventLoopDir: l.elDir,
 		cmd: cmd, done: make(chan struct{}), logOffset: offset,
 		known: map[int]procs.Proc{},
 	}
@@ -442,12 +488,18 @@ func (s *Server) Err() error {
 // alive 5s after SIGKILL". A server that exited on its own before Stop is
 // not an error; see Err for how it ended. Only a process that both cleared
 // its environment and left the tree before any poll saw it (double fork
-// with a new environment) escapes Stop.
+// with a new environment) escapes Stop. Last, Stop removes EventLoopDir
+// (a failure is joined to the error).
 func (s *Server) Stop(grace time.Duration) error {
 	s.stopOnce.Do(func() {
 		s.stopErr = s.stop(grace)
 		if s.stopErr == nil {
 			unregister(s.Owner)
+		}
+		if s.EventLoopDir != "" {
+			if err := os.RemoveAll(s.EventLoopDir); err != nil {
+				s.stopErr = errors.Join(s.stopErr, fmt.Errorf("framework %s: event-loop folder: %w", s.Spec.Name, err))
+			}
 		}
 	})
 	return s.stopErr

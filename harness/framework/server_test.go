@@ -287,6 +287,33 @@ func TestStartStopWholeGroup(t *testing.T) {
 	}
 }
 
+// TestStartEventLoopOnlyOnNode gives the event-loop preload to a server
+// that does not run on Node (runtime: go): it gets neither NODE_OPTIONS nor
+// the socket folder, which is not made (the Node side is tested in
+// harness/eventloop, with node-http).
+func TestStartEventLoopOnlyOnNode(t *testing.T) {
+	spec, build := fixture(t)
+	o := options(t, build, "default")
+	o.EventLoopPreload = filepath.Join(t.TempDir(), "eventloop.cjs")
+	o.EventLoopDir = filepath.Join(t.TempDir(), "eventloop", "fixture")
+	srv, err := start(t, spec, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop(time.Second)
+	if srv.EventLoopDir != "" {
+		t.Errorf("EventLoopDir = %q for a go server, want none", srv.EventLoopDir)
+	}
+	for k, want := range map[string]string{"NODE_OPTIONS": os.Getenv("NODE_OPTIONS"), "TFBENCH_EVENTLOOP_DIR": ""} {
+		if got := getBody(t, srv.BaseURL+"/env?k="+k); got != want {
+			t.Errorf("server env %s = %q, want %q", k, got, want)
+		}
+	}
+	if _, err := os.Stat(o.EventLoopDir); !os.IsNotExist(err) {
+		t.Errorf("%s: %v; want no folder for a go server", o.EventLoopDir, err)
+	}
+}
+
 func TestStopKillsStubborn(t *testing.T) {
 	spec, build := fixture(t)
 	srv, err := start(t, spec, options(t, build, "stubborn"))

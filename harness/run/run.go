@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/dataset"
+	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/load"
@@ -180,6 +181,7 @@ type runner struct {
 	runtimes map[string]framework.Runtime // by buildKey
 	builds   map[string]*framework.Build  // by buildKey
 	dbPaths  map[*framework.Server]string
+	preload  string // the event-loop preload in the run folder (eventloop.WritePreload)
 	// firstDir is the absolute source folder of each adapter name's first
 	// target: its build keeps the plain build folder (buildTag).
 	firstDir map[string]string
@@ -247,6 +249,9 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	r.rec, err = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err != nil {
+		return nil, err
+	}
+	if r.preload, err = eventloop.WritePreload(r.runDir); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -489,6 +494,7 @@ func (r *runner) start(ctx context.Context, t Target, tag string) (srv *framewor
 		Runtime: r.runtimeOf(t),
 		Variant: t.Variant.Name, Port: port, DatabasePath: dbPath, BuildDir: b.OutDir,
 		CPUs: r.srv, LogPath: filepath.Join(r.runDir, "logs", tag+".log"),
+		EventLoopPreload: r.preload, EventLoopDir: eventloop.Dir(r.runDir, tag),
 	})
 	if err != nil {
 		cleanup()
@@ -811,11 +817,12 @@ func (r *runner) key(t Target, test suite.Test, sh shot, round int) sweep.Key {
 }
 
 // measure runs one sample and reads around it the server's and the
-// generator's CPU, the adapter's render counts and what the server wrote
-// to its log. Render counts that cannot be read fail the sample's gate
-// ("render counts: GET …: …"); lines of the log naming SQLITE_BUSY are
-// counted in ServerLogFaults. Errors (which end the run) are the load
-// engine's: invalid options, ctx ending.
+// generator's CPU, the adapter's render counts, a Node server's event-loop
+// delay (eventLoopReset, eventLoopRead: a failure is logged, never a gate
+// failure) and what the server wrote to its log. Render counts that cannot
+// be read fail the sample's gate ("render counts: GET …: …"); lines of the
+// log naming SQLITE_BUSY are counted in ServerLogFaults. Errors (which end
+// the run) are the load engine's: invalid options, ctx ending.
 func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot, round int) (sweep.Sample, error) {
 	o, err := r.options(srv, test, sh)
 	if err != nil {
@@ -843,6 +850,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	if counts != "" {
 		rendersBefore, countsErr = r.renderCounts(ctx, srv, counts, test.Timeout)
 	}
+	elReset := r.eventLoopReset(ctx, t, srv, test, sh)
 	logFrom := logSize(srv.LogPath)
 	before, _ := probe.Tree(ctx, srv.Pid)
 	genBefore, _ := probe.Self(ctx)
@@ -852,6 +860,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	}
 	after, _ := probe.Tree(ctx, srv.Pid)
 	genAfter, _ := probe.Self(ctx)
+	eventLoop := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
 	var renders *int64
 	if counts != "" && countsErr == nil {
 		// Every response counted in the window was rendered before it was
@@ -877,6 +886,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	case test.Cache == suite.CacheHit && renders != nil:
 		s.Cache = &sweep.CacheHits{By: "render counts", Checked: s.Responses, Misses: *renders}
 	}
+	s.EventLoop = eventLoop
 	s.ServerRSS = after.PeakRSS
 	s.ServerCPU = max(0, after.CPU-before.CPU)
 	s.GeneratorCPU = max(0, genAfter-genBefore)

@@ -1,0 +1,46 @@
+package run
+
+import (
+	"context"
+
+	"github.com/tfbench/tfbench/harness/eventloop"
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// eventLoopReset clears the event-loop histograms of a monitored (Node)
+// server just before a sample's window (eventloop.Reset) and reports
+// whether it did. A failure is logged ("framework/variant test N=… c=…:
+// event loop: …") and leaves the sample without an event-loop reading;
+// it never fails the gate.
+func (r *runner) eventLoopReset(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot) bool {
+	if srv.EventLoopDir == "" {
+		return false
+	}
+	if err := eventloop.Reset(ctx, srv.EventLoopDir); err != nil {
+		r.logEventLoop(t, test, sh, err)
+		return false
+	}
+	return true
+}
+
+// eventLoopRead reads the worst event-loop delay of the server's Node
+// processes right after the window (eventloop.Read), nil when the server is
+// not monitored, the reset before the window failed (already logged) or the
+// read fails (logged once here).
+func (r *runner) eventLoopRead(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot, reset bool) *sweep.EventLoop {
+	if !reset {
+		return nil
+	}
+	el, err := eventloop.Read(ctx, srv.EventLoopDir)
+	if err != nil {
+		r.logEventLoop(t, test, sh, err)
+		return nil
+	}
+	return &el
+}
+
+func (r *runner) logEventLoop(t Target, test suite.Test, sh shot, err error) {
+	r.logf("%s %s%s %s: %v (the sample has no event-loop delay)", t.Name(), test.Name, nText(sh.n), sh.level(), err)
+}
