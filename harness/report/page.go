@@ -252,8 +252,8 @@ func sweepCharts(t TestTable) ([]sweepChart, error) {
 	var out []sweepChart
 	for _, c := range []struct {
 		suffix, title, y string
-		pick            func(Row) float64
-		tick            func(float64) string
+		pick             func(Row) float64
+		tick             func(float64) string
 	}{
 		{"rps", "peak RPS by page bytes", "peak RPS (log scale)", func(r Row) float64 { return r.PeakRPS }, nil},
 		{"cpu", "CPU ms per request by page bytes", "CPU ms per request (log scale)", func(r Row) float64 { return r.CPUms }, nil},
