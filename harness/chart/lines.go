@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/go-analyze/charts"
 )
@@ -29,7 +30,8 @@ type Series struct {
 type XY struct {
 	Title          string
 	XTitle, YTitle string
-	// XTick and YTick write a tick's label (default: 15k, 2.5M, 0.25).
+	// XTick and YTick write a tick's label (default: 15k, 2.5M, 0.25,
+	// 0.001).
 	XTick, YTick func(float64) string
 	LogY         bool
 	Series       []Series
@@ -197,9 +199,18 @@ func lines(w io.Writer, c XY, format string) error {
 
 func orDefault(f func(float64) string) func(float64) string {
 	if f == nil {
-		return axisNumber
+		return tickNumber
 	}
 	return f
+}
+
+// tickNumber is axisNumber, with ticks below 0.01 (a log axis) in full:
+// 0.001, not 0.
+func tickNumber(v float64) string {
+	if v != 0 && math.Abs(v) < 0.01 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return axisNumber(v)
 }
 
 // logTicks are the ticks of a base-10 log axis holding lo..hi (both > 0):

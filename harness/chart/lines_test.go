@@ -162,6 +162,14 @@ func TestLinesErrors(t *testing.T) {
 	}
 }
 
+func TestTickNumber(t *testing.T) {
+	for in, want := range map[float64]string{0.001: "0.001", 0.0002: "0.0002", 0.01: "0.01", 0: "0", 1e5: "100k"} {
+		if got := tickNumber(in); got != want {
+			t.Errorf("tickNumber(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestLogTicks(t *testing.T) {
 	for _, c := range []struct {
 		lo, hi float64

@@ -214,3 +214,37 @@ func TestReportSitePage(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSitePageMerged: a page test of two runs (go-stdlib in both,
+// on a machine twice as fast in ci-b) has a Run column in every size's
+// tables and names go-stdlib's two lines by run in the charts.
+func TestReportSitePageMerged(t *testing.T) {
+	a := keep(pageFixture(t), 1, "go-stdlib", "nextjs")
+	b := keep(pageFixture(t), 2, "go-stdlib", "node-http")
+	b.RunID = "ssr2"
+	s, err := results.Merge([]results.Run{{Label: "ci-a", File: a}, {Label: "ci-b", File: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := site(t, s)
+	page := squeeze(files["page.md"])
+	for _, want := range []string{
+		"| Run | Framework | Variant | Peak RPS | Range (min–max) | Connections |",
+		// 1,000 rows: ci-b's go-stdlib peak is twice ci-a's 2,150.
+		"| ci-b | go-stdlib | default | 4,300 | 4,200–4,400 | 16 |",
+		"| ci-a | go-stdlib | default | 2,150 | 2,100–2,200 | 16 |",
+		"| ci-a | nextjs | default | 78.0 | 76.0–80.0 | 4 |",
+		"- nextjs (default, run ci-a), 1,000 rows: constant rate: a round sustained only 2.5 of the 3 pages/s asked for",
+		"The runs come from different machines",
+	} {
+		if !strings.Contains(page, squeeze(want)) {
+			t.Errorf("page.md lacks\n%s\n--- page.md:\n%s", want, files["page.md"])
+		}
+	}
+	texts := parseSVG(t, files["page-rps.svg"]).texts()
+	for _, want := range []string{"go-stdlib/default (ci-a)", "go-stdlib/default (ci-b)", "nextjs/default", "node-http/default"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("page-rps.svg has no text %q: %q", want, texts)
+		}
+	}
+}
