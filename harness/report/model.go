@@ -482,5 +482,16 @@ func checkSlugs(tests []results.Test) error {
 		}
 		seen[s] = t.Name
 	}
+	// A page test's charts are <slug>-rps.svg and <slug>-cpu.svg.
+	for _, t := range tests {
+		if t.Type != string(suite.Page) {
+			continue
+		}
+		for _, c := range []string{"-rps", "-cpu"} {
+			if other, ok := seen[Slug(t.Name)+c]; ok {
+				return fmt.Errorf("tests %q and %q would both write chart %s.svg; rename one in the suite", t.Name, other, Slug(t.Name)+c)
+			}
+		}
+	}
 	return nil
 }

@@ -248,3 +248,18 @@ func TestReportSitePageMerged(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSlugPageCharts: a test named like a page test's chart is
+// refused before anything is written.
+func TestReportSlugPageCharts(t *testing.T) {
+	f := pageFixture(t)
+	f.Suite.Tests = append(f.Suite.Tests, results.Test{Name: "Page CPU", Type: "json", Path: "/json", Concurrency: []int{8}})
+	dir := t.TempDir()
+	_, err := Site(dir, single(f))
+	if want := `tests "page" and "Page CPU" would both write chart page-cpu.svg; rename one in the suite`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("%d files written despite the error", len(entries))
+	}
+}
