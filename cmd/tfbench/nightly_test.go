@@ -88,7 +88,7 @@ func TestNightlyWorkflow(t *testing.T) {
 		}
 	}
 
-	runRE := regexp.MustCompile(`^go tool task ([a-z:]+)$`)
+	runRE := regexp.MustCompile(`^go tool task ([a-z:-]+)$`)
 	var tasks []string
 	for name, job := range wf.Jobs {
 		for _, st := range job.Steps {
@@ -106,17 +106,18 @@ func TestNightlyWorkflow(t *testing.T) {
 			tasks = append(tasks, m[1])
 		}
 	}
-	if want := []string{"nightly:final", "nightly:gate", "nightly:job", "nightly:publish"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
+	if want := []string{"nightly:final", "nightly:gate", "nightly:job", "nightly:publish", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
 		t.Errorf("workflow steps run tasks %v, want %v", tasks, want)
 	}
 
-	// Every tfbench command line in the nightly tasks: its subcommand
-	// exists and lists each flag it is given.
+	// Every tfbench command line in the nightly tasks and in bench:ssr (it
+	// publishes reports/ssr/ the way bench publishes reports/): its
+	// subcommand exists and lists each flag it is given.
 	cmdRE := regexp.MustCompile(`\{\{\.TFBENCH\}\} ([a-z]+)((?: [^|;&\n]*)?)`)
 	flagRE := regexp.MustCompile(`(?:^| )--([a-z-]+)`)
 	checked := 0
 	for name, task := range tf.Tasks {
-		if !strings.HasPrefix(name, "nightly:") {
+		if !strings.HasPrefix(name, "nightly:") && name != "bench:ssr" {
 			continue
 		}
 		for _, c := range task.Cmds {
@@ -218,10 +219,12 @@ func TestPublishPages(t *testing.T) {
 
 // TestNightlyTasks runs the nightly workflow's steps as the workflow does,
 // through go-task, at a small scale (node-http and go-stdlib, json only, 5
-// rounds of 1 s; scratch folders): a job, then final and gate against three
+// rounds of 1 s; scratch folders): a job and its SSR half (the same small
+// suite in place of suites/ssr.yaml), then final and gate against three
 // baselines. A baseline where node-http was ten times as fast makes final
-// publish a compare page that says slower and gate exit 1; the run itself
-// as baseline passes; no baseline passes and says so.
+// publish compare pages (the site's and ssr/'s) that say slower and gate
+// exit 1; the run itself as baseline passes; no baseline passes and says
+// so.
 func TestNightlyTasks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs Node.js, builds node-http and go-stdlib, 5 rounds")
@@ -235,8 +238,9 @@ func TestNightlyTasks(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("go", append([]string{"tool", "task", name}, extra...)...)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "FRAMEWORK=node-http", "NIGHTLY="+nightly, "BASELINE="+baseline,
-			"SUITE="+filepath.Join(root, "cmd/tfbench/testdata/ab.yaml"), "NO_COLOR=1")
+		small := filepath.Join(root, "cmd/tfbench/testdata/ab.yaml")
+		cmd.Env = append(os.Environ(), "FRAMEWORK=node-http", "NIGHTLY="+nightly, "BASELINE="+baseline, "SSR_BASELINE="+baseline,
+			"SUITE="+small, "SSR_SUITE="+small, "SSR_ROUNDS=5", "NO_COLOR=1")
 		out, err := cmd.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -256,6 +260,26 @@ func TestNightlyTasks(t *testing.T) {
 	}
 	if f.Suite.Rounds != 5 || len(f.Samples) != 10 {
 		t.Fatalf("job results: %d rounds, %d samples (want 5 rounds of node-http and go-stdlib)", f.Suite.Rounds, len(f.Samples))
+	}
+	// Without SSR results final renders the rest and says so.
+	if out, code := task("nightly:final", filepath.Join(t.TempDir(), "none.json")); code != 0 || !strings.Contains(out, "no SSR job results in "+nightly+"/ssr-jobs: the site has no ssr/") {
+		t.Errorf("nightly:final without SSR jobs: exit %d\n%s", code, out)
+	}
+	if out, code := task("nightly:ssr-job", "", "--", "--work", work); code != 0 {
+		t.Fatalf("nightly:ssr-job exit %d:\n%s", code, out)
+	}
+	ssrJob, err := results.Read(filepath.Join(nightly, "ssr-jobs", "node-http.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ssrJob.Suite.Rounds != 5 || len(ssrJob.Samples) != 10 || !slices.Contains(ssrJob.Command, "--rounds") {
+		t.Fatalf("SSR job results: %d rounds, %d samples, command %q (want --rounds 5 of node-http and go-stdlib)", ssrJob.Suite.Rounds, len(ssrJob.Samples), ssrJob.Command)
+	}
+	// From here on the SSR half holds the first job's results, so that its
+	// verdicts against each baseline are the main half's (a second
+	// measurement on a busy machine would make them noise).
+	if err := results.Write(filepath.Join(nightly, "ssr-jobs", "node-http.json"), f); err != nil {
+		t.Fatal(err)
 	}
 
 	// A baseline in which node-http ran ten times as fast (so its per-round ratios to go-stdlib stay apart even when the machine is busy and rounds scatter): its ratio to
@@ -280,9 +304,19 @@ func TestNightlyTasks(t *testing.T) {
 			t.Errorf("the site lacks %s: %v", name, err)
 		}
 	}
-	page, _ := os.ReadFile(filepath.Join(site, "compare.md"))
-	if !strings.Contains(string(page), "Verdicts: 1 slower, 0 faster, 0 same, 0 unknown.") || !strings.Contains(string(page), "| slower  |") {
-		t.Errorf("compare.md does not say slower:\n%s", page)
+	for _, name := range []string{"ssr/index.md", "ssr/json.md", "ssr/json.svg", "ssr/results.csv", "ssr/compare.md"} {
+		if _, err := os.Stat(filepath.Join(site, name)); err != nil {
+			t.Errorf("the site lacks %s: %v", name, err)
+		}
+	}
+	for _, name := range []string{"compare.md", "ssr/compare.md"} {
+		page, _ := os.ReadFile(filepath.Join(site, name))
+		if !strings.Contains(string(page), "Verdicts: 1 slower, 0 faster, 0 same, 0 unknown.") || !strings.Contains(string(page), "| slower  |") {
+			t.Errorf("%s does not say slower:\n%s", name, page)
+		}
+	}
+	if index, _ := os.ReadFile(filepath.Join(site, "index.md")); !strings.Contains(string(index), "[ssr/index.md](ssr/index.md), compared with its baseline: [ssr/compare.md](ssr/compare.md).\n") {
+		t.Errorf("index.md does not link the SSR pages:\n%s", index)
 	}
 	// go-task exits 201 when a command fails; the workflow's step fails on any non-zero status.
 	if out, code := task("nightly:gate", baseline); code == 0 || !strings.Contains(out, "tfbench compare: 1 of 1 rows slower than base: node-http/default json") {
@@ -299,7 +333,7 @@ func TestNightlyTasks(t *testing.T) {
 	}
 	none := filepath.Join(t.TempDir(), "none.json")
 	out, code := task("nightly:final", none)
-	if code != 0 || !strings.Contains(out, "no baseline at "+none+": nothing compared") {
+	if code != 0 || !strings.Contains(out, "no baseline at "+none+": nothing compared") || !strings.Contains(out, "no SSR baseline at "+none+": nothing compared") {
 		t.Errorf("nightly:final without a baseline: exit %d\n%s", code, out)
 	}
 	if out, code := task("nightly:gate", none); code != 0 {

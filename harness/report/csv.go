@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,8 +16,16 @@ var CSVHeader = []string{"test", "n", "run", "framework", "variant", "runtime", 
 	"connections", "pipeline", "p50_ms", "p99_ms", "cpu_ms_per_request", "rss_bytes", "page_bytes", "verification",
 	"min_rps", "max_rps", "rounds", "notes"}
 
-// CSV writes every row of ts with encoding/csv: CSVHeader, then one line per
-// Row in table order. Numbers are plain (no thousands separators): RPS
+// PageCSVColumns are appended to CSVHeader when ts holds a page test: TTFB
+// p50/p99, the probe's p99 and max, the event-loop delay's p99 and max, all
+// in ms at the peak level (Row's fields; empty for the other tests and
+// where not recorded).
+var PageCSVColumns = []string{"ttfb_p50_ms", "ttfb_p99_ms", "probe_p99_ms", "probe_max_ms", "event_loop_p99_ms", "event_loop_max_ms"}
+
+// CSV writes every row of ts with encoding/csv: CSVHeader (and
+// PageCSVColumns when a test is a page test), then one line per Row in
+// table order; a page test has a line per Row of every size, N being the
+// rows per page. Numbers are plain (no thousands separators): RPS
 // rounded to whole requests/s, % of best with one decimal, the ratio with
 // three, latency in ms with three (µs resolution), CPU ms per request with
 // three. Cells a row has no figure for are empty (a row without figures
@@ -24,13 +33,38 @@ var CSVHeader = []string{"test", "n", "run", "framework", "variant", "runtime", 
 // with "; ". It returns w's write error.
 func CSV(w io.Writer, ts []TestTable) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader); err != nil {
+	page := false
+	for _, t := range ts {
+		page = page || t.Sizes != nil
+	}
+	header := CSVHeader
+	if page {
+		header = append(slices.Clone(header), PageCSVColumns...)
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
+	write := func(name string, n int, r Row) error {
+		line := csvLine(name, n, r)
+		if page {
+			line = append(line, pageCSV(r)...)
+		}
+		return cw.Write(line)
+	}
 	for _, t := range ts {
-		for _, r := range t.Rows {
-			if err := cw.Write(csvLine(t, r)); err != nil {
-				return err
+		if t.Sizes == nil {
+			for _, r := range t.Rows {
+				if err := write(t.Test.Name, t.N, r); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		for _, sz := range t.Sizes {
+			for _, r := range sz.Rows {
+				if err := write(t.Test.Name, sz.N, r); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -38,7 +72,18 @@ func CSV(w io.Writer, ts []TestTable) error {
 	return cw.Error()
 }
 
-func csvLine(t TestTable, r Row) []string {
+// pageCSV are a row's PageCSVColumns cells.
+func pageCSV(r Row) []string {
+	out := make([]string, 6)
+	for i, v := range []float64{r.TTFBP50ms, r.TTFBP99ms, r.ProbeP99ms, r.ProbeMaxms, r.LoopP99ms, r.LoopMaxms} {
+		if r.OK && v >= 0 {
+			out[i] = strconv.FormatFloat(v, 'f', 3, 64)
+		}
+	}
+	return out
+}
+
+func csvLine(test string, n int, r Row) []string {
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	var peak, pct, ratio, conns, pipe, p50, p99, cpu, rss, lo, hi, rounds, page string
 	if r.OK {
@@ -58,6 +103,6 @@ func csvLine(t TestTable, r Row) []string {
 	if r.PageBytes > 0 {
 		page = strconv.Itoa(r.PageBytes)
 	}
-	return []string{t.Test.Name, strconv.Itoa(t.N), r.Run, r.Framework, r.Variant, r.Runtime, peak, pct, ratio,
+	return []string{test, strconv.Itoa(n), r.Run, r.Framework, r.Variant, r.Runtime, peak, pct, ratio,
 		conns, pipe, p50, p99, cpu, rss, page, r.Verification, lo, hi, rounds, strings.Join(r.Notes, "; ")}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -59,8 +60,16 @@ type Row struct {
 	// saturated in a round at the peak level (the figure may measure it).
 	GeneratorSaturated bool
 	// PageBytes is the size of the page verification fetched, in bytes
-	// (fortunes; 0 when not recorded).
+	// (fortunes; 0 when not recorded). For a page test it is the mean body
+	// bytes of the counted responses at the peak level (Sample.BodyBytes
+	// over Responses), or verification's at the headline N without them.
 	PageBytes int
+	// TTFBP50ms and TTFBP99ms are time to first byte at the peak level in
+	// ms (the rounds' merged TTFB histograms); ProbeP99ms and ProbeMaxms
+	// the interference probe's latency there (merged probe histograms);
+	// LoopP99ms and LoopMaxms the Node event-loop delay, the worst over
+	// those rounds. Each is -1 when no sample recorded it.
+	TTFBP50ms, TTFBP99ms, ProbeP99ms, ProbeMaxms, LoopP99ms, LoopMaxms float64
 	// Verification is the verdict: "pass", "warn", "fail" or
 	// "not verified".
 	Verification string
@@ -87,6 +96,50 @@ type TestTable struct {
 	// Rows are sorted best first: by PctOfBest's basis, descending; rows
 	// without figures last; ties keep run and framework order.
 	Rows []Row
+	// Sizes are a page test's tables, one per N (rows per page) in suite
+	// order, the headline's rows among them; nil for the other types.
+	Sizes []Size
+}
+
+// Size is a page test at one N (World rows per page): a Row per framework
+// variant ranked like TestTable.Rows, and the constant-rate rows (none when
+// the run measured no constant-rate sample at this N).
+type Size struct {
+	N    int
+	Rows []Row
+	Rate []RateRow
+}
+
+// RateRow is one framework variant's constant-rate samples of a page test
+// at one N (SSR-METHOD: 3 pages/s plus a probe every 20 ms, three rounds,
+// each cell a range): every figure is its min–max over the rounds.
+type RateRow struct {
+	Run, Framework, Variant string
+	// Rounds counts the samples; Why, when set, says why the row has no
+	// figures (a round failed the gate, no latency recorded).
+	Rounds int
+	Why    string
+	// Achieved is the RPS each round sustained (requests/s); P50 and P99
+	// the page latency in ms from each request's intended send time; CPU
+	// the server's CPU ms per request; ProbeP50, ProbeP99, ProbeMax the
+	// probe's latency in ms; LoopMax the Node event-loop delay's max in ms.
+	Achieved, P50, P99, CPU, ProbeP50, ProbeP99, ProbeMax, LoopMax Range
+}
+
+// Range is a figure's min and max over rounds; OK is false when no round
+// recorded it.
+type Range struct {
+	Min, Max float64
+	OK       bool
+}
+
+// add widens r to hold v.
+func (r *Range) add(v float64) {
+	if !r.OK {
+		r.Min, r.Max, r.OK = v, v, true
+		return
+	}
+	r.Min, r.Max = min(r.Min, v), max(r.Max, v)
 }
 
 // Tables returns one TestTable per test of s's suite (the first run's; all
@@ -119,18 +172,44 @@ func Tables(s *results.Set) ([]TestTable, error) {
 		peaks[i] = sweep.Peaks(r.File.Samples)
 	}
 	out := make([]TestTable, 0, len(tests))
-	for _, t := range tests {
-		n := suite.HeadlineOf(t.Queries)
-		tt := TestTable{Test: t, N: n, Slug: Slug(t.Name), Merged: merged}
+	at := func(t results.Test, n int) []Row {
+		var rows []Row
 		for i, r := range s.Runs {
 			if has[i][t.Name] {
-				tt.Rows = append(tt.Rows, rowsAt(r.Label, r.File, peaks[i], t.Name, n)...)
+				rows = append(rows, rowsAt(r.Label, r.File, peaks[i], t.Name, n)...)
 			}
 		}
-		rank(tt.Rows, merged)
+		rank(rows, merged)
+		return rows
+	}
+	for _, t := range tests {
+		n := headlineOf(t)
+		tt := TestTable{Test: t, N: n, Slug: Slug(t.Name), Merged: merged}
+		tt.Rows = at(t, n)
+		if t.Type == string(suite.Page) {
+			for _, n := range t.Queries {
+				sz := Size{N: n, Rows: at(t, n)}
+				for i, r := range s.Runs {
+					if has[i][t.Name] {
+						sz.Rate = append(sz.Rate, rateRows(r.Label, r.File, t.Name, n)...)
+					}
+				}
+				tt.Sizes = append(tt.Sizes, sz)
+			}
+		}
 		out = append(out, tt)
 	}
 	return out, nil
+}
+
+// headlineOf is a test's headline N: the largest rows value of a page
+// test (suite: the headline of a page test is its largest size), the
+// queries headline of queries and updates (suite.HeadlineOf), 0 otherwise.
+func headlineOf(t results.Test) int {
+	if t.Type == string(suite.Page) && len(t.Queries) > 0 {
+		return slices.Max(t.Queries)
+	}
+	return suite.HeadlineOf(t.Queries)
 }
 
 // rowsAt builds one Row per framework variant of f on test at N, in f's
@@ -146,7 +225,11 @@ func rowsAt(run string, f *results.File, peaks []sweep.Peak, test string, n int)
 			}
 		}
 		ver, hasV := f.Verification(fw.Name, fw.Variant, test)
-		out = append(out, rowOf(run, fw, peak, ver, hasV))
+		r := rowOf(run, fw, peak, ver, hasV)
+		if t, ok := testOf(f, test); ok && t.Type == string(suite.Page) {
+			pageFigures(&r, peak, n == headlineOf(t))
+		}
+		out = append(out, r)
 	}
 	refFW, refVariant, _ := strings.Cut(ratio.Reference, "/")
 	var ref float64
@@ -168,7 +251,8 @@ func rowsAt(run string, f *results.File, peaks []sweep.Peak, test string, n int)
 // rowOf fills a Row from a variant's peak and verdict; its Notes come in
 // the order the markdown report prints them: verification reasons first.
 func rowOf(run string, fw results.Framework, peak *sweep.Peak, ver results.Verification, hasV bool) Row {
-	r := Row{Run: run, Framework: fw.Name, Variant: fw.Variant, Runtime: fw.Runtime, Verification: "not verified", P50ms: -1, P99ms: -1}
+	r := Row{Run: run, Framework: fw.Name, Variant: fw.Variant, Runtime: fw.Runtime, Verification: "not verified", P50ms: -1, P99ms: -1,
+		TTFBP50ms: -1, TTFBP99ms: -1, ProbeP99ms: -1, ProbeMaxms: -1, LoopP99ms: -1, LoopMaxms: -1}
 	if hasV {
 		r.Verification = ver.Status
 		r.PageBytes = ver.PageBytes
@@ -218,6 +302,103 @@ func rowOf(run string, fw results.Framework, peak *sweep.Peak, ver results.Verif
 		r.Notes = append(r.Notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", l.Connections))
 	}
 	return r
+}
+
+// testOf returns f's suite test named name.
+func testOf(f *results.File, name string) (results.Test, bool) {
+	for _, t := range f.Suite.Tests {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return results.Test{}, false
+}
+
+// pageFigures fills a page test's row from its peak level: page bytes (the
+// mean body bytes of the rounds' counted responses; verification's page
+// bytes, fetched at the headline N, only there), TTFB and probe
+// percentiles from merged histograms, the worst event-loop delay.
+func pageFigures(r *Row, peak *sweep.Peak, headline bool) {
+	if !headline {
+		r.PageBytes = 0
+	}
+	if !r.OK {
+		return
+	}
+	ss := peak.Level.Samples
+	var body, responses int64
+	for _, s := range ss {
+		body += s.BodyBytes
+		responses += s.Responses
+	}
+	if body > 0 && responses > 0 {
+		r.PageBytes = int(math.Round(float64(body) / float64(responses)))
+	}
+	if h := merge(ss, func(s sweep.Sample) []byte { return s.TTFBHistogram }); h != nil {
+		r.TTFBP50ms, r.TTFBP99ms = float64(h.ValueAtQuantile(50))/1000, float64(h.ValueAtQuantile(99))/1000
+	}
+	if h := merge(ss, probeHistogram); h != nil {
+		r.ProbeP99ms, r.ProbeMaxms = float64(h.ValueAtQuantile(99))/1000, float64(h.Max())/1000
+	}
+	for _, s := range ss {
+		if s.EventLoop != nil {
+			r.LoopP99ms, r.LoopMaxms = max(r.LoopP99ms, s.EventLoop.P99), max(r.LoopMaxms, s.EventLoop.Max)
+		}
+	}
+}
+
+func probeHistogram(s sweep.Sample) []byte {
+	if s.Probe == nil {
+		return nil
+	}
+	return s.Probe.Histogram
+}
+
+// rateRows are one RateRow per framework variant of f with constant-rate
+// samples of test at N, in f's framework order.
+func rateRows(run string, f *results.File, test string, n int) []RateRow {
+	var out []RateRow
+	for _, fw := range f.Frameworks {
+		var ss []sweep.Sample
+		for _, s := range f.Samples {
+			if s.Rate > 0 && s.Framework == fw.Name && s.Variant == fw.Variant && s.Test == test && s.N == n {
+				ss = append(ss, s)
+			}
+		}
+		if len(ss) == 0 {
+			continue
+		}
+		sort.SliceStable(ss, func(i, j int) bool { return ss[i].Round < ss[j].Round })
+		r := RateRow{Run: run, Framework: fw.Name, Variant: fw.Variant, Rounds: len(ss)}
+		for _, s := range ss {
+			if !s.Gate.Passed {
+				r.Why = fmt.Sprintf("round %d: %s", s.Round, s.Gate.Reason)
+				break
+			}
+			h := merge([]sweep.Sample{s}, func(s sweep.Sample) []byte { return s.Histogram })
+			if h == nil {
+				r.Why = fmt.Sprintf("round %d: no latency recorded", s.Round)
+				break
+			}
+			r.Achieved.add(s.RPS)
+			r.P50.add(float64(h.ValueAtQuantile(50)) / 1000)
+			r.P99.add(float64(h.ValueAtQuantile(99)) / 1000)
+			r.CPU.add(s.CPUPerRequest)
+			if p := merge([]sweep.Sample{s}, probeHistogram); p != nil {
+				r.ProbeP50.add(float64(p.ValueAtQuantile(50)) / 1000)
+				r.ProbeP99.add(float64(p.ValueAtQuantile(99)) / 1000)
+				r.ProbeMax.add(float64(p.Max()) / 1000)
+			}
+			if s.EventLoop != nil {
+				r.LoopMax.add(s.EventLoop.Max)
+			}
+		}
+		if r.Why != "" {
+			r.Achieved, r.P50, r.P99, r.CPU, r.ProbeP50, r.ProbeP99, r.ProbeMax, r.LoopMax = Range{}, Range{}, Range{}, Range{}, Range{}, Range{}, Range{}, Range{}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // basis is what PctOfBest ranks: peak RPS within one run, the ratio to the
@@ -307,6 +488,17 @@ func checkSlugs(tests []results.Test) error {
 			return fmt.Errorf("tests %q and %q would both be page %s.md; rename one in the suite", other, t.Name, s)
 		}
 		seen[s] = t.Name
+	}
+	// A page test's charts are <slug>-rps.svg and <slug>-cpu.svg.
+	for _, t := range tests {
+		if t.Type != string(suite.Page) {
+			continue
+		}
+		for _, c := range []string{"-rps", "-cpu"} {
+			if other, ok := seen[Slug(t.Name)+c]; ok {
+				return fmt.Errorf("tests %q and %q would both write chart %s.svg; rename one in the suite", t.Name, other, Slug(t.Name)+c)
+			}
+		}
 	}
 	return nil
 }

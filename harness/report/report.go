@@ -131,6 +131,10 @@ func (b *builder) rowsFor(test string, n int) []Row {
 func (b *builder) test(t results.Test) {
 	b.printf("## %s\n\n", t.Name)
 	b.printf("%s.\n\n", testText(t))
+	if t.Type == string(suite.Page) {
+		b.pageTest(t)
+		return
+	}
 	rows := b.rowsFor(t.Name, suite.HeadlineOf(t.Queries))
 	header := []string{"Framework", "Variant", "Peak RPS", "% of best", "Range (min–max)", "Connections", "p50 ms", "p99 ms", "CPU ms/req", "RSS MB"}
 	align := []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
@@ -158,6 +162,26 @@ func (b *builder) test(t results.Test) {
 	}
 	if len(notes) > 0 {
 		b.printf("Notes:\n\n%s\n\n", strings.Join(notes, "\n"))
+	}
+}
+
+// pageTest writes the rest of a page test's section: how it ran, the peak
+// RPS by N, then per size its closed-loop and constant-rate tables, and the
+// notes.
+func (b *builder) pageTest(t results.Test) {
+	if text := pageText(t, probePathOf([]*results.File{b.f}, t.Name)); text != "" {
+		b.printf("%s\n\n", text)
+	}
+	b.printf("%s\n\n", pageLegend)
+	if len(t.Queries) > 1 {
+		b.byN(t)
+	}
+	tt := TestTable{Test: t, N: headlineOf(t), Sizes: sizesOf(b.f.RunID, b.f, b.peaks, t)}
+	if b.pageSizes(tt, func(header []string, rows [][]string, align []tw.Align) {
+		b.table(header, rows, align)
+		b.printf("\n")
+	}, func(s string) string { return s }) {
+		b.printf("\n")
 	}
 }
 
@@ -215,13 +239,17 @@ func (b *builder) byN(t results.Test) {
 		byN[i] = b.rowsFor(t.Name, n)
 	}
 	var rows [][]string
-	for _, r := range b.rowsFor(t.Name, suite.HeadlineOf(t.Queries)) {
+	format := Thousands
+	if t.Type == string(suite.Page) {
+		format = rps
+	}
+	for _, r := range b.rowsFor(t.Name, headlineOf(t)) {
 		line := []string{r.Framework, r.Variant}
 		for i := range t.Queries {
 			cell := "—"
 			for _, rn := range byN[i] {
 				if rn.Framework == r.Framework && rn.Variant == r.Variant && rn.OK {
-					cell = Thousands(rn.PeakRPS)
+					cell = format(rn.PeakRPS)
 				}
 			}
 			line = append(line, cell)

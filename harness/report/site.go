@@ -27,6 +27,9 @@ const (
 // spelling out verification warnings) and "<slug>.svg" (peak RPS per
 // variant; for a merged Set the ratio to go-stdlib of each row's own run;
 // left out when no variant has a figure), and CSVFile (CSV of all rows).
+// A page test's page has every size's tables instead, and its charts are
+// "<slug>-rps.svg" and "<slug>-cpu.svg" (peak RPS and CPU ms per request
+// against page bytes, a line per variant; left out without points).
 // Pages are plain markdown with relative links (GitHub, Jekyll). It renders
 // everything before writing, then writes each file atomically
 // (results.WriteFileAtomic); files it did not write are left alone. It
@@ -48,6 +51,21 @@ func Site(dir string, s *results.Set) ([]string, error) {
 	}
 	files = append(files, file{IndexFile, bytes.Clone(b.Bytes())})
 	for _, t := range ts {
+		if t.Sizes != nil {
+			charts, err := sweepCharts(t)
+			if err != nil {
+				return nil, err
+			}
+			b.Reset()
+			if err := sweepPage(&b, s, t, charts); err != nil {
+				return nil, err
+			}
+			files = append(files, file{t.Slug + ".md", bytes.Clone(b.Bytes())})
+			for _, c := range charts {
+				files = append(files, file{c.name, c.svg})
+			}
+			continue
+		}
 		var svg bytes.Buffer
 		bars := chartBars(t)
 		if len(bars) > 0 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,29 @@ func TestLoadShippedSuites(t *testing.T) {
 		if len(s.Hash) != 64 {
 			t.Errorf("%s: hash %q", name, s.Hash)
 		}
+	}
+}
+
+// TestLoadShippedSSRSuite: suites/ssr.yaml is the page sweep and the
+// cached page, with the probe and the low-rate sample (the figures the
+// README and the suite's comment rely on).
+func TestLoadShippedSSRSuite(t *testing.T) {
+	s, err := Load(filepath.Join("..", "..", "suites", "ssr.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "ssr" || s.Rounds != 3 || len(s.Hash) != 64 || len(s.Tests) != 2 {
+		t.Fatalf("ssr: name %q, %d rounds, hash %q, %d tests", s.Name, s.Rounds, s.Hash, len(s.Tests))
+	}
+	page, hit := s.Tests[0], s.Tests[1]
+	if page.Type != Page || page.Path != "/ssr?rows={n}" || !slices.Equal(page.Queries, []int{10, 100, 1000, 10000}) || page.Cache != "" {
+		t.Errorf("ssr page test %+v", page)
+	}
+	if page.Rate != 3 || page.RateConnections != 2 || page.Probe != 20*time.Millisecond || !slices.Equal(page.Concurrency, []int{4, 16}) || page.MinResponses != 10 {
+		t.Errorf("ssr page settings %+v", page.Settings)
+	}
+	if hit.Name != "page-hit" || hit.Type != Page || hit.Cache != CacheHit || !slices.Equal(hit.Queries, []int{1000}) || hit.Rate != 0 || hit.Probe != 20*time.Millisecond {
+		t.Errorf("ssr page-hit test %+v", hit)
 	}
 }
 

@@ -1,0 +1,265 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/page*.md from the current output")
+
+// histMs encodes a histogram holding lo..hi ms in 1 ms steps (µs values).
+func histMs(t *testing.T, lo, hi int) []byte {
+	t.Helper()
+	h := hdrhistogram.New(1, 8_000_000, 3)
+	for i := lo; i <= hi; i++ {
+		h.RecordValue(int64(i) * 1000)
+	}
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// pageFixture is an SSR run of two rounds: test "page" at 10 and 1,000
+// rows (4 and 16 connections, 3 pages/s on one connection, a probe every
+// 20 ms) and "page-hit" at 1,000 rows with cache hit. go-stdlib is not
+// Node (no event loop); nextjs is, its 1,000-row page fails the gate at
+// 16 connections in round 2 (the peak is 4) and its constant-rate round 2
+// sustains only 2.5 pages/s; node-http failed page-hit's verification.
+func pageFixture(t *testing.T) *results.File {
+	page := results.Test{Name: "page", Type: "page", Path: "/ssr?rows={n}", Queries: []int{10, 1000}, Concurrency: []int{4, 16}, Pipeline: 1,
+		Duration: 5, Warmup: 2, Timeout: 8, Gate: 1, MinResponses: 10, Rate: 3, RateConnections: 1, Probe: 0.02}
+	hit := page
+	hit.Name, hit.Queries, hit.Concurrency, hit.Rate, hit.Cache = "page-hit", []int{1000}, []int{4}, 0, "hit"
+	f := &results.File{
+		SchemaVersion: 1, MethodVersion: 5, RunID: "ssr1", Status: results.Complete, Command: []string{"tfbench", "bench", "--suite", "suites/ssr.yaml"},
+		Started: time.Date(2026, 12, 2, 7, 0, 0, 0, time.UTC),
+		Suite:   results.Suite{Name: "ssr", File: "suites/ssr.yaml", Hash: "fedcba9876543210", Rounds: 2, Tests: []results.Test{page, hit}},
+		Host:    probe.Host{CPUModel: "Test CPU", LogicalCPUs: 2, MemoryBytes: 8 << 30, GeneratorCPUs: "0", ServerCPUs: "1", Disjoint: true},
+		Frameworks: []results.Framework{
+			{Name: "go-stdlib", Variant: "default", Runtime: "go1.26.8", Rendering: "html/template", Start: "server"},
+			{Name: "nextjs", Variant: "default", Runtime: "node 24.22.3", Rendering: "React Server Components", Start: "node server.js"},
+			{Name: "node-http", Variant: "default", Runtime: "node 24.22.3", Rendering: "template literals", Start: "node server.mjs"},
+		},
+		Verifications: []results.Verification{
+			{Framework: "go-stdlib", Variant: "default", Test: "page", Status: "pass", PageBytes: 61000},
+			{Framework: "nextjs", Variant: "default", Test: "page", Status: "warn", PageBytes: 152000, Reasons: []string{"GET /ssr?rows=1000: <script> after the table"}},
+			{Framework: "node-http", Variant: "default", Test: "page", Status: "pass", PageBytes: 58000},
+			{Framework: "go-stdlib", Variant: "default", Test: "page-hit", Status: "pass", PageBytes: 61000},
+			{Framework: "nextjs", Variant: "default", Test: "page-hit", Status: "pass", PageBytes: 152000},
+			{Framework: "node-http", Variant: "default", Test: "page-hit", Status: "fail", Reasons: []string{"no cache route: framework.yaml has no cache"}},
+		},
+	}
+	// page bytes and milliseconds per framework and N: go-stdlib renders
+	// 10 rows in 1–2 ms, nextjs in 20–40 ms; 1,000 rows take 10× longer.
+	type shape struct {
+		bytes    int64
+		ms       int
+		cpu      float64
+		loop     bool
+		rpsScale float64
+	}
+	shapes := map[string]map[int]shape{
+		"go-stdlib": {10: {1100, 1, 0.08, false, 1}, 1000: {61000, 10, 0.9, false, 0.1}},
+		"nextjs":    {10: {9100, 20, 4.5, true, 0.05}, 1000: {152000, 200, 48, true, 0.004}},
+		"node-http": {10: {1000, 2, 0.1, true, 0.9}, 1000: {58000, 15, 1.2, true, 0.08}},
+	}
+	add := func(fw, test string, n, conns, round int, rate, rps float64, pass bool) {
+		sh := shapes[fw][n]
+		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: "default", Runtime: "rt", Test: test, Type: "page", N: n, Connections: conns, Rate: rate, Pipeline: 1, Round: round},
+			Window: 5, RPS: rps, Responses: int64(rps * 5), Success: int64(rps * 5), CPUPerRequest: sh.cpu * (1 + 0.1*float64(round-1)), ServerRSS: 50 << 20,
+			Histogram: histMs(t, sh.ms, sh.ms*(2+round)), TTFBHistogram: histMs(t, max(sh.ms/2, 1), sh.ms*(1+round))}
+		s.BodyBytes = sh.bytes * s.Responses
+		s.Probe = &sweep.Probe{Path: "/plaintext", Interval: 20, Responses: 250, Success: 250, Histogram: histMs(t, 1, 1+sh.ms*round)}
+		if sh.loop {
+			s.EventLoop = &sweep.EventLoop{P50: 10.1, P99: float64(sh.ms) * 1.1 * float64(round), Max: float64(sh.ms) * 1.5 * float64(round), Processes: 1}
+		}
+		s.Gate.Passed = pass
+		if !pass {
+			s.Gate.Reason = "timeout errors: 2"
+		}
+		f.Samples = append(f.Samples, s)
+	}
+	for round := 1; round <= 2; round++ {
+		for _, fw := range []string{"go-stdlib", "nextjs", "node-http"} {
+			for _, n := range []int{10, 1000} {
+				base := 20000 * shapes[fw][n].rpsScale
+				add(fw, "page", n, 4, round, 0, base*(0.9+0.05*float64(round)), true)
+				add(fw, "page", n, 16, round, 0, base*(1+0.05*float64(round)), !(fw == "nextjs" && n == 1000 && round == 2))
+				achieved := 3.0
+				if fw == "nextjs" && n == 1000 && round == 2 {
+					achieved = 2.5
+				}
+				add(fw, "page", n, 1, round, 3, achieved, true)
+			}
+			if fw != "node-http" {
+				add(fw, "page-hit", 1000, 4, round, 0, 20000*shapes[fw][1000].rpsScale*10*(1+0.02*float64(round)), true)
+			}
+		}
+	}
+	return f
+}
+
+// golden compares got with testdata/name, rewriting it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", path, got)
+	}
+}
+
+// TestMarkdownPage pins the single-file report of a page test (golden
+// testdata/page.md) and checks its figures.
+func TestMarkdownPage(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Markdown(&buf, pageFixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	golden(t, "page.md", out)
+	sq := squeeze(out)
+	for _, want := range []string{
+		"### 10 rows per page", "### 1,000 rows per page",
+		// go-stdlib at 10 rows: the peak at 16 connections is the median of
+		// 21,000 and 22,000; CPU the median of 0.080 and 0.088; page bytes
+		// 1,100; TTFB 1..2 and 1..3 ms merged (p50 2, p99 3); total 1..3 and
+		// 1..4 ms (p99 4); probe 1..2 and 1..3; not Node: no event loop.
+		"| go-stdlib | default | 21,500 | 21,000–22,000 | 16 | 0.084 | 1,100 | 2.00 | 3.00 | 2.00 | 4.00 | 3.00 | 3.00 | — | — | pass |",
+		// nextjs at 1,000 rows: 16 connections failed round 2, so the peak
+		// is at 4 (76 and 80 RPS); the event loop's worst p99 is 200 × 1.1 × 2
+		// ms and its max 200 × 1.5 × 2.
+		"| nextjs | default | 78.0 | 76.0–80.0 | 4 | 50.4 | 152,000 | 300 | 592 | 450 | 790 | 395 | 401 | 440 | 600 | warn |",
+		// the constant-rate rows: ranges over the two rounds (page p50 of
+		// 200..600 and 200..800 ms: 400 and 500).
+		"| nextjs | default | 2.5–3.0 | 400–500 | 596–794 | 48.0–52.8 | 101–201 | 199–397 | 201–401 | 300–600 | 2 |",
+		"| go-stdlib | default | 3.0 | 2.00 | 3.00–4.00 | 0.080–0.088 | 1.00–2.00 | 2.00–3.00 | 2.00–3.00 | — | 2 |",
+		"| node-http | default | — | — | — | — | — | — | — | — | — | — | — | — | — | fail |",
+		"- nextjs (default): warn: GET /ssr?rows=1000: &lt;script&gt; after the table",
+		"- nextjs (default), 1,000 rows: constant rate: a round sustained only 2.5 of the 3 pages/s asked for",
+		"Cache state **hit**",
+		"- node-http (default): fail: no cache route: framework.yaml has no cache",
+	} {
+		if !strings.Contains(sq, squeeze(want)) {
+			t.Errorf("report lacks\n%s", want)
+		}
+	}
+}
+
+// TestReportSitePage pins a page test's site page (golden
+// testdata/page-site.md), its charts and CSV lines.
+func TestReportSitePage(t *testing.T) {
+	files := site(t, single(pageFixture(t)))
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if want := []string{"index.md", "page-cpu.svg", "page-hit-cpu.svg", "page-hit-rps.svg", "page-hit.md", "page-rps.svg", "page.md", "results.csv"}; !slices.Equal(names, want) {
+		t.Errorf("files %q, want %q", names, want)
+	}
+	golden(t, "page-site.md", files["page.md"])
+	for _, want := range []string{"![page: peak RPS by page bytes](page-rps.svg)", "![page: CPU ms per request by page bytes](page-cpu.svg)"} {
+		if !strings.Contains(files["page.md"], want) {
+			t.Errorf("page.md lacks %q", want)
+		}
+	}
+	// index: the headline (1,000 rows): nextjs 78 of go-stdlib's 2,150 on
+	// page, 824 of 20,600 on page-hit.
+	if !strings.Contains(squeeze(files["index.md"]), "| nextjs | default | 3.6% | 4.0% |") {
+		t.Errorf("index.md summary:\n%s", files["index.md"])
+	}
+	// The RPS chart: a line per variant through its two sizes.
+	texts := parseSVG(t, files["page-rps.svg"]).texts()
+	for _, want := range []string{"go-stdlib/default", "nextjs/default", "node-http/default", "1 kB", "1 MB"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("page-rps.svg has no text %q: %q", want, texts)
+		}
+	}
+	csv := strings.Split(files["results.csv"], "\n")
+	if want := strings.Join(append(slices.Clone(CSVHeader), PageCSVColumns...), ","); csv[0] != want {
+		t.Errorf("CSV header %q, want %q", csv[0], want)
+	}
+	for _, want := range []string{
+		"page,10,ssr1,go-stdlib,default,go1.26.8,21500,100.0,1.000,16,1,2.000,4.001,0.084,52428800,1100,pass,21000,22000,2,,2.000,3.001,3.001,3.001,,",
+		"page,1000,ssr1,nextjs,default,node 24.22.3,78,3.6,0.036,4,1,450.047,790.015,50.400,52428800,152000,warn,76,80,2,warn: GET /ssr?rows=1000: <script> after the table,300.031,592.383,395.007,401.151,440.000,600.000",
+		"page-hit,1000,ssr1,node-http,default,node 24.22.3,,,,,,,,,,,fail,,,,fail: no cache route: framework.yaml has no cache,,,,,,",
+	} {
+		if !slices.Contains(csv, want) {
+			t.Errorf("CSV lacks\n%s\n--- CSV:\n%s", want, files["results.csv"])
+		}
+	}
+}
+
+// TestReportSitePageMerged: a page test of two runs (go-stdlib in both,
+// on a machine twice as fast in ci-b) has a Run column in every size's
+// tables and names go-stdlib's two lines by run in the charts.
+func TestReportSitePageMerged(t *testing.T) {
+	a := keep(pageFixture(t), 1, "go-stdlib", "nextjs")
+	b := keep(pageFixture(t), 2, "go-stdlib", "node-http")
+	b.RunID = "ssr2"
+	s, err := results.Merge([]results.Run{{Label: "ci-a", File: a}, {Label: "ci-b", File: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := site(t, s)
+	page := squeeze(files["page.md"])
+	for _, want := range []string{
+		"| Run | Framework | Variant | Peak RPS | Range (min–max) | Connections |",
+		// 1,000 rows: ci-b's go-stdlib peak is twice ci-a's 2,150.
+		"| ci-b | go-stdlib | default | 4,300 | 4,200–4,400 | 16 |",
+		"| ci-a | go-stdlib | default | 2,150 | 2,100–2,200 | 16 |",
+		"| ci-a | nextjs | default | 78.0 | 76.0–80.0 | 4 |",
+		"- nextjs (default, run ci-a), 1,000 rows: constant rate: a round sustained only 2.5 of the 3 pages/s asked for",
+		"The runs come from different machines",
+	} {
+		if !strings.Contains(page, squeeze(want)) {
+			t.Errorf("page.md lacks\n%s\n--- page.md:\n%s", want, files["page.md"])
+		}
+	}
+	texts := parseSVG(t, files["page-rps.svg"]).texts()
+	for _, want := range []string{"go-stdlib/default (ci-a)", "go-stdlib/default (ci-b)", "nextjs/default", "node-http/default"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("page-rps.svg has no text %q: %q", want, texts)
+		}
+	}
+}
+
+// TestReportSlugPageCharts: a test named like a page test's chart is
+// refused before anything is written.
+func TestReportSlugPageCharts(t *testing.T) {
+	f := pageFixture(t)
+	f.Suite.Tests = append(f.Suite.Tests, results.Test{Name: "Page CPU", Type: "json", Path: "/json", Concurrency: []int{8}})
+	dir := t.TempDir()
+	_, err := Site(dir, single(f))
+	if want := `tests "page" and "Page CPU" would both write chart page-cpu.svg; rename one in the suite`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("%d files written despite the error", len(entries))
+	}
+}
