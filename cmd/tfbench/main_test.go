@@ -13,6 +13,7 @@ import (
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // TestBenchSmokeEndToEnd runs suites/smoke.yaml against go-stdlib through
@@ -44,7 +45,7 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 	seen := map[suite.Type]int{}
 	for _, s := range f.Samples {
 		seen[s.Type]++
-		if !s.Gate.Passed {
+		if !passed(s) {
 			t.Errorf("%s c=%d rate %g failed the gate: %s", s.Test, s.Connections, s.Rate, s.Gate.Reason)
 		}
 		if s.RPS <= 0 || s.Responses < map[bool]int64{true: 20, false: 100}[s.Type == suite.Page] || s.Success != s.Responses || len(s.Histogram) == 0 {
@@ -120,6 +121,17 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 		t.Errorf("database copies left without --keep: %v", dbs)
 	}
 }
+
+// saturatedOnly is the gate reason of a sample that failed only because the
+// load generator's CPU set was saturated: a fast server (node-http db at
+// c=8) can keep one generator CPU busy on a slow or shared machine.
+const saturatedOnly = sweep.HarnessFault + "the load generator's CPU set was saturated (≥ 90% busy): it measured the generator"
+
+// passed reports whether s passed its gate, or failed it only for a
+// saturated generator (saturatedOnly): the harness caught its own limit,
+// which says nothing of the adapter under test, and no test may depend on
+// the machine's speed.
+func passed(s sweep.Sample) bool { return s.Gate.Passed || s.Gate.Reason == saturatedOnly && s.GeneratorSaturated }
 
 // smoke runs `tfbench bench` on suites/smoke.yaml against one adapter
 // with work as its scratch folder and returns the run's results.json.
@@ -349,7 +361,7 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 		for _, s := range f.Samples {
 			if s.Framework == fw.Name && s.Variant == fw.Variant {
 				samples++
-				if !s.Gate.Passed || s.Runtime != "node 24.22.3" {
+				if !passed(s) || s.Runtime != "node 24.22.3" {
 					t.Errorf("%s/%s %s rate %g: runtime %q, gate %+v", fw.Name, fw.Variant, s.Test, s.Rate, s.Runtime, s.Gate)
 				}
 				if s.EventLoop == nil || s.EventLoop.Processes < 1 || s.EventLoop.Max <= 0 {
@@ -422,12 +434,12 @@ func TestBenchEngineSmoke(t *testing.T) {
 	for _, s := range f.Samples {
 		if s.Test == "page-hit" {
 			// Served from the ISR cache: no render, confirmed by the counts.
-			if !s.Gate.Passed || s.Renders == nil || *s.Renders != 0 || s.Cache == nil || s.Cache.By != "render counts" || s.Cache.Misses != 0 {
+			if !passed(s) || s.Renders == nil || *s.Renders != 0 || s.Cache == nil || s.Cache.By != "render counts" || s.Cache.Misses != 0 {
 				t.Errorf("%s/%s page-hit: gate %+v, renders %v, cache %+v", s.Framework, s.Variant, s.Gate, s.Renders, s.Cache)
 			}
 			continue
 		}
-		if !s.Gate.Passed || s.Renders == nil || *s.Renders < s.Responses {
+		if !passed(s) || s.Renders == nil || *s.Renders < s.Responses {
 			t.Errorf("%s/%s %s rate %g: gate %+v, renders %v for %d responses", s.Framework, s.Variant, s.Test, s.Rate, s.Gate, s.Renders, s.Responses)
 		}
 	}
