@@ -131,7 +131,9 @@ const saturatedOnly = sweep.HarnessFault + "the load generator's CPU set was sat
 // saturated generator (saturatedOnly): the harness caught its own limit,
 // which says nothing of the adapter under test, and no test may depend on
 // the machine's speed.
-func passed(s sweep.Sample) bool { return s.Gate.Passed || s.Gate.Reason == saturatedOnly && s.GeneratorSaturated }
+func passed(s sweep.Sample) bool {
+	return s.Gate.Passed || s.Gate.Reason == saturatedOnly && s.GeneratorSaturated
+}
 
 // smoke runs `tfbench bench` on suites/smoke.yaml against one adapter
 // with work as its scratch folder and returns the run's results.json.
