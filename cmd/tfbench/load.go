@@ -29,7 +29,7 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	timeout := fs.Duration("timeout", 8*time.Second, "a slower response is an error of class timeout")
 	engine := fs.String("engine", "", "load generator engine: raw (HTTP/1.1) or hey (HTTPS, HTTP/2); default by the URL's scheme")
 	http2 := fs.Bool("http2", false, "HTTP/2 over TLS (https URLs, engine hey)")
-	typ := fs.String("type", "", "TFB test type (json, plaintext, db, queries, fortunes, updates): send its Accept header and check 1 in 100 responses against its rule (engine raw)")
+	typ := fs.String("type", "", "test type (json, plaintext, db, queries, fortunes, updates, page): send its Accept header and check 1 in 100 responses against its rule (engine raw; page: ids and row count)")
 	probePath := fs.String("probe", "", "interference probe: one more connection asks this path (e.g. /plaintext) once per --probe-interval, counted apart (engine raw)")
 	probeEvery := fs.Duration("probe-interval", 20*time.Millisecond, "the probe's interval")
 	asJSON := fs.Bool("json", false, "print the sample as JSON instead of text")
@@ -61,7 +61,7 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *typ != "" {
 		t := suite.Type(*typ)
 		if !t.Valid() {
-			return fmt.Errorf("--type %q: want one of json, plaintext, db, queries, fortunes, updates", *typ)
+			return fmt.Errorf("--type %q: want one of json, plaintext, db, queries, fortunes, updates, page", *typ)
 		}
 		o.Accept = t.Accept()
 		if t == suite.Page {

@@ -112,9 +112,14 @@
 //
 // With [Options].Probe set, one more connection, opened before the window,
 // sends GET Probe.Path (plaintext's Accept) once per Probe.Interval on a
-// fixed schedule from the window's start to its end, constant-rate as
-// Options.Rate sends (its latency from the intended send time when it is
-// behind schedule, else from the write), and its responses, statuses,
+// fixed schedule from the window's start to its end, whatever the earlier
+// probes do: pipelined, the server answering them in order, each latency
+// (and TTFB) from its intended send time (uncorrected: from its write).
+// One request at a time would fall behind for good once a response took
+// longer than the interval, and its latency from the schedule would grow
+// through the window: the probe's own backlog, not the server's. A
+// connect, write or read error closes the connection and drops the
+// requests on it; the next one due reconnects. Its responses, statuses,
 // errors and histograms go into [Result].Probe, none into the sample's own
 // counts: what a cheap request suffers while the load runs (issue 14). The
 // generator is pinned to one CPU, so GOMAXPROCS follows to 1, and the

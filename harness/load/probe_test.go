@@ -1,12 +1,16 @@
 package load
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -68,8 +72,8 @@ func oneProc(t *testing.T) {
 // checks what holds for every probe: it got plaintext's Accept, ran with
 // one more P than the generator (restored after), is counted apart from
 // the load (the load's bytes are all pages; the probe's all plaintext),
-// and sent at most one request per interval of the window (at least a few:
-// behind a blocking server it falls behind schedule), answered 200.
+// and sent at most one request per interval of the window (at least a few),
+// answered 200.
 func probeRun(t *testing.T, s *singleThreaded, o Options) *Result {
 	t.Helper()
 	o.Addr, o.Path, o.Timeout = s.addr(), "/ssr?rows=100", 2*time.Second
@@ -214,5 +218,93 @@ func TestRaiseProcs(t *testing.T) {
 	b()
 	if got := runtime.GOMAXPROCS(0); got != 1 {
 		t.Errorf("GOMAXPROCS %d after the probes, want 1 again", got)
+	}
+}
+
+// laggingServer answers every request on a connection 50 ms after it
+// arrived, in order (HTTP/1.1 pipelining), and notes when each /plaintext
+// request arrived. A reader per connection parses requests as they come; a
+// writer answers each at its arrival plus 50 ms.
+func laggingServer(t *testing.T, lag time.Duration) (addr string, arrivals func() []time.Time) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		wg  sync.WaitGroup
+		mu  sync.Mutex
+		got []time.Time
+	)
+	t.Cleanup(func() { l.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			due := make(chan time.Time, 1024)
+			wg.Go(func() {
+				defer close(due)
+				br := bufio.NewReader(c)
+				for {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					now := time.Now()
+					if req.URL.Path == "/plaintext" {
+						mu.Lock()
+						got = append(got, now)
+						mu.Unlock()
+					}
+					due <- now.Add(lag)
+				}
+			})
+			wg.Go(func() {
+				defer c.Close()
+				for d := range due {
+					time.Sleep(time.Until(d))
+					if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!"); err != nil {
+						return
+					}
+				}
+			})
+		}
+	})
+	return l.Addr().String(), func() []time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(got)
+	}
+}
+
+// Probes are pipelined: against a server that answers each request 50 ms
+// after it arrived, in order, probes still go out every 20 ms (about 50 in
+// one second, the median gap between arrivals ~20 ms) and each one's
+// latency from its intended send time is the server's 50 ms, not a backlog
+// growing through the window. One probe at a time would send ~20, and its
+// latency from the schedule would climb to ~600 ms by the window's end.
+func TestRunProbePipelined(t *testing.T) {
+	addr, arrivals := laggingServer(t, 50*time.Millisecond)
+	o := Options{Addr: addr, Path: "/page", Connections: 1, Duration: time.Second, Timeout: 2 * time.Second,
+		Probe: &Probe{Path: "/plaintext", Interval: 20 * time.Millisecond}}
+	q := run(t, o).Probe
+	at := arrivals()
+	var gaps []time.Duration
+	for i := 1; i < len(at); i++ {
+		gaps = append(gaps, at[i].Sub(at[i-1]))
+	}
+	slices.Sort(gaps)
+	p50, max := q.Latency.ValueAtQuantile(50), q.Latency.Max()
+	t.Logf("probe: %d sent, %d responses, median gap %s, latency p50 %d µs, max %d µs", len(at), q.Responses, gaps[len(gaps)/2], p50, max)
+	if len(at) < 40 || q.Responses < 35 || len(q.Errors) != 0 {
+		t.Errorf("probe: %d requests arrived, %d responses, errors %v; want >= 40, >= 35, none", len(at), q.Responses, q.Errors)
+	}
+	if g := gaps[len(gaps)/2]; g < 15*time.Millisecond || g > 30*time.Millisecond {
+		t.Errorf("median gap between probe arrivals %s, want ~20ms", g)
+	}
+	if p50 < 50_000 || p50 > 150_000 {
+		t.Errorf("probe latency p50 %d µs, want the server's 50 ms (50000..150000), no backlog", p50)
 	}
 }
