@@ -298,10 +298,35 @@ func rowOf(run string, fw results.Framework, peak *sweep.Peak, ver results.Verif
 		r.P50ms, r.P99ms = float64(p50)/1000, float64(p99)/1000
 	}
 	r.CPUms, r.RSSBytes, r.GeneratorSaturated = cost(l.Samples)
+	r.Notes = append(r.Notes, ineligible(peak)...)
 	if r.GeneratorSaturated {
 		r.Notes = append(r.Notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", l.Connections))
 	}
 	return r
+}
+
+// ineligible notes every level of a peak that a failed round kept out of
+// the peak, with the first failed round's gate reason: the reader sees why
+// the peak is from another level ("16 connections: not eligible, round 1:
+// probe: no response in the window").
+func ineligible(peak *sweep.Peak) []string {
+	var notes []string
+	for _, l := range peak.Levels {
+		if l.Eligible {
+			continue
+		}
+		at := plural(l.Connections, "connection")
+		if l.Pipeline > 1 {
+			at += fmt.Sprintf(" × depth %d", l.Pipeline)
+		}
+		for _, s := range l.Samples {
+			if !s.Gate.Passed {
+				notes = append(notes, fmt.Sprintf("%s: not eligible, round %d: %s", at, s.Round, s.Gate.Reason))
+				break
+			}
+		}
+	}
+	return notes
 }
 
 // testOf returns f's suite test named name.

@@ -206,7 +206,7 @@ func TestReportSitePage(t *testing.T) {
 	}
 	for _, want := range []string{
 		"page,10,ssr1,go-stdlib,default,go1.26.8,21500,100.0,1.000,16,1,2.000,4.001,0.084,52428800,1100,pass,21000,22000,2,,2.000,3.001,3.001,3.001,,",
-		"page,1000,ssr1,nextjs,default,node 24.22.3,78,3.6,0.036,4,1,450.047,790.015,50.400,52428800,152000,warn,76,80,2,warn: GET /ssr?rows=1000: <script> after the table,300.031,592.383,395.007,401.151,440.000,600.000",
+		`page,1000,ssr1,nextjs,default,node 24.22.3,78,3.6,0.036,4,1,450.047,790.015,50.400,52428800,152000,warn,76,80,2,"warn: GET /ssr?rows=1000: <script> after the table; 16 connections: not eligible, round 2: timeout errors: 2",300.031,592.383,395.007,401.151,440.000,600.000`,
 		"page-hit,1000,ssr1,node-http,default,node 24.22.3,,,,,,,,,,,fail,,,,fail: no cache route: framework.yaml has no cache,,,,,,",
 	} {
 		if !slices.Contains(csv, want) {

@@ -128,6 +128,10 @@ Type ` + "`json`, `/json`" + `, 8, 16 connections.
 | go-stdlib | default | go1.26.8     |   11,000 |      91.7% |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
 | slow      | a\|b    | go1.26.8     |    5,250 |      43.8% |       0.48× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
 
+Notes:
+
+- go-stdlib (default): 16 connections: not eligible, round 2: socket errors: read 1
+- slow (a|b): 16 connections: not eligible, round 1: socket errors: read 1
 `
 	if got := files["json.md"]; got != wantJSON {
 		t.Errorf("json.md:\n%s\n--- want:\n%s", got, wantJSON)
@@ -169,8 +173,8 @@ func TestReportCSV(t *testing.T) {
 	want := []string{
 		"test,n,run,framework,variant,runtime,peak_rps,pct_of_best,ratio_to_go_stdlib,connections,pipeline,p50_ms,p99_ms,cpu_ms_per_request,rss_bytes,page_bytes,verification,min_rps,max_rps,rounds,notes",
 		"json,0,r1,node-http,default,node 24.22.3,12000,100.0,1.091,8,1,50.015,99.007,0.250,31457280,,pass,11500,12500,2,",
-		"json,0,r1,go-stdlib,default,go1.26.8,11000,91.7,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,",
-		"json,0,r1,slow,a|b,go1.26.8,5250,43.8,0.477,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,",
+		`json,0,r1,go-stdlib,default,go1.26.8,11000,91.7,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,"16 connections: not eligible, round 2: socket errors: read 1"`,
+		`json,0,r1,slow,a|b,go1.26.8,5250,43.8,0.477,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,"16 connections: not eligible, round 1: socket errors: read 1"`,
 		"queries,20,r1,go-stdlib,default,go1.26.8,200,100.0,1.000,8,1,50.015,99.007,0.050,20971520,,warn,200,200,2,warn: 501 gave 501 rows",
 		"queries,20,r1,slow,a|b,go1.26.8,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows",
 		"queries,20,r1,node-http,default,node 24.22.3,,,,,,,,,,,pass,,,,not measured: no samples",
