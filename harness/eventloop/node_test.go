@@ -19,6 +19,7 @@ import (
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/internal/testenv"
 )
 
 // pinnedNode is the Node.js the Node adapters name (runtime: node@…).
@@ -32,13 +33,9 @@ func nodeRuntime(t *testing.T) framework.Runtime {
 	if testing.Short() {
 		t.Skip("installs Node.js from the npm registry")
 	}
-	dir := os.Getenv("TFBENCH_TEST_RUNTIMES")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(cache, "tfbench", "runtimes")
+	dir, err := testenv.RuntimesDir()
+	if err != nil {
+		t.Fatal(err)
 	}
 	var log bytes.Buffer
 	rt, err := framework.EnsureRuntime(context.Background(), pinnedNode, ".", dir, &log)

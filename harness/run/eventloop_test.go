@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/internal/testenv"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -17,13 +18,9 @@ import (
 // tfbench/runtimes), so Bench installs the pinned Node.js once per machine.
 func sharedRuntimes(t *testing.T, work string) {
 	t.Helper()
-	dir := os.Getenv("TFBENCH_TEST_RUNTIMES")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(cache, "tfbench", "runtimes")
+	dir, err := testenv.RuntimesDir()
+	if err != nil {
+		t.Fatal(err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
