@@ -364,12 +364,39 @@ func pageFigures(r *Row, peak *sweep.Peak, headline bool) {
 	}
 	if h := merge(ss, probeHistogram); h != nil {
 		r.ProbeP99ms, r.ProbeMaxms = float64(h.ValueAtQuantile(99))/1000, float64(h.Max())/1000
+		if n := probeShort(ss); n != "" {
+			r.Notes = append(r.Notes, n)
+		}
 	}
 	for _, s := range ss {
 		if s.EventLoop != nil {
 			r.LoopP99ms, r.LoopMaxms = max(r.LoopP99ms, s.EventLoop.P99), max(r.LoopMaxms, s.EventLoop.Max)
 		}
 	}
+}
+
+// probeShort notes the sample of ss whose probe was answered least, when
+// that is under 90% of its schedule (window ÷ interval): the server
+// answered the probe slower than it came, and the probe figures cover the
+// answered requests only; those still waiting at the window's end waited
+// longer.
+func probeShort(ss []sweep.Sample) string {
+	worst, share := -1, 0.9
+	for i, s := range ss {
+		if s.Probe == nil || s.Probe.Interval <= 0 || s.Window <= 0 {
+			continue
+		}
+		due := math.Floor(s.Window * 1000 / s.Probe.Interval)
+		if f := float64(s.Probe.Responses) / due; due > 0 && f < share {
+			worst, share = i, f
+		}
+	}
+	if worst < 0 {
+		return ""
+	}
+	s := ss[worst]
+	due := int64(math.Floor(s.Window * 1000 / s.Probe.Interval))
+	return fmt.Sprintf("probe: %d of %d scheduled requests answered in round %d's window: the server answered it slower than it came, and its p99 and max cover the answered ones only", s.Probe.Responses, due, s.Round)
 }
 
 func probeHistogram(s sweep.Sample) []byte {

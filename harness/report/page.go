@@ -51,7 +51,7 @@ func pageText(t results.Test, probePath string) string {
 		text += ".\n\n"
 	}
 	if t.Cache == suite.CacheHit {
-		text += "Cache state **hit**: the harness warms each page first and measures the framework's cached page route; a sample counts only when its pages were hits, confirmed by the response header the adapter names in framework.yaml (`cache: hit_header`) or, without one, by no new renders in its render counts (an unconfirmed hit fails the gate).\n\n"
+		text += "Cache state **hit**: the harness warms each page first and measures the framework's cached page route (framework.yaml `cache: path`, e.g. the engine's `/isr?rows={n}`, in place of the path above); a sample counts only when its pages were hits, confirmed by the response header the adapter names in framework.yaml (`cache: hit_header`) or, without one, by no new renders in its render counts (an unconfirmed hit fails the gate).\n\n"
 	}
 	return strings.TrimSuffix(text, "\n\n")
 }

@@ -62,6 +62,7 @@ func TestSelect(t *testing.T) {
 		{nil, "a/pool,a/serialized,b/default", ""},
 		{[]string{"b", "a:serialized"}, "b/default,a/serialized", ""},
 		{[]string{"c"}, "", `no framework "c" in frameworks (have a, b)`},
+		{[]string{"a/pool"}, "", `no framework "a/pool" in frameworks: a variant is named NAME:VARIANT (a:pool)`},
 		{[]string{"a:cluster"}, "", `framework a: no variant "cluster" (have: pool, serialized)`},
 	}
 	for _, c := range cases {

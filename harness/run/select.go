@@ -31,6 +31,9 @@ func Select(specs []*framework.Spec, items []string, dir string) ([]Target, erro
 		name, variant, hasVariant := strings.Cut(item, ":")
 		s, ok := byName[name]
 		if !ok {
+			if fw, v, slash := strings.Cut(name, "/"); slash && byName[fw] != nil {
+				return nil, fmt.Errorf("no framework %q in %s: a variant is named NAME:VARIANT (%s:%s)", name, dir, fw, v)
+			}
 			return nil, fmt.Errorf("no framework %q in %s (have %s)", name, dir, strings.Join(names, ", "))
 		}
 		if !hasVariant {
