@@ -227,52 +227,38 @@ func TestRaiseProcs(t *testing.T) {
 // writer answers each at its arrival plus 50 ms.
 func laggingServer(t *testing.T, lag time.Duration) (addr string, arrivals func() []time.Time) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var (
-		wg  sync.WaitGroup
 		mu  sync.Mutex
 		got []time.Time
 	)
-	t.Cleanup(func() { l.Close(); wg.Wait() })
-	wg.Go(func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
+	addr = acceptEach(t, func(c net.Conn, wg *sync.WaitGroup) {
+		due := make(chan time.Time, 1024)
+		wg.Go(func() {
+			defer close(due)
+			br := bufio.NewReader(c)
+			for {
+				req, err := http.ReadRequest(br)
+				if err != nil {
+					return
+				}
+				now := time.Now()
+				if req.URL.Path == "/plaintext" {
+					mu.Lock()
+					got = append(got, now)
+					mu.Unlock()
+				}
+				due <- now.Add(lag)
+			}
+		})
+		defer c.Close()
+		for d := range due {
+			time.Sleep(time.Until(d))
+			if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!"); err != nil {
 				return
 			}
-			due := make(chan time.Time, 1024)
-			wg.Go(func() {
-				defer close(due)
-				br := bufio.NewReader(c)
-				for {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					now := time.Now()
-					if req.URL.Path == "/plaintext" {
-						mu.Lock()
-						got = append(got, now)
-						mu.Unlock()
-					}
-					due <- now.Add(lag)
-				}
-			})
-			wg.Go(func() {
-				defer c.Close()
-				for d := range due {
-					time.Sleep(time.Until(d))
-					if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!"); err != nil {
-						return
-					}
-				}
-			})
 		}
 	})
-	return l.Addr().String(), func() []time.Time {
+	return addr, func() []time.Time {
 		mu.Lock()
 		defer mu.Unlock()
 		return slices.Clone(got)

@@ -392,6 +392,27 @@ func TestRunWindowDropsInFlight(t *testing.T) {
 // and answers with reply, then closes it. It stops with the test.
 func rawServer(t *testing.T, reply string) string {
 	t.Helper()
+	return acceptEach(t, func(c net.Conn, _ *sync.WaitGroup) {
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		var got []byte
+		buf := make([]byte, 4096)
+		for !bytes.Contains(got, []byte("\r\n\r\n")) {
+			n, err := c.Read(buf)
+			if err != nil {
+				return
+			}
+			got = append(got, buf[:n]...)
+		}
+		io.WriteString(c, reply)
+	})
+}
+
+// acceptEach listens on 127.0.0.1 and runs serve on a goroutine of its own
+// for each connection, with the wait group that the test's cleanup waits
+// for after closing the listener (serve may add goroutines to it).
+func acceptEach(t *testing.T, serve func(net.Conn, *sync.WaitGroup)) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -404,20 +425,7 @@ func rawServer(t *testing.T, reply string) string {
 			if err != nil {
 				return
 			}
-			wg.Go(func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(5 * time.Second))
-				var got []byte
-				buf := make([]byte, 4096)
-				for !bytes.Contains(got, []byte("\r\n\r\n")) {
-					n, err := c.Read(buf)
-					if err != nil {
-						return
-					}
-					got = append(got, buf[:n]...)
-				}
-				io.WriteString(c, reply)
-			})
+			wg.Go(func() { serve(c, &wg) })
 		}
 	})
 	return l.Addr().String()
