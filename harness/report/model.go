@@ -381,22 +381,18 @@ func pageFigures(r *Row, peak *sweep.Peak, headline bool) {
 // answered requests only; those still waiting at the window's end waited
 // longer.
 func probeShort(ss []sweep.Sample) string {
-	worst, share := -1, 0.9
-	for i, s := range ss {
-		if s.Probe == nil || s.Probe.Interval <= 0 || s.Window <= 0 {
+	note, share := "", 0.9
+	for _, s := range ss {
+		if s.Probe == nil || s.Probe.Interval <= 0 {
 			continue
 		}
-		due := math.Floor(s.Window * 1000 / s.Probe.Interval)
-		if f := float64(s.Probe.Responses) / due; due > 0 && f < share {
-			worst, share = i, f
+		due := int64(math.Floor(s.Window * 1000 / s.Probe.Interval))
+		if f := float64(s.Probe.Responses) / float64(due); due > 0 && f < share {
+			share = f
+			note = fmt.Sprintf("probe: %d of %d scheduled requests answered in round %d's window: the server answered it slower than it came, and its p99 and max cover the answered ones only", s.Probe.Responses, due, s.Round)
 		}
 	}
-	if worst < 0 {
-		return ""
-	}
-	s := ss[worst]
-	due := int64(math.Floor(s.Window * 1000 / s.Probe.Interval))
-	return fmt.Sprintf("probe: %d of %d scheduled requests answered in round %d's window: the server answered it slower than it came, and its p99 and max cover the answered ones only", s.Probe.Responses, due, s.Round)
+	return note
 }
 
 func probeHistogram(s sweep.Sample) []byte {
