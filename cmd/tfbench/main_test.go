@@ -473,3 +473,16 @@ func TestBenchEngineSmoke(t *testing.T) {
 		t.Errorf("processes outlived the run: %v", left)
 	}
 }
+
+// tfbench frameworks marks the variants a default run leaves out.
+func TestFrameworksCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := cli(context.Background(), []string{"frameworks", "--frameworks-dir", "../../frameworks"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"engine ", "pool,serialized (by name) ", "serve,custom-server (by name) "} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
