@@ -35,7 +35,7 @@ type common struct {
 
 func (c *common) register(fs *flag.FlagSet, defaultSuite string, measuring bool) {
 	fs.StringVar(&c.suite, "suite", defaultSuite, "suite file")
-	fs.StringVar(&c.frameworks, "frameworks", "", "comma-separated frameworks to run, NAME or NAME:VARIANT (default: all in --frameworks-dir, every variant)")
+	fs.StringVar(&c.frameworks, "frameworks", "", "comma-separated frameworks to run: NAME (its variants but by_name ones), NAME:VARIANT, or NAME:* (every variant) (default: all in --frameworks-dir but by_name variants)")
 	fs.StringVar(&c.tests, "tests", "", "comma-separated test names from the suite (default: all)")
 	fs.StringVar(&c.dir, "frameworks-dir", "frameworks", "folder holding one adapter per subfolder")
 	fs.StringVar(&c.work, "work", ".tfbench", "scratch folder: dataset, builds, runs/<run-id>/ (results.json, logs)")

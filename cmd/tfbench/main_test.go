@@ -326,12 +326,20 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	variants := 0
+	// Every variant, by_name ones too (NAME:*); a build per runtime and
+	// per variant with its own build.
+	var names, items []string
+	variants, builds := 0, map[string]bool{}
+	runtimeOf := map[string]string{} // NAME/VARIANT → "node X.Y.Z"
 	for _, s := range specs {
 		if strings.HasPrefix(s.Runtime, "node@") {
 			names = append(names, s.Name)
+			items = append(items, s.Name+":*")
 			variants += len(s.Variants)
+			for _, v := range s.Variants {
+				builds[framework.StageRoot("", s, v)] = true
+				runtimeOf[s.Name+"/"+v.Name] = strings.Replace(s.RuntimeOf(v), "@", " ", 1)
+			}
 		}
 	}
 	if len(names) < 5 {
@@ -350,13 +358,14 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 	t.Setenv("PATH", shadow+string(os.PathListSeparator)+os.Getenv("PATH"))
 	work := t.TempDir()
 	start := time.Now()
-	f := smoke(t, work, strings.Join(names, ","))
+	f := smoke(t, work, strings.Join(items, ","))
 	t.Logf("smoke run of %d Node variants (%s) with cold builds: %s", variants, strings.Join(names, ", "), time.Since(start).Round(time.Second))
 	if len(f.Frameworks) != variants {
 		t.Fatalf("%d framework records, want %d", len(f.Frameworks), variants)
 	}
 	for _, fw := range f.Frameworks {
-		if fw.Runtime != "node 24.22.3" || fw.Error != "" || len(fw.Build) != 64 {
+		rt := runtimeOf[fw.Name+"/"+fw.Variant]
+		if fw.Runtime != rt || fw.Error != "" || len(fw.Build) != 64 {
 			t.Errorf("%s/%s: runtime %q, build %q, error %q", fw.Name, fw.Variant, fw.Runtime, fw.Build, fw.Error)
 		}
 		if fw.Name != "node-http" && len(fw.Versions) == 0 {
@@ -378,7 +387,7 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 		for _, s := range f.Samples {
 			if s.Framework == fw.Name && s.Variant == fw.Variant {
 				samples++
-				if !passed(s) || s.Runtime != "node 24.22.3" {
+				if !passed(s) || s.Runtime != rt {
 					t.Errorf("%s/%s %s rate %g: runtime %q, gate %+v", fw.Name, fw.Variant, s.Test, s.Rate, s.Runtime, s.Gate)
 				}
 				if s.EventLoop == nil || s.EventLoop.Processes < 1 || s.EventLoop.Max <= 0 {
@@ -405,13 +414,13 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 	// Nothing changed: the next run starts from the cached builds.
 	var stdout, stderr bytes.Buffer
 	start = time.Now()
-	args := []string{"verify", "--suite", "../../suites/smoke.yaml", "--frameworks", strings.Join(names, ","),
+	args := []string{"verify", "--suite", "../../suites/smoke.yaml", "--frameworks", strings.Join(items, ","),
 		"--frameworks-dir", "../../frameworks", "--work", work}
 	if code := cli(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("verify: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
-	if got := strings.Count(stderr.String()+stdout.String(), ": cached build "); got != len(names) {
-		t.Errorf("second run reused %d of %d builds:\n%s%s", got, len(names), stdout.String(), stderr.String())
+	if got := strings.Count(stderr.String()+stdout.String(), ": cached build "); got != len(builds) {
+		t.Errorf("second run reused %d of %d builds:\n%s%s", got, len(builds), stdout.String(), stderr.String())
 	}
 	t.Logf("verify of the same variants from cached builds: %s", time.Since(start).Round(time.Second))
 	if left := processesUnder(work); len(left) > 0 {
@@ -429,7 +438,7 @@ func TestBenchEngineSmoke(t *testing.T) {
 	}
 	work := t.TempDir()
 	start := time.Now()
-	f := smoke(t, work, "engine")
+	f := smoke(t, work, "engine:*")
 	t.Logf("engine: build and smoke run of both variants: %s", time.Since(start).Round(time.Second))
 	if len(f.Frameworks) != 2 || f.Frameworks[0].Variant != "pool" || f.Frameworks[1].Variant != "serialized" {
 		t.Fatalf("frameworks %+v", f.Frameworks)
@@ -462,5 +471,18 @@ func TestBenchEngineSmoke(t *testing.T) {
 	}
 	if left := processesUnder(work); len(left) > 0 {
 		t.Errorf("processes outlived the run: %v", left)
+	}
+}
+
+// tfbench frameworks marks the variants a default run leaves out.
+func TestFrameworksCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := cli(context.Background(), []string{"frameworks", "--frameworks-dir", "../../frameworks"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"engine ", "pool,serialized (by name) ", "serve,custom-server (by name) "} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
 	}
 }

@@ -90,7 +90,11 @@ func frameworksCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	for _, s := range specs {
 		var vs, ps []string
 		for _, v := range s.Variants {
-			vs = append(vs, v.Name)
+			name := v.Name
+			if v.ByName {
+				name += " (by name)" // not in a default run: NAME:VARIANT, NAME:* or tfbench ab
+			}
+			vs = append(vs, name)
 		}
 		for _, p := range s.Versions {
 			ps = append(ps, p.String())

@@ -38,7 +38,8 @@
 //	               hit_header ("name: value" a hit carries); a suite test
 //	               with `cache: hit` measures it
 //	variants       required, ordered map of at least one variant; each with
-//	               optional description, runtime, start and env
+//	               optional description, runtime, build, start, env and
+//	               by_name (the first variant, the default, may not be)
 package framework
 
 import (
@@ -198,9 +199,17 @@ type Variant struct {
 	// variant (`runtime:`, same values; e.g. "node@22.22.0" for a Node 22
 	// vs 24 comparison). See Spec.RuntimeOf.
 	Runtime string
+	// Build, when not empty, replaces the adapter's build command
+	// (`build:`): the variant is staged and built on its own (e.g. a
+	// patch-package patch applied before the framework's build).
+	Build string
 	// Start, when not empty, replaces the adapter's start command
 	// (`start:`).
 	Start string
+	// ByName keeps the variant out of a run that selects its adapter
+	// without naming variants (`by_name: true`): it is measured only as
+	// NAME:VARIANT, NAME:* or in tfbench ab (variants that exist for an A/B).
+	ByName bool
 	// Env is extra environment for this variant (`env:`), applied last, so
 	// it overrides the adapter's env.
 	Env map[string]string
@@ -551,12 +560,20 @@ func (l loader) variants(n *yaml.Node, keyPath string) ([]Variant, error) {
 				if vr.Start, err = l.Str(fv, key); err == nil && strings.TrimSpace(vr.Start) == "" {
 					err = l.Errorf(fv, key, "must not be empty (omit it to use the adapter's start)")
 				}
+			case "build":
+				if vr.Build, err = l.Str(fv, key); err == nil && strings.TrimSpace(vr.Build) == "" {
+					err = l.Errorf(fv, key, "must not be empty (omit it to use the adapter's build)")
+				}
 			case "runtime":
 				vr.Runtime, err = l.runtime(fv, key)
 			case "env":
 				vr.Env, err = l.env(fv, key)
+			case "by_name":
+				if vr.ByName, err = l.Bool(fv, key); err == nil && vr.ByName && len(out) == 0 {
+					err = l.Errorf(fv, key, "the first variant is the adapter's default and is always selectable; put a by_name variant after it")
+				}
 			default:
-				err = l.Errorf(fk, key, "unknown key (known: description, runtime, start, env)")
+				err = l.Errorf(fk, key, "unknown key (known: description, runtime, build, start, env, by_name)")
 			}
 			if err != nil {
 				return nil, err
@@ -619,6 +636,25 @@ func (s *Spec) Endpoint(t suite.Type, fallback string) string {
 	return fallback
 }
 
+// ForVariant is the Spec variant v builds with: s itself, or, when v has
+// its own `build:`, a copy whose Build is v's and whose Env has v's env
+// applied last (it then stages apart: StageRoot's variant argument).
+func (s *Spec) ForVariant(v Variant) *Spec {
+	if v.Build == "" {
+		return s
+	}
+	c := *s
+	c.Build = v.Build
+	c.Env = map[string]string{}
+	for k, val := range s.Env {
+		c.Env[k] = val
+	}
+	for k, val := range v.Env {
+		c.Env[k] = val
+	}
+	return &c
+}
+
 // RuntimeOf returns the `runtime:` value variant v runs on: the variant's
 // own runtime if it names one, else the adapter's ("" when neither does).
 func (s *Spec) RuntimeOf(v Variant) string {
@@ -671,7 +707,7 @@ func (s *Spec) BuildCmd(ctx context.Context, buildDir string, log io.Writer) err
 // BuildCmdWith runs the adapter's build command (if any) with `sh -c` in Dir,
 // with the parent's environment plus NODE_ENV=production,
 // TFBENCH_BUILD_DIR=buildDir (created if missing; made absolute) and the
-// adapter's `env:` (not a variant's: one build serves every variant), and
+// adapter's `env:` (a variant's only in its own build: ForVariant), and
 // rt.BinDir first on PATH (before every directory of the parent's PATH,
 // so whatever node the machine has comes later), and TFBENCH_OWNER (EnvOwner).
 // Output (stdout and stderr) goes to log (nil discards it).

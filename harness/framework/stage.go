@@ -138,10 +138,15 @@ func RuntimeSlug(spec string) string {
 }
 
 // StageRoot is where a harness with work folder workDir (.tfbench) stages
-// adapter name's build for runtime spec: workDir/build/NAME/RuntimeSlug(spec),
-// one place for every command, so each reuses the others' cached builds.
-func StageRoot(workDir, name, spec string) string {
-	return filepath.Join(workDir, "build", name, RuntimeSlug(spec))
+// the build of adapter s that variant v runs: workDir/build/NAME/RUNTIME
+// (RuntimeSlug of s.RuntimeOf(v)), or RUNTIME+VARIANT for a variant with
+// its own `build:`; one place for every command, so builds are shared.
+func StageRoot(workDir string, s *Spec, v Variant) string {
+	dir := RuntimeSlug(s.RuntimeOf(v))
+	if v.Build != "" {
+		dir += "+" + v.Name
+	}
+	return filepath.Join(workDir, "build", s.Name, dir)
 }
 
 // Stage builds the adapter for runtime rt in root (normally

@@ -159,10 +159,61 @@ func TestRuntimeSlug(t *testing.T) {
 
 // Every command stages and installs in the same places of the work folder.
 func TestStageRootAndRuntimesDir(t *testing.T) {
-	if got, want := StageRoot(".tfbench", "node-http", "node@24.22.3"), filepath.Join(".tfbench", "build", "node-http", "node-24.22.3"); got != want {
-		t.Errorf("StageRoot = %q, want %q", got, want)
+	s := &Spec{Name: "vinext", Runtime: "node@24.22.3"}
+	for _, tc := range []struct {
+		v    Variant
+		want string
+	}{
+		{Variant{Name: "default"}, filepath.Join(".tfbench", "build", "vinext", "node-24.22.3")},
+		{Variant{Name: "node26", Runtime: "node@26.12.1"}, filepath.Join(".tfbench", "build", "vinext", "node-26.12.1")},
+		{Variant{Name: "server-node", Build: "npm ci && patch-package && vinext build"}, filepath.Join(".tfbench", "build", "vinext", "node-24.22.3+server-node")},
+	} {
+		if got := StageRoot(".tfbench", s, tc.v); got != tc.want {
+			t.Errorf("StageRoot(%s) = %q, want %q", tc.v.Name, got, tc.want)
+		}
 	}
 	if got, want := RuntimesDir(".tfbench"), filepath.Join(".tfbench", "runtimes"); got != want {
 		t.Errorf("RuntimesDir = %q, want %q", got, want)
+	}
+}
+
+// A variant with its own build (a patch applied before the framework's
+// build) stages apart from the default's: its command and env, its own
+// hash and folder; the default's build stays cached beside it.
+func TestStageVariantBuild(t *testing.T) {
+	s, counter := stageFixture(t)
+	s.Env = map[string]string{"FLAVOR": "plain", "KEEP": "kept"}
+	s.Variants = []Variant{{Name: "default"}, {Name: "patched", ByName: true,
+		Build: `echo x >> ` + counter + ` && mkdir -p dist && echo "patched $FLAVOR $KEEP" > dist/out.txt`,
+		Env:   map[string]string{"FLAVOR": "sliced"}}}
+	work := t.TempDir()
+	rt := Runtime{Name: RuntimeGo, Version: "go1.26.8"}
+	ctx := context.Background()
+	var got []*Build
+	for _, v := range s.Variants {
+		b, err := s.ForVariant(v).Stage(ctx, StageRoot(work, s, v), rt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, b)
+	}
+	if s.ForVariant(s.Variants[0]) != s || s.Env["FLAVOR"] != "plain" {
+		t.Errorf("ForVariant changed the default or the adapter: %+v", s.Env)
+	}
+	if got[0].Hash == got[1].Hash || got[0].Root == got[1].Root || filepath.Base(got[1].Root) != "default+patched" {
+		t.Errorf("builds not apart: %s %s, %s %s", got[0].Hash[:8], got[0].Root, got[1].Hash[:8], got[1].Root)
+	}
+	for i, want := range []string{"built\n", "patched sliced kept\n"} {
+		b, err := os.ReadFile(filepath.Join(got[i].Spec.Dir, "dist", "out.txt"))
+		if err != nil || string(b) != want {
+			t.Errorf("%s: dist/out.txt %q (%v), want %q", s.Variants[i].Name, b, err, want)
+		}
+	}
+	if n := builds(t, counter); n != 2 {
+		t.Errorf("%d builds, want 2", n)
+	}
+	again, err := s.Stage(ctx, StageRoot(work, s, s.Variants[0]), rt, nil)
+	if err != nil || !again.Cached {
+		t.Errorf("default rebuilt after the variant's build: cached %v, %v", again != nil && again.Cached, err)
 	}
 }

@@ -75,7 +75,7 @@ func startAdapter(ctx context.Context, cfg Config, files *adapterFiles, spec *fr
 	if err != nil {
 		return nil, err
 	}
-	b, err := spec.Stage(ctx, framework.StageRoot(cfg.WorkDir, spec.Name, rtSpec), rt, lf)
+	b, err := spec.ForVariant(v).Stage(ctx, framework.StageRoot(cfg.WorkDir, spec, v), rt, lf)
 	if err != nil {
 		return nil, fmt.Errorf("%w (log: %s)", err, buildLog)
 	}

@@ -82,7 +82,7 @@ func TestStartAdapterGoStdlib(t *testing.T) {
 	}
 	for _, p := range []string{
 		filepath.Join(work, "dataset", "tfb.db"),
-		filepath.Join(framework.StageRoot(work, "go-stdlib", "go"), "build.json"),
+		filepath.Join(framework.StageRoot(work, &framework.Spec{Name: "go-stdlib", Runtime: "go"}, framework.Variant{Name: "default"}), "build.json"),
 		filepath.Join(files.dir, "go-stdlib.log"),
 		filepath.Join(files.dir, "go-stdlib-build.log"),
 	} {

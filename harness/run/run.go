@@ -339,10 +339,14 @@ func (r *runner) buildAll(ctx context.Context) error {
 }
 
 // buildKey names the build target t runs: its adapter's source folder
-// (absolute) and runtime spec, so two source trees of one adapter (two
-// Targets with one Spec.Name and different Spec.Dir) build separately.
+// (absolute), runtime spec and, for a variant with its own `build:`, the
+// variant; two source trees of one adapter build separately.
 func (r *runner) buildKey(t Target) string {
-	return absDir(t.Spec) + "\x00" + t.Spec.RuntimeOf(t.Variant)
+	k := absDir(t.Spec) + "\x00" + t.Spec.RuntimeOf(t.Variant)
+	if t.Variant.Build != "" {
+		k += "\x00" + t.Variant.Name
+	}
+	return k
 }
 
 // absDir is s.Dir made absolute (cleaned as given if that fails).
@@ -368,11 +372,12 @@ func (r *runner) buildTag(t Target) string {
 }
 
 // build installs the runtime target t runs on and stages its adapter's
-// build for that runtime under WorkDir/build/NAME/RUNTIME (RUNTIME@TAG
-// for a second source tree of the adapter: buildTag).
+// build for that runtime under framework.StageRoot (WorkDir/build/NAME/
+// RUNTIME[+VARIANT], then @TAG for a second source tree: buildTag).
 func (r *runner) build(ctx context.Context, t Target) error {
-	s, spec := t.Spec, t.Spec.RuntimeOf(t.Variant)
-	slug := framework.RuntimeSlug(spec) + r.buildTag(t)
+	s, spec := t.Spec.ForVariant(t.Variant), t.Spec.RuntimeOf(t.Variant)
+	root := framework.StageRoot(r.cfg.WorkDir, t.Spec, t.Variant) + r.buildTag(t)
+	slug := filepath.Base(root)
 	logPath := filepath.Join(r.runDir, "logs", s.Name+"-"+slug+"-build.log")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 		return err
@@ -389,7 +394,7 @@ func (r *runner) build(ctx context.Context, t Target) error {
 		return err
 	}
 	r.runtimes[r.buildKey(t)] = rt
-	b, err := s.Stage(ctx, framework.StageRoot(r.cfg.WorkDir, s.Name, spec)+r.buildTag(t), rt, lf)
+	b, err := s.Stage(ctx, root, rt, lf)
 	if err != nil {
 		return fmt.Errorf("%w (log: %s)", err, logPath)
 	}

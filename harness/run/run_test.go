@@ -44,7 +44,7 @@ func TestBenchNeedsTargets(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	a := &framework.Spec{Name: "a", Variants: []framework.Variant{{Name: "pool"}, {Name: "serialized"}}}
+	a := &framework.Spec{Name: "a", Variants: []framework.Variant{{Name: "pool"}, {Name: "serialized"}, {Name: "patched", ByName: true}}}
 	b := &framework.Spec{Name: "b", Variants: []framework.Variant{{Name: "default"}}}
 	specs := []*framework.Spec{a, b}
 	names := func(ts []Target) string {
@@ -61,9 +61,12 @@ func TestSelect(t *testing.T) {
 	}{
 		{nil, "a/pool,a/serialized,b/default", ""},
 		{[]string{"b", "a:serialized"}, "b/default,a/serialized", ""},
+		{[]string{"a"}, "a/pool,a/serialized", ""},
+		{[]string{"a:*", "b"}, "a/pool,a/serialized,a/patched,b/default", ""},
+		{[]string{"a:patched"}, "a/patched", ""},
 		{[]string{"c"}, "", `no framework "c" in frameworks (have a, b)`},
 		{[]string{"a/pool"}, "", `no framework "a/pool" in frameworks: a variant is named NAME:VARIANT (a:pool)`},
-		{[]string{"a:cluster"}, "", `framework a: no variant "cluster" (have: pool, serialized)`},
+		{[]string{"a:cluster"}, "", `framework a: no variant "cluster" (have: pool, serialized, patched)`},
 	}
 	for _, c := range cases {
 		got, err := Select(specs, c.items, "frameworks")

@@ -7,17 +7,23 @@ import (
 	"github.com/tfbench/tfbench/harness/framework"
 )
 
-// Select resolves the CLI's NAME or NAME:VARIANT items against the adapters
-// discovered in dir; no items selects every variant of every adapter, and
-// NAME alone every variant of NAME. An unknown name is an error listing the
-// adapters in dir; an unknown variant one listing the adapter's variants.
+// Select resolves the CLI's NAME, NAME:VARIANT or NAME:* items against the
+// adapters discovered in dir. No items, or NAME alone, selects every
+// variant not marked `by_name: true`; NAME:* selects all of NAME's. An
+// unknown name is an error listing the adapters; an unknown variant one
+// listing the adapter's variants.
 func Select(specs []*framework.Spec, items []string, dir string) ([]Target, error) {
 	var out []Target
-	if len(items) == 0 {
-		for _, s := range specs {
-			for _, v := range s.Variants {
+	add := func(s *framework.Spec, all bool) {
+		for _, v := range s.Variants {
+			if all || !v.ByName {
 				out = append(out, Target{Spec: s, Variant: v})
 			}
+		}
+	}
+	if len(items) == 0 {
+		for _, s := range specs {
+			add(s, false)
 		}
 		return out, nil
 	}
@@ -36,10 +42,8 @@ func Select(specs []*framework.Spec, items []string, dir string) ([]Target, erro
 			}
 			return nil, fmt.Errorf("no framework %q in %s (have %s)", name, dir, strings.Join(names, ", "))
 		}
-		if !hasVariant {
-			for _, v := range s.Variants {
-				out = append(out, Target{Spec: s, Variant: v})
-			}
+		if !hasVariant || variant == "*" {
+			add(s, hasVariant)
 			continue
 		}
 		v, err := s.Variant(variant)

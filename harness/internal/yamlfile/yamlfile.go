@@ -212,6 +212,23 @@ func (f File) Int(v *yaml.Node, key string) (int, error) {
 	return n, nil
 }
 
+// Bool reads v as true or false (YAML 1.2's two spellings only). Errors
+// (*Error for key): a null, non-scalar or other text ("must be true or
+// false, found ...").
+func (f File) Bool(v *yaml.Node, key string) (bool, error) {
+	v = deref(v)
+	if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+		switch v.Value {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return false, f.Errorf(v, key, "must be true or false, found %q", v.Value)
+	}
+	return false, f.Errorf(v, key, "must be true or false, found %s", Describe(v))
+}
+
 // Duration reads v as a Go duration (time.ParseDuration: "15s", "500ms",
 // "1m"); it may be zero or negative, which the caller checks. Errors
 // (*Error for key): a null or non-scalar ("must be a duration such as 15s
