@@ -379,7 +379,14 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 				// fails: framework markup around an exact fortunes table.
 				markup := v.Status == "warn" && v.Test == "fortunes" && len(v.Reasons) == 1 && strings.Contains(v.Reasons[0], "extra markup around the table")
 				noCache := v.Status == "n/a" && v.Test == "page-hit" && fw.Name != "nextjs"
-				if v.Status != "pass" && !markup && !noCache {
+				// experimental-fast-webstreams breaks Next's ISR render
+				// (frameworks/nextjs/framework.yaml): the finding is asserted,
+				// so a fixed release shows up here.
+				isrBroken := fw.Name == "nextjs" && fw.Variant == "fast-webstreams" && v.Test == "page-hit"
+				if isrBroken && (v.Status != "fail" || len(v.Reasons) == 0 || !strings.Contains(v.Reasons[0], "status 500")) {
+					t.Errorf("verify nextjs/fast-webstreams page-hit: %s %v; want the known fail (status 500)", v.Status, v.Reasons)
+				}
+				if v.Status != "pass" && !markup && !noCache && !isrBroken {
 					t.Errorf("verify %s/%s %s: %s %v", fw.Name, fw.Variant, v.Test, v.Status, v.Reasons)
 				}
 			}
@@ -400,7 +407,7 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 		}
 		// Only Next.js has a cached page route among the Node adapters.
 		want := 14
-		if fw.Name == "nextjs" {
+		if fw.Name == "nextjs" && fw.Variant == "default" {
 			want = 15
 		}
 		if verdicts != 8 || samples != want {
