@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -65,17 +66,18 @@ func readPprof(file string, data []byte, notProfile func(string) error) (*Profil
 var timeUnits = map[string]time.Duration{"nanoseconds": time.Nanosecond, "microseconds": time.Microsecond, "milliseconds": time.Millisecond, "seconds": time.Second}
 
 // leaf is the site a sample's self time goes to: the innermost (inlined)
-// function of its first location; an unsymbolized address is named by
-// its mapping's file.
+// function of its first location; an unsymbolized one is named by its
+// mapping's file, [libc.so.6], and is C code.
 func leaf(s *profile.Sample) site {
 	if len(s.Location) == 0 {
 		return site{name: "(no location)", area: AreaCgo}
 	}
 	loc := s.Location[0]
-	if len(loc.Line) == 0 || loc.Line[0].Function == nil {
+	if len(loc.Line) == 0 || loc.Line[0].Function == nil || loc.Line[0].Function.Name == "" {
+		// As pprof names it: [libc.so.6].
 		name := fmt.Sprintf("0x%x", loc.Address)
 		if loc.Mapping != nil && loc.Mapping.File != "" {
-			name += " in " + loc.Mapping.File
+			name = "[" + path.Base(loc.Mapping.File) + "]"
 		}
 		return site{name: name, area: AreaCgo}
 	}

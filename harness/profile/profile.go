@@ -150,7 +150,8 @@ func (s site) short(appDir string) string {
 }
 
 // collect turns self time per site into Funcs, shortening the app's files
-// relative to the folder they share.
+// relative to the parent of the folder they share (go-stdlib/main.go,
+// engine/server/server.go), so that they keep their project's name.
 func collect(self map[site]time.Duration) []Func {
 	var appFiles []string
 	for s := range self {
@@ -159,6 +160,9 @@ func collect(self map[site]time.Duration) []Func {
 		}
 	}
 	dir := commonDir(appFiles)
+	if dir != "" {
+		dir = path.Dir(dir)
+	}
 	merged := map[Func]time.Duration{}
 	for s, d := range self {
 		f := Func{Name: s.name, Area: s.area, File: s.short(dir)}

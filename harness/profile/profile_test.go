@@ -224,3 +224,31 @@ func TestGoArea(t *testing.T) {
 		}
 	}
 }
+
+// TestReadPprofCountsAndC: a pprof with counts only is charged count ×
+// period; an unsymbolized location is named by its mapping, as C code.
+func TestReadPprofCountsAndC(t *testing.T) {
+	fn := &profile.Function{ID: 1, Name: "main.handler", Filename: "/src/app/main.go", StartLine: 12}
+	libc := &profile.Mapping{ID: 1, File: "/usr/lib/x86_64-linux-gnu/libc.so.6"}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}},
+		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 10_000_000,
+		Function: []*profile.Function{fn}, Mapping: []*profile.Mapping{libc},
+		Location: []*profile.Location{
+			{ID: 1, Address: 0x1000, Line: []profile.Line{{Function: fn, Line: 14}}},
+			{ID: 2, Address: 0x7f00, Mapping: libc},
+		},
+	}
+	p.Sample = []*profile.Sample{{Location: p.Location[:1], Value: []int64{3}}, {Location: p.Location[1:], Value: []int64{2}}}
+	var b bytes.Buffer
+	if err := p.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "counts.pprof")
+	os.WriteFile(file, b.Bytes(), 0o644)
+	got := read(t, file)
+	want := []Func{{Name: "main.handler", File: "app/main.go:12", Area: AreaApp, Self: 30 * time.Millisecond}, {Name: "[libc.so.6]", Area: AreaCgo, Self: 20 * time.Millisecond}}
+	if got.Samples != 5 || got.Total != 50*time.Millisecond || len(got.Funcs) != 2 || got.Funcs[0] != want[0] || got.Funcs[1] != want[1] {
+		t.Errorf("samples %d total %v funcs %+v, want %+v", got.Samples, got.Total, got.Funcs, want)
+	}
+}
