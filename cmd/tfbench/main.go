@@ -4,11 +4,11 @@
 //
 // Usage:
 //
-//	tfbench bench      [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE]
+//	tfbench bench      [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE] [--profile]
 //	tfbench verify     [--suite FILE] [--frameworks LIST] [--tests LIST]
 //	tfbench dataset    [--out FILE] [--force]
 //	tfbench report     [--results FILE] [--out FILE]
-//	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
+//	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--profile] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
 //	tfbench merge      --out FILE [--labels LIST] FILE...
 //	tfbench compare    [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW
 //	tfbench profile    [--top N] [--each] FILE...
