@@ -15,6 +15,9 @@ const (
 	AreaGoStd   = "Go standard library" // net/http, encoding/json, ...
 	AreaCgo     = "C code (cgo)"        // Go: time in C called through cgo, threads outside Go
 	AreaApp     = "the app"             // everything else
+	// AreaPreload is tfbench's own Node preload (eventloop.cjs), a
+	// measurement aid: its share is what the harness costs the server.
+	AreaPreload = "tfbench preload"
 )
 
 // NodeArea is the area of a Node function by its name and script URL:
@@ -25,7 +28,8 @@ const (
 // next)"); a file of a framework's server bundle (.next/…, dist/server/…,
 // build/server/…, .output/server/…) is the package its chunk name derives
 // from (Turbopack's node_modules_<pkg>_… chunks) or else "bundle FILE";
-// everything else is the app.
+// tfbench's own preload (eventloop.cjs) is "tfbench preload"; everything
+// else is the app.
 func NodeArea(functionName, scriptURL string) string {
 	switch functionName {
 	case "(garbage collector)":
@@ -37,6 +41,9 @@ func NodeArea(functionName, scriptURL string) string {
 		return AreaNode
 	}
 	p := filePath(scriptURL)
+	if path.Base(p) == "eventloop.cjs" {
+		return AreaPreload
+	}
 	if !strings.HasPrefix(p, "/") && !strings.Contains(p, ":") && strings.HasPrefix(p, "internal/") {
 		return AreaNode // Node before node: URLs
 	}

@@ -98,8 +98,11 @@ func readNode(data []byte, notProfile func(string) error) (*Profile, error) {
 			name = "(anonymous)"
 		}
 		file := cf.URL
-		if strings.HasPrefix(file, "file://") {
+		switch {
+		case strings.HasPrefix(file, "file://"):
 			file = filePath(file)
+		case file == "" && !strings.HasPrefix(cf.FunctionName, "("):
+			file = "(native)" // V8 builtins and Node's C++ bindings
 		}
 		line := 0
 		if file != "" && cf.LineNumber >= 0 {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -155,7 +156,7 @@ func (s site) short(appDir string) string {
 func collect(self map[site]time.Duration) []Func {
 	var appFiles []string
 	for s := range self {
-		if s.area == AreaApp && strings.HasPrefix(s.file, "/") {
+		if s.area == AreaApp && strings.HasPrefix(s.file, "/") && !stagedRE.MatchString(s.file) {
 			appFiles = append(appFiles, s.file)
 		}
 	}
@@ -195,8 +196,16 @@ func commonDir(files []string) string {
 	return dir
 }
 
-// relTo is file relative to dir when it is inside it, else file.
+// stagedRE matches a file of an adapter tfbench staged for its build
+// (WORK/build/NAME/RUNTIME/src/FILE, framework.StageRoot).
+var stagedRE = regexp.MustCompile(`/build/([^/]+)/[^/]+/src/(.+)$`)
+
+// relTo is an app file for display: NAME/FILE for a file of a staged
+// adapter (stagedRE), file relative to dir when it is inside it, else file.
 func relTo(file, dir string) string {
+	if m := stagedRE.FindStringSubmatch(file); m != nil {
+		return m[1] + "/" + m[2]
+	}
 	if dir == "" || dir == "/" {
 		return file
 	}

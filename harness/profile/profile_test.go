@@ -185,6 +185,7 @@ func TestNodeArea(t *testing.T) {
 		{"h", "file:///srv/astro/dist/server/chunks/ssr_B-5LaxIQ.mjs", "bundle dist/server/chunks/ssr_B-5LaxIQ.mjs"},
 		{"h", "file:///srv/rr/build/server/index.js", "bundle build/server/index.js"},
 		{"h", "file:///srv/solid/.output/server/chunks/app.mjs", "bundle .output/server/chunks/app.mjs"},
+		{"ask", "file:///work/.tfbench/runs/20260102-030405/eventloop.cjs", AreaPreload},
 		// tfbench's staged build folder is not a bundle.
 		{"handler", "file:///work/.tfbench/build/node-http/node-24.22.3/src/server.mjs", AreaApp},
 		{"handler", "file:///srv/app/server.mjs", AreaApp},
@@ -221,6 +222,21 @@ func TestGoArea(t *testing.T) {
 	} {
 		if got := GoArea(c.fn, c.file); got != c.want {
 			t.Errorf("GoArea(%q, %q) = %q, want %q", c.fn, c.file, got, c.want)
+		}
+	}
+}
+
+// TestAppFiles: an app file of an adapter tfbench staged shows as
+// NAME/FILE; others relative to the parent of the folder they share.
+func TestAppFiles(t *testing.T) {
+	for _, c := range []struct{ file, dir, want string }{
+		{"/w/.tfbench/build/node-http/node-24.22.3/src/server.mjs", "/w", "node-http/server.mjs"},
+		{"/w/.tfbench/build/engine/go@1a2b3c4d/src/server/server.go", "", "engine/server/server.go"},
+		{"/srv/apps/shop/lib/db.js", "/srv/apps", "shop/lib/db.js"},
+		{"/elsewhere/x.js", "/srv/apps", "/elsewhere/x.js"},
+	} {
+		if got := relTo(c.file, c.dir); got != c.want {
+			t.Errorf("relTo(%q, %q) = %q, want %q", c.file, c.dir, got, c.want)
 		}
 	}
 }
