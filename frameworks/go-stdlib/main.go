@@ -532,6 +532,8 @@ func main() {
 	if path := os.Getenv("TFBENCH_CPU_PROFILE"); path != "" {
 		f, err := os.Create(path)
 		if err == nil && pprof.StartCPUProfile(f) == nil {
+			// Stay deaf to a second SIGTERM until the profile is written.
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM)
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}

@@ -104,6 +104,9 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 		rec.Error = err.Error()
 	} else if len(files) == 0 {
 		rec.Error = "no profile written (a Go adapter writes one to $" + framework.EnvCPUProfile + ", docs/profiles.md)"
+		if err := srv.Err(); err != nil {
+			rec.Error += "; the server ended with " + err.Error()
+		}
 	}
 	if rec.Error != "" {
 		r.logf("%s: %s", step, rec.Error)

@@ -103,6 +103,8 @@ func run(logger *log.Logger) error {
 	if path := os.Getenv("TFBENCH_CPU_PROFILE"); path != "" {
 		f, err := os.Create(path)
 		if err == nil && pprof.StartCPUProfile(f) == nil {
+			// Stay deaf to a second SIGTERM until the profile is written.
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM)
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
