@@ -418,8 +418,9 @@ func TestNodeStartFailureRemovesFolder(t *testing.T) {
 // framework.Start (StartOptions.ProfileDir), loads them a little and
 // stops them with SIGTERM as the harness does: one without a SIGTERM
 // listener (the preload exits at once), one whose own listener never
-// exits (the preload exits 3 s later) and one that exits in its own
-// listener. Each leaves one profile that parses, with samples.
+// exits (the preload exits 3 s later), one that exits in its own listener
+// and one with a child Node process. Each process leaves a profile that
+// parses; the server's has samples in its server.js.
 func TestNodeCPUProfileOnStop(t *testing.T) {
 	rt := nodeRuntime(t)
 	const serve = "require('node:http').createServer((req, res) => {\n" +
@@ -429,10 +430,13 @@ func TestNodeCPUProfileOnStop(t *testing.T) {
 	for _, c := range []struct {
 		name, extra string
 		atLeast     time.Duration // how long Stop must take
+		profiles    int
 	}{
-		{"no listener", "", 0},
-		{"listener that never exits", "process.on('SIGTERM', () => console.log('closing, slowly'));\n", 3 * time.Second},
-		{"listener that exits", "process.on('SIGTERM', () => process.exit(0));\n", 0},
+		{"no listener", "", 0, 1},
+		{"listener that never exits", "process.on('SIGTERM', () => console.log('closing, slowly'));\n", 3 * time.Second, 1},
+		{"listener that exits", "process.on('SIGTERM', () => process.exit(0));\n", 0, 1},
+		// A child Node process (a cluster worker, a render pool) writes its own.
+		{"child process", "require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' });\n", 0, 2},
 	} {
 		t.Run(strings.ReplaceAll(c.name, " ", "-"), func(t *testing.T) {
 			work := t.TempDir()
@@ -454,6 +458,10 @@ func TestNodeCPUProfileOnStop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Every process is up once it has its event-loop socket.
+			for deadline := time.Now().Add(10 * time.Second); len(sockets(t, srv.EventLoopDir)) < c.profiles && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
 			for range 50 {
 				resp, err := http.Get(srv.BaseURL + "/")
 				if err != nil {
@@ -472,23 +480,28 @@ func TestNodeCPUProfileOnStop(t *testing.T) {
 				t.Errorf("Stop took %v, want %v to %v", took, c.atLeast, c.atLeast+3*time.Second)
 			}
 			files, _ := filepath.Glob(filepath.Join(srv.ProfileDir, "*.cpuprofile"))
-			if len(files) != 1 {
+			if len(files) != c.profiles {
 				log, _ := os.ReadFile(filepath.Join(work, "server.log"))
-				t.Fatalf("profiles %v, want one (exit: %v)\n%s", files, srv.Err(), log)
+				t.Fatalf("profiles %v, want %d (exit: %v)\n%s", files, c.profiles, srv.Err(), log)
 			}
-			p, err := profile.Read(files[0])
-			if err != nil {
-				t.Fatal(err)
+			app := 0 // profiles with time in the server's server.js
+			for _, file := range files {
+				p, err := profile.Read(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Samples == 0 || p.Total <= 0 {
+					t.Errorf("%s: %d samples, %v sampled", file, p.Samples, p.Total)
+				}
+				for _, f := range p.Funcs {
+					if f.Area == profile.AreaApp && strings.HasPrefix(f.File, "app/server.js:") {
+						app++
+						break
+					}
+				}
 			}
-			if p.Samples == 0 || p.Total <= 0 {
-				t.Errorf("%s: %d samples, %v sampled", files[0], p.Samples, p.Total)
-			}
-			found := false
-			for _, f := range p.Funcs {
-				found = found || f.Area == profile.AreaApp
-			}
-			if !found {
-				t.Errorf("%s: no time in the app's server.js: %+v", files[0], p.Funcs)
+			if app != 1 {
+				t.Errorf("%d of %v have time in the app's server.js, want 1", app, files)
 			}
 		})
 	}
