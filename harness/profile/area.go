@@ -14,6 +14,7 @@ const (
 	AreaNode    = "Node internals"      // node: modules, native code, (program)
 	AreaGoStd   = "Go standard library" // net/http, encoding/json, ...
 	AreaCgo     = "C code (cgo)"        // Go: time in C called through cgo, threads outside Go
+	AreaSyscall = "system calls"        // Go: the syscall package's calls (the network's reads and writes)
 	AreaApp     = "the app"             // everything else
 	// AreaPreload is tfbench's own Node preload (eventloop.cjs), a
 	// measurement aid: its share is what the harness costs the server.
@@ -141,8 +142,10 @@ func chunkPackage(base string) string {
 }
 
 // GoArea is the area of a Go function by its name (pprof's, e.g.
-// "net/http.(*conn).serve") and file: runtime.* (and internal/runtime/…)
-// is runtime and GC; cgo calls and code outside Go are C code; other
+// "net/http.(*conn).serve") and file: the syscall packages' calls are
+// system calls; runtime.* (and internal/runtime/…) is runtime and GC
+// (its own futex and epoll calls too); cgo calls and code outside Go are
+// C code; other
 // standard-library packages the Go standard library; a function whose
 // file is in the module cache (…/pkg/mod/MODULE@VERSION/… or, with
 // -trimpath, MODULE@VERSION/…) or under vendor/ is its module's; the
@@ -166,6 +169,8 @@ func GoArea(name, file string) string {
 	switch {
 	case strings.Contains(name, "._Cfunc_") || strings.HasPrefix(name, "_cgo_"):
 		return AreaCgo
+	case pkg == "syscall" || strings.HasPrefix(pkg, "internal/runtime/syscall") || pkg == "golang.org/x/sys/unix" && strings.Contains(name, "Syscall"):
+		return AreaSyscall
 	case pkg == "runtime" || strings.HasPrefix(pkg, "runtime/internal/") || strings.HasPrefix(pkg, "internal/runtime/"):
 		return AreaRuntime
 	case pkg == "main":
