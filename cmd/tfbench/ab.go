@@ -15,7 +15,7 @@ import (
 
 func abCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("ab", "ab [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--frameworks-dir DIR] [--work DIR] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]\n\n"+
+	fs := newFlags("ab", "ab [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--profile] [--frameworks-dir DIR] [--work DIR] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]\n\n"+
 		"BASE is NAME or NAME:VARIANT; NEW is another VARIANT (or NAME:VARIANT), or, with --new-dir, omitted\n"+
 		"(the same variant of the adapter copy in DIR: two builds)", stderr)
 	fs.StringVar(&c.suite, "suite", "suites/nightly.yaml", "suite file")
@@ -25,6 +25,7 @@ func abCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.keep, "keep", false, "keep each framework's database copy after its round")
 	fs.Int64Var(&c.seed, "seed", 0, "seed of the per-round order of the two targets (default: from the clock; recorded in results.json)")
 	fs.IntVar(&c.rounds, "rounds", 0, fmt.Sprintf("interleaved rounds, at least %d (default: the suite's)", compare.MinRounds))
+	fs.BoolVar(&c.profile, "profile", false, profileUsage)
 	newDir := fs.String("new-dir", "", "another source tree of BASE's adapter (a copy holding the change, named like the adapter): measure two builds")
 	require := fs.Bool("require-identical", false, "exit 3 before measuring when a test's response differs between BASE and NEW after masking (default: a warning)")
 	cf := compareFlags(fs, false)
@@ -67,6 +68,7 @@ func abCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	line := progressLine(stdout)
 	cfg := ab.Config{Base: base, New: next, Compare: o, RequireIdentical: *require, Out: stderr}
 	cfg.Run.Suite, cfg.Run.Tests, cfg.Run.WorkDir, cfg.Run.Keep, cfg.Run.Seed, cfg.Run.Rounds = s, tests, c.work, c.keep, c.seed, c.rounds
+	cfg.Run.Profile = c.profile
 	cfg.Run.Log, cfg.Run.Progress, cfg.Run.Command = line, line.Step, c.command
 	f, path, t, err := ab.Run(ctx, cfg)
 	line.Done()
@@ -76,6 +78,7 @@ func abCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			err = werr
 		}
 		fmt.Fprintf(stdout, "results: %s\nreport:  %s\n", path, md)
+		profilesLine(stdout, f, path)
 	}
 	if err != nil {
 		if ctx.Err() != nil && path != "" {

@@ -28,10 +28,13 @@ import (
 type common struct {
 	command                             []string // the command line, recorded in results.json
 	suite, frameworks, tests, dir, work string
-	keep                                bool
+	keep, profile                       bool
 	seed                                int64
 	rounds                              int // 0 = the suite's
 }
+
+// profileUsage is the --profile flag's help, bench's and ab's.
+const profileUsage = "add one profiled round after the measured ones, never counted: a CPU profile per framework variant and test in runs/<run-id>/profiles/ (read them with tfbench profile; docs/profiles.md)"
 
 func (c *common) register(fs *flag.FlagSet, defaultSuite string, measuring bool) {
 	fs.StringVar(&c.suite, "suite", defaultSuite, "suite file")
@@ -43,6 +46,7 @@ func (c *common) register(fs *flag.FlagSet, defaultSuite string, measuring bool)
 		fs.BoolVar(&c.keep, "keep", false, "keep each framework's database copy after its round")
 		fs.Int64Var(&c.seed, "seed", 0, "seed of the per-round framework shuffle (default: from the clock; recorded in results.json)")
 		fs.IntVar(&c.rounds, "rounds", 0, "rounds: how many times every level is measured, frameworks shuffled per round (default: the suite's; recorded in results.json)")
+		fs.BoolVar(&c.profile, "profile", false, profileUsage)
 	}
 }
 
@@ -64,12 +68,12 @@ func (c *common) config(log io.Writer) (run.Config, error) {
 	if err != nil {
 		return run.Config{}, err
 	}
-	return run.Config{Suite: s, Tests: tests, Targets: targets, WorkDir: c.work, Keep: c.keep, Seed: c.seed, Rounds: c.rounds, Log: log, Command: c.command}, nil
+	return run.Config{Suite: s, Tests: tests, Targets: targets, WorkDir: c.work, Keep: c.keep, Seed: c.seed, Rounds: c.rounds, Profile: c.profile, Log: log, Command: c.command}, nil
 }
 
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--rounds N] [--keep] [--seed N]", stderr)
+	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--rounds N] [--keep] [--seed N] [--profile]", stderr)
 	c.register(fs, "suites/tfb.yaml", true)
 	c.command = append([]string{"tfbench", "bench"}, args...)
 	reportPath := fs.String("report", "", "also write the markdown report to this file (it is always written beside results.json)")
@@ -98,6 +102,7 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 		fmt.Fprintf(stdout, "results: %s\nreport:  %s\n", path, md)
+		profilesLine(stdout, f, path)
 		if *reportPath != "" {
 			fmt.Fprintf(stdout, "report copied to %s\n", *reportPath)
 		}
@@ -107,6 +112,17 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("interrupted; the samples measured so far are in %s", path)
 	}
 	return err
+}
+
+// profilesLine says where a --profile run's profiles are, when it has any.
+func profilesLine(w io.Writer, f *results.File, path string) {
+	n := 0
+	for _, p := range f.Profiles {
+		n += len(p.Files)
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "profiles: %d files in %s (tfbench profile FILE...)\n", n, filepath.Join(filepath.Dir(path), "profiles"))
+	}
 }
 
 // progressLine shows the run's log lines and progress on w: a live line on

@@ -4,13 +4,14 @@
 //
 // Usage:
 //
-//	tfbench bench      [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE]
+//	tfbench bench      [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE] [--profile]
 //	tfbench verify     [--suite FILE] [--frameworks LIST] [--tests LIST]
 //	tfbench dataset    [--out FILE] [--force]
 //	tfbench report     [--results FILE] [--out FILE]
-//	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
+//	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--profile] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
 //	tfbench merge      --out FILE [--labels LIST] FILE...
 //	tfbench compare    [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW
+//	tfbench profile    [--top N] [--each] FILE...
 //	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--probe PATH] [--json]
 //	tfbench frameworks [--dir DIR]
 //
@@ -103,6 +104,7 @@ var commands = []struct {
 	{"ab", "A/B: two variants or two builds of one framework, their responses compared byte for byte, interleaved rounds, then compare (exit 1 when NEW is slower)", abCmd},
 	{"merge", "combine results files from several machines or CI jobs into one merged file", mergeCmd},
 	{"compare", "compare two results files per framework variant and test: faster, slower, same or unknown (exit 1 when slower)", compareCmd},
+	{"profile", "where a CPU profile's time went (Node .cpuprofile or pprof): top functions by self time, time by area", profileCmd},
 	{"load", "drive load at any URL, like wrk or hey, and print the summary a sample gets", loadCmd},
 	{"frameworks", "list the framework adapters and their variants", frameworksCmd},
 }

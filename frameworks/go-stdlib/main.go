@@ -10,6 +10,8 @@
 //	DATABASE_PATH  required: the dataset's SQLite file (World, Fortune); it
 //	               must exist, the server never creates it
 //	HOST           optional: address to bind, default 127.0.0.1
+//	TFBENCH_CPU_PROFILE  optional: write a pprof CPU profile there until
+//	               shutdown (tfbench bench --profile, docs/profiles.md)
 //
 // Every connection sets busy_timeout=5000 (ms) and synchronous=NORMAL
 // (DESIGN.md, The dataset: the same per-connection pragmas for every
@@ -39,6 +41,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -525,6 +528,14 @@ func main() {
 	addr, dbPath, err := config(os.Getenv)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if path := os.Getenv("TFBENCH_CPU_PROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			// Stay deaf to a second SIGTERM until the profile is written.
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM)
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
 	}
 	a, err := openApp(dbPath)
 	if err != nil {

@@ -96,13 +96,7 @@ func Dir(runDir, tag string) string {
 // one os/exec uses, e.g. the adapter's own) followed by --require and the
 // quoted path, and EnvDir is set to dir; both are appended, so they win.
 func Env(env []string, preload, dir string) []string {
-	opts := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "NODE_OPTIONS="); ok {
-			opts = v
-		}
-	}
-	return append(env, "NODE_OPTIONS="+NodeOptions(opts, preload), EnvDir+"="+dir)
+	return append(env, "NODE_OPTIONS="+NodeOptions(lastNodeOptions(env), preload), EnvDir+"="+dir)
 }
 
 // NodeOptions is current (a NODE_OPTIONS value) with `--require path`
@@ -110,14 +104,52 @@ func Env(env []string, preload, dir string) []string {
 // NODE_OPTIONS (in double quotes, a backslash escapes " and \), so it stays
 // one argument. Plain paths stay bare, for tools that re-parse the value.
 func NodeOptions(current, path string) string {
-	q := path
+	return appendOptions(current, "--require "+quote(path))
+}
+
+// quote is path as one NODE_OPTIONS argument (NodeOptions).
+func quote(path string) string {
 	if strings.ContainsAny(path, " \t\n\"\\") {
-		q = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(path) + `"`
+		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(path) + `"`
 	}
+	return path
+}
+
+// appendOptions is current (a NODE_OPTIONS value) with opts after it.
+func appendOptions(current, opts string) string {
 	if current = strings.TrimSpace(current); current != "" {
-		return current + " --require " + q
+		return current + " " + opts
 	}
-	return "--require " + q
+	return opts
+}
+
+// lastNodeOptions is the value of env's last NODE_OPTIONS, the one os/exec
+// uses ("" when there is none).
+func lastNodeOptions(env []string) string {
+	opts := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "NODE_OPTIONS="); ok {
+			opts = v
+		}
+	}
+	return opts
+}
+
+// EnvProfileDir names the folder a profiled Node server's processes write
+// their CPU profiles to; with it set, the preload turns SIGTERM into a
+// normal exit, so that Node writes the profile (ProfileEnv).
+const EnvProfileDir = "TFBENCH_CPU_PROFILE_DIR"
+
+// ProfileEnv returns env with every Node process profiled: NODE_OPTIONS
+// (env's last, e.g. Env's) gets --cpu-prof --cpu-prof-dir dir, and
+// EnvProfileDir is dir. Node writes a process's profile (one file per
+// process and thread, CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile) only
+// when it exits normally: on SIGTERM the preload (Env) calls process.exit
+// when the app has no SIGTERM listener of its own, and 3 s after the
+// signal when it has one and has not exited by then.
+func ProfileEnv(env []string, dir string) []string {
+	opts := appendOptions(lastNodeOptions(env), "--cpu-prof --cpu-prof-dir "+quote(dir))
+	return append(env, "NODE_OPTIONS="+opts, EnvProfileDir+"="+dir)
 }
 
 // Reading is one Node process's answer to read: its event-loop delay

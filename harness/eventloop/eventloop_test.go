@@ -297,6 +297,22 @@ func TestEnv(t *testing.T) {
 	}
 }
 
+// TestProfileEnv: --cpu-prof and the quoted folder follow the last
+// NODE_OPTIONS (Env's preload kept), and the folder is in EnvProfileDir.
+func TestProfileEnv(t *testing.T) {
+	base := Env([]string{"PATH=/bin", "NODE_OPTIONS=--enable-source-maps"}, "/r/eventloop.cjs", "/r/e")
+	got := ProfileEnv(base, "/run dir/profiles/x")
+	want := append(append([]string(nil), base...),
+		`NODE_OPTIONS=--enable-source-maps --require /r/eventloop.cjs --cpu-prof --cpu-prof-dir "/run dir/profiles/x"`,
+		"TFBENCH_CPU_PROFILE_DIR=/run dir/profiles/x")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("ProfileEnv =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := ProfileEnv(nil, "/p"); strings.Join(got, " ") != "NODE_OPTIONS=--cpu-prof --cpu-prof-dir /p TFBENCH_CPU_PROFILE_DIR=/p" {
+		t.Errorf("ProfileEnv without NODE_OPTIONS = %q", got)
+	}
+}
+
 func TestWritePreload(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	path, err := WritePreload(dir)

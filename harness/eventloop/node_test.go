@@ -20,6 +20,7 @@ import (
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/internal/testenv"
+	"github.com/tfbench/tfbench/harness/profile"
 )
 
 // pinnedNode is the Node.js the Node adapters name (runtime: node@…).
@@ -410,5 +411,98 @@ func TestNodeStartFailureRemovesFolder(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("after a failed Start, %s: %v; want it removed", dir, err)
+	}
+}
+
+// TestNodeCPUProfileOnStop starts tiny Node servers profiled through
+// framework.Start (StartOptions.ProfileDir), loads them a little and
+// stops them with SIGTERM as the harness does: one without a SIGTERM
+// listener (the preload exits at once), one whose own listener never
+// exits (the preload exits 3 s later), one that exits in its own listener
+// and one with a child Node process. Each process leaves a profile that
+// parses; the server's has samples in its server.js.
+func TestNodeCPUProfileOnStop(t *testing.T) {
+	rt := nodeRuntime(t)
+	const serve = "require('node:http').createServer((req, res) => {\n" +
+		"  let x = 0;\n  for (let i = 0; i < 2e5; i++) x += Math.sqrt(i);\n" +
+		"  res.writeHead(200, { 'Content-Type': 'application/json' });\n  res.end(JSON.stringify({ message: 'Hello, World!', x }));\n" +
+		"}).listen(Number(process.env.PORT), '127.0.0.1');\n"
+	for _, c := range []struct {
+		name, extra string
+		atLeast     time.Duration // how long Stop must take
+		profiles    int
+	}{
+		{"no listener", "", 0, 1},
+		{"listener that never exits", "process.on('SIGTERM', () => console.log('closing, slowly'));\n", 3 * time.Second, 1},
+		{"listener that exits", "process.on('SIGTERM', () => process.exit(0));\n", 0, 1},
+		// A child Node process (a cluster worker, a render pool) writes its own.
+		{"child process", "require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' });\n", 0, 2},
+	} {
+		t.Run(strings.ReplaceAll(c.name, " ", "-"), func(t *testing.T) {
+			work := t.TempDir()
+			adapter := filepath.Join(work, "app")
+			os.MkdirAll(adapter, 0o755)
+			os.WriteFile(filepath.Join(adapter, "server.js"), []byte(serve+c.extra), 0o644)
+			spec := &framework.Spec{Name: "tiny", Dir: adapter, Runtime: pinnedNode, Start: "exec node server.js", Ready: "/",
+				ReadyTimeout: 20 * time.Second, Variants: []framework.Variant{{Name: "default"}}}
+			db := filepath.Join(work, "tfb.db")
+			os.WriteFile(db, nil, 0o644)
+			preload, err := eventloop.WritePreload(work)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := framework.Start(context.Background(), spec, framework.StartOptions{
+				Runtime: rt, DatabasePath: db, LogPath: filepath.Join(work, "server.log"),
+				EventLoopPreload: preload, EventLoopDir: eventloop.Dir(work, "tiny"), ProfileDir: filepath.Join(work, "profile"),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Every process is up once it has its event-loop socket.
+			for deadline := time.Now().Add(10 * time.Second); len(sockets(t, srv.EventLoopDir)) < c.profiles && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			for range 50 {
+				resp, err := http.Get(srv.BaseURL + "/")
+				if err != nil {
+					srv.Stop(0)
+					t.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			start := time.Now()
+			if err := srv.Stop(10 * time.Second); err != nil {
+				t.Fatal(err)
+			}
+			took := time.Since(start)
+			if took < c.atLeast || took > c.atLeast+3*time.Second {
+				t.Errorf("Stop took %v, want %v to %v", took, c.atLeast, c.atLeast+3*time.Second)
+			}
+			files, _ := filepath.Glob(filepath.Join(srv.ProfileDir, "*.cpuprofile"))
+			if len(files) != c.profiles {
+				log, _ := os.ReadFile(filepath.Join(work, "server.log"))
+				t.Fatalf("profiles %v, want %d (exit: %v)\n%s", files, c.profiles, srv.Err(), log)
+			}
+			app := 0 // profiles with time in the server's server.js
+			for _, file := range files {
+				p, err := profile.Read(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Samples == 0 || p.Total <= 0 {
+					t.Errorf("%s: %d samples, %v sampled", file, p.Samples, p.Total)
+				}
+				for _, f := range p.Funcs {
+					if f.Area == profile.AreaApp && strings.HasPrefix(f.File, "app/server.js:") {
+						app++
+						break
+					}
+				}
+			}
+			if app != 1 {
+				t.Errorf("%d of %v have time in the app's server.js, want 1", app, files)
+			}
+		})
 	}
 }

@@ -10,7 +10,31 @@
 // It writes nothing to stdout or stderr, never keeps the process alive
 // (socket and timers unref'd), removes its socket on exit and does nothing at
 // all when the folder is unset or the socket cannot be made.
+//
+// When the server is profiled (TFBENCH_CPU_PROFILE_DIR set beside
+// NODE_OPTIONS=--cpu-prof, eventloop.ProfileEnv), it also makes the
+// harness's SIGTERM a normal exit, the only one on which Node writes the
+// profile: process.exit at once if the app has no SIGTERM listener of its
+// own, else 3 s later if the app's own shutdown has not exited by then.
 'use strict';
+
+(function tfbenchCpuProfile() {
+  try {
+    if (!process.env.TFBENCH_CPU_PROFILE_DIR) return;
+    // Signals reach the main thread; a worker's profile is written when
+    // the process exits.
+    if (!require('node:worker_threads').isMainThread) return;
+    const APP_GRACE_MS = 3000;
+    process.on('SIGTERM', function tfbenchProfileExit() {
+      if (process.listenerCount('SIGTERM') <= 1) {
+        process.exit(128 + 15);
+      }
+      setTimeout(() => process.exit(128 + 15), APP_GRACE_MS).unref();
+    });
+  } catch {
+    // Profiling is a measurement aid: a server runs the same without it.
+  }
+})();
 
 (function tfbenchEventLoop() {
   try {

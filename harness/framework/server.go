@@ -65,7 +65,23 @@ type StartOptions struct {
 	// (NODE_OPTIONS, eventloop.Env): Start creates the folder, Stop
 	// removes it, and Server.EventLoopDir names it. Builds never get it.
 	EventLoopPreload, EventLoopDir string
+	// ProfileDir, when set, profiles the server's CPU into this folder
+	// (created; emptied before each attempt): every server gets
+	// EnvCPUProfile naming ProfileDir/CPUProfileName (a Go adapter writes
+	// its pprof there), and a variant on a pinned node@X.Y.Z runs every
+	// Node process with --cpu-prof into the folder (eventloop.ProfileEnv;
+	// the preload makes Stop's SIGTERM a normal exit, so Node writes it).
+	// Server.ProfileDir names it; Stop leaves it.
+	ProfileDir string
 }
+
+// EnvCPUProfile names the file a profiled server writes its CPU profile to
+// (StartOptions.ProfileDir); Go adapters support it with runtime/pprof
+// (docs/profiles.md).
+const EnvCPUProfile = "TFBENCH_CPU_PROFILE"
+
+// CPUProfileName is the file name EnvCPUProfile gets in the profile folder.
+const CPUProfileName = "cpu.pprof"
 
 // Server is a started, ready server. Its process group holds the start
 // command's shell and everything it spawned; processes that left the group
@@ -94,6 +110,10 @@ type Server struct {
 	// Node processes (eventloop.Read), removed by Stop; "" when the server
 	// is not monitored (not Node, or no StartOptions.EventLoopPreload).
 	EventLoopDir string
+	// ProfileDir is the absolute folder the server's CPU profiles are
+	// written to (StartOptions.ProfileDir), complete once Stop returns; ""
+	// when the server is not profiled.
+	ProfileDir string
 
 	mu        sync.Mutex
 	known     map[int]procs.Proc // every process seen as the server's, by pid
@@ -151,7 +171,8 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) [
 // DATABASE_PATH, NODE_ENV=production, TFBENCH_BUILD_DIR, spec env and
 // variant env, with o.Runtime.BinDir first on PATH, and last TFBENCH_OWNER
 // (EnvOwner, Server.Owner); a monitored Node server also gets the
-// event-loop preload (StartOptions.EventLoopPreload, eventloop.Env). The
+// event-loop preload (StartOptions.EventLoopPreload, eventloop.Env), a
+// profiled one EnvCPUProfile and Node's --cpu-prof (StartOptions.ProfileDir). The
 // child also gets Pdeathsig SIGKILL, a last resort if the harness dies
 // without stopping it.
 //
@@ -188,6 +209,12 @@ func Start(ctx context.Context, s *Spec, o StartOptions) (*Server, error) {
 	rs := s.RuntimeOf(v)
 	if !o.Runtime.matches(rs) {
 		return nil, errRuntime(l.where, rs, o.Runtime)
+	}
+	if o.ProfileDir != "" {
+		if l.profileDir, err = filepath.Abs(o.ProfileDir); err != nil {
+			return nil, fmt.Errorf("%s: %w", l.where, err)
+		}
+		l.nodeProfile = nodeSpecRE.MatchString(rs)
 	}
 	if nodeSpecRE.MatchString(rs) && o.EventLoopPreload != "" && o.EventLoopDir != "" {
 		if l.elDir, err = filepath.Abs(o.EventLoopDir); err != nil {
@@ -258,6 +285,8 @@ type launch struct {
 	where            string // "framework X variant Y"
 	dbPath, buildDir string // absolute
 	elDir, preload   string // absolute event-loop folder and script; "" when not monitored
+	profileDir       string // absolute profile folder; "" when not profiled
+	nodeProfile      bool   // profile Node processes (--cpu-prof) too
 	timeout          time.Duration
 }
 
@@ -292,6 +321,13 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 			return nil, "", fmt.Errorf("%s: event-loop folder: %w", l.where, err)
 		}
 	}
+	if l.profileDir != "" {
+		// A failed attempt's profiles are not the server's.
+		os.RemoveAll(l.profileDir)
+		if err := os.MkdirAll(l.profileDir, 0o755); err != nil {
+			return nil, "", fmt.Errorf("%s: profile folder: %w", l.where, err)
+		}
+	}
 	logf, err := os.OpenFile(l.o.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: log: %w", l.where, err)
@@ -314,6 +350,12 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	if l.elDir != "" {
 		cmd.Env = eventloop.Env(cmd.Env, l.preload, l.elDir)
 	}
+	if l.profileDir != "" {
+		cmd.Env = append(cmd.Env, EnvCPUProfile+"="+filepath.Join(l.profileDir, CPUProfileName))
+		if l.nodeProfile {
+			cmd.Env = eventloop.ProfileEnv(cmd.Env, l.profileDir)
+		}
+	}
 	cmd.Env = append(cmd.Env, EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -324,7 +366,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	srv = &Server{
 		Spec: l.spec, Variant: l.v,
 		BaseURL: "http://" + addr, Addr: addr,
-		Pid: cmd.Process.Pid, LogPath: l.o.LogPath, Owner: owner, EventLoopDir: l.elDir,
+		Pid: cmd.Process.Pid, LogPath: l.o.LogPath, Owner: owner, EventLoopDir: l.elDir, ProfileDir: l.profileDir,
 		cmd: cmd, done: make(chan struct{}), logOffset: offset,
 		known: map[int]procs.Proc{},
 	}

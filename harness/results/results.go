@@ -149,6 +149,10 @@ type File struct {
 	// suite test in suite order (fetched before measuring); empty for a
 	// plain bench run.
 	Equivalence []Equivalence `json:"equivalence,omitempty"`
+	// Profiles lists the CPU profiles of the profiled round (bench or ab
+	// --profile), one per framework variant and test; empty without it.
+	// Nothing of that round is a sample.
+	Profiles []Profile `json:"profiles,omitempty"`
 }
 
 // Verification returns the verdict of framework variant on test, and

@@ -6,11 +6,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,6 +44,20 @@ func TestMain(m *testing.M) {
 // when TFBENCH_RUN_FAKE_COUNTS_OK is set to K, only the first K /renders
 // requests answer, later ones get 503.
 func fakeServer() {
+	if file := os.Getenv(framework.EnvCPUProfile); file != "" {
+		// As a Go adapter supports profiling (docs/profiles.md).
+		f, err := os.Create(file)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			sigs := make(chan os.Signal, 1)
+			signal.Notify(sigs, syscall.SIGTERM)
+			go func() {
+				<-sigs
+				pprof.StopCPUProfile()
+				f.Close()
+				os.Exit(0)
+			}()
+		}
+	}
 	var renders, asked atomic.Int64
 	http.HandleFunc("/ssr", fakePage(os.Getenv("DATABASE_PATH"), os.Getenv("TFBENCH_RUN_FAKE_PAGE_CACHE") == "1"))
 	countsOK, countsDown := strconv.Atoi(os.Getenv("TFBENCH_RUN_FAKE_COUNTS_OK"))

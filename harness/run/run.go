@@ -110,6 +110,12 @@ type Config struct {
 	// tfbench ab's byte-equivalence check sets it.
 	BeforeMeasure func(ctx context.Context, fetch Fetch) ([]results.Equivalence, error)
 
+	// Profile adds one profiled round after the measured ones: per target
+	// and test a fresh server with CPU profiling on, the test's load, its
+	// profiles under runs/<RunID>/profiles/ and in results.json (Profiles);
+	// nothing of it is a sample (profile.go, docs/profiles.md).
+	Profile bool
+
 	// dateRecheck, when set, is verification's Date re-check delay
 	// (verify.Target.DateRecheck, raised to at least 1.1 s); 0 keeps the
 	// production 3 s. Only this package's tests set it, to save time.
@@ -303,6 +309,9 @@ func (r *runner) bench(ctx context.Context) error {
 			}
 		}
 	}
+	if r.cfg.Profile && ctx.Err() == nil {
+		return r.profileRound(ctx)
+	}
 	return ctx.Err()
 }
 
@@ -475,6 +484,12 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 // set. stop stops the server's process group and removes the copy (unless
 // Keep).
 func (r *runner) start(ctx context.Context, t Target, tag string) (srv *framework.Server, stop func(), err error) {
+	return r.startWith(ctx, t, tag, "")
+}
+
+// startWith is start with the server CPU-profiled into profileDir when it
+// is set (profile.go); stop then gives it at least profileStopGrace.
+func (r *runner) startWith(ctx context.Context, t Target, tag, profileDir string) (srv *framework.Server, stop func(), err error) {
 	dbPath := filepath.Join(r.runDir, "db", tag+".db")
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
 		return nil, nil, err
@@ -499,15 +514,19 @@ func (r *runner) start(ctx context.Context, t Target, tag string) (srv *framewor
 		Runtime: r.runtimeOf(t),
 		Variant: t.Variant.Name, Port: port, DatabasePath: dbPath, BuildDir: b.OutDir,
 		CPUs: r.srv, LogPath: filepath.Join(r.runDir, "logs", tag+".log"),
-		EventLoopPreload: r.preload, EventLoopDir: eventloop.Dir(r.runDir, tag),
+		EventLoopPreload: r.preload, EventLoopDir: eventloop.Dir(r.runDir, tag), ProfileDir: profileDir,
 	})
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	r.dbPaths[srv] = dbPath
+	grace := r.cfg.StopGrace
+	if profileDir != "" {
+		grace = max(grace, profileStopGrace)
+	}
 	return srv, func() {
-		if err := srv.Stop(r.cfg.StopGrace); err != nil {
+		if err := srv.Stop(grace); err != nil {
 			r.logf("%s: stop: %v", t.Name(), err)
 		}
 		delete(r.dbPaths, srv)

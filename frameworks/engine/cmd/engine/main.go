@@ -12,6 +12,8 @@
 //	               set) or serialized (one isolate, one render at a time)
 //	ENGINE_APP     the app directory holding routes/, default "app"
 //	               (relative to the working directory)
+//	TFBENCH_CPU_PROFILE  write a pprof CPU profile there until shutdown
+//	               (tfbench bench --profile, docs/profiles.md)
 package main
 
 import (
@@ -23,6 +25,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -96,6 +99,14 @@ func run(logger *log.Logger) error {
 	cfg, err := loadConfig(os.Getenv)
 	if err != nil {
 		return err
+	}
+	if path := os.Getenv("TFBENCH_CPU_PROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			// Stay deaf to a second SIGTERM until the profile is written.
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM)
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
 	}
 	b, err := bundle.Build(cfg.appDir)
 	if err != nil {

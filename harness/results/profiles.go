@@ -1,0 +1,32 @@
+package results
+
+// Profile records the CPU profiles of one framework variant on one test,
+// taken in the profiled round of a bench or ab run with --profile: one
+// more server per test after the measured rounds, whose load is never a
+// sample (docs/profiles.md).
+type Profile struct {
+	Framework string `json:"framework"`
+	Variant   string `json:"variant"`
+	Test      string `json:"test"`
+	// N is the test's headline N (0 when it has none); Connections the
+	// level profiled: the variant's peak level at N when it has one, else
+	// the test's highest; Seconds how long the load ran (warmup + duration).
+	N           int     `json:"n,omitempty"`
+	Connections int     `json:"connections"`
+	Seconds     float64 `json:"seconds"`
+	// Files are the profile files, relative to the run folder
+	// (profiles/FRAMEWORK/VARIANT/TEST.cpuprofile, TEST.PID.cpuprofile
+	// for one of several Node processes, TEST.pprof for Go), in name order.
+	Files []string `json:"files,omitempty"`
+	// Error says why there is no profile (the server did not start, the
+	// adapter wrote none).
+	Error string `json:"error,omitempty"`
+}
+
+// Profile records a profiled test and rewrites the file.
+func (r *Recorder) Profile(p Profile) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.Profiles = append(r.f.Profiles, p)
+	return r.write()
+}

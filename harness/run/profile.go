@@ -1,0 +1,194 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/profile"
+	"github.com/tfbench/tfbench/harness/ratio"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+// profileStopGrace is the least SIGTERM grace a profiled server gets: Node
+// writes its profiles on exit (the preload exits 3 s after SIGTERM at the
+// latest), a Go adapter when it stops the profile.
+const profileStopGrace = 20 * time.Second
+
+// profileRound is the round Config.Profile adds after the measured ones,
+// whose load is never a sample: for each target and each test it measured
+// (verified, not broken), a fresh server profiled into a scratch folder,
+// the test's load for warmup + duration at one level (profileLevel), the
+// server stopped, and its profiles moved to profiles/FW/VARIANT/ of the
+// run folder (collectProfiles), recorded in results.json (Profiles) and
+// logged one line each.
+func (r *runner) profileRound(ctx context.Context) error {
+	peaks := ratio.PeakRounds(r.rec.File())
+	r.logf("profile round: one profiled server per framework variant and test, at its peak level (else the highest); nothing of it is a sample")
+	for _, t := range r.cfg.Targets {
+		for _, test := range r.cfg.Tests {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if _, bad := r.broken[t.Name()]; bad || r.failed[t.Name()][test.Name] {
+				continue
+			}
+			if err := r.profileTest(ctx, t, test, peaks); err != nil {
+				return err
+			}
+		}
+	}
+	return ctx.Err()
+}
+
+// profileLevel is the connections a test is profiled at on target t: its
+// peak level at the headline N over the measured rounds when it has one
+// (ratio.PeakRounds), else the test's highest level; how says which.
+func profileLevel(t Target, test suite.Test, peaks map[ratio.Key]ratio.Rounds) (conns int, how string) {
+	k := ratio.Key{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, N: test.Headline()}
+	if p, ok := peaks[k]; ok && p.OK && p.Connections > 0 {
+		return p.Connections, "its peak level"
+	}
+	return slices.Max(test.Concurrency), "the highest level"
+}
+
+// profileTest profiles one test on one target (profileRound). A server
+// that does not start or writes no profile is logged and recorded with an
+// Error; errors returned (which end the run) are the load engine's and
+// the recorder's.
+func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, peaks map[ratio.Key]ratio.Rounds) error {
+	conns, how := profileLevel(t, test, peaks)
+	d := test.Warmup + test.Duration
+	n := test.Headline()
+	rec := results.Profile{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, N: n, Connections: conns, Seconds: d.Seconds()}
+	step := fmt.Sprintf("profile round: %s %s%s c=%d (%s)", t.Name(), test.Name, nText(n), conns, how)
+	dest := filepath.Join(r.runDir, "profiles", t.Spec.Name, t.VariantName())
+	scratch := filepath.Join(dest, "."+test.Name)
+	tag := fmt.Sprintf("%s-%s-profile-%s", t.Spec.Name, t.VariantName(), test.Name)
+	srv, stop, err := r.startWith(ctx, t, tag, scratch)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rec.Error = "start failed: " + err.Error()
+		r.logf("%s: %s", step, rec.Error)
+		return r.rec.Profile(rec)
+	}
+	r.logf("%s: %s of load", step, d)
+	sh := shot{path: suite.PathFor(testPath(t, test), max(n, 1)), n: n, conns: conns, pipeline: test.Pipeline, duration: d}
+	o, err := r.options(srv, test, sh)
+	if err == nil {
+		_, err = o.engine.Run(ctx, o.Options)
+	}
+	stop() // waits for the profiles to be written (startWith: profileStopGrace)
+	if err != nil {
+		os.RemoveAll(scratch)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%s: %w", step, err)
+	}
+	files, err := collectProfiles(srv.ProfileDir, dest, test.Name)
+	os.RemoveAll(scratch)
+	if err != nil {
+		rec.Error = err.Error()
+	} else if len(files) == 0 {
+		rec.Error = "no profile written (a Go adapter writes one to $" + framework.EnvCPUProfile + ", docs/profiles.md)"
+		if err := srv.Err(); err != nil {
+			rec.Error += "; the server ended with " + err.Error()
+		}
+	}
+	if rec.Error != "" {
+		r.logf("%s: %s", step, rec.Error)
+	}
+	for _, f := range files {
+		rel, _ := filepath.Rel(r.runDir, f)
+		rec.Files = append(rec.Files, filepath.ToSlash(rel))
+		r.logf("profile %s %s%s: %s (%s)", t.Name(), test.Name, nText(n), f, profileSummary(f))
+	}
+	return r.rec.Profile(rec)
+}
+
+// profileSummary is a profile's size and sampled time for the run's log,
+// or why it does not read.
+func profileSummary(file string) string {
+	st, err := os.Stat(file)
+	if err != nil {
+		return err.Error()
+	}
+	size := humanize.Bytes(uint64(st.Size()))
+	p, err := profile.Read(file)
+	if err != nil {
+		return size + "; " + err.Error()
+	}
+	return fmt.Sprintf("%s, %s samples, %.1f ms sampled", size, humanize.Comma(p.Samples), float64(p.Total)/float64(time.Millisecond))
+}
+
+// nodeProfileRE matches the name Node gives a --cpu-prof profile:
+// CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile.
+var nodeProfileRE = regexp.MustCompile(`^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.(\d+)\.cpuprofile$`)
+
+// collectProfiles moves the profiles a server wrote into dir to dest, named
+// after test: the Go adapter's framework.CPUProfileName as TEST.pprof; one
+// Node profile as TEST.cpuprofile, several as TEST.PID.cpuprofile (with
+// .THREAD for a worker thread's, .SEQ for a later one of the same thread).
+// It returns the new paths in name order; an empty file is not a profile.
+func collectProfiles(dir, dest, test string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	moves := map[string]string{} // from → to
+	var nodes []string
+	for _, e := range entries {
+		if info, err := e.Info(); err != nil || !info.Mode().IsRegular() || info.Size() == 0 {
+			continue
+		}
+		switch name := e.Name(); {
+		case name == framework.CPUProfileName:
+			moves[name] = test + ".pprof"
+		case strings.HasSuffix(name, ".cpuprofile"):
+			nodes = append(nodes, name)
+		}
+	}
+	for _, name := range nodes {
+		to := test + ".cpuprofile"
+		if len(nodes) > 1 {
+			to = test + "." + strings.TrimSuffix(name, ".cpuprofile") + ".cpuprofile"
+			if m := nodeProfileRE.FindStringSubmatch(name); m != nil {
+				to = test + "." + m[1]
+				if m[2] != "0" {
+					to += "." + m[2]
+				}
+				if m[3] != "001" {
+					to += "." + strings.TrimLeft(m[3], "0")
+				}
+				to += ".cpuprofile"
+			}
+		}
+		moves[name] = to
+	}
+	var out []string
+	for from, to := range moves {
+		target := filepath.Join(dest, to)
+		if err := os.Rename(filepath.Join(dir, from), target); err != nil {
+			return out, err
+		}
+		out = append(out, target)
+	}
+	slices.Sort(out)
+	return out, nil
+}

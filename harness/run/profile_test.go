@@ -1,0 +1,132 @@
+package run
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/profile"
+	"github.com/tfbench/tfbench/harness/ratio"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/suite"
+)
+
+// TestBenchProfile runs two rounds of json at two levels with
+// Config.Profile on the fake Go server (which writes a pprof to
+// $TFBENCH_CPU_PROFILE, as a Go adapter does) and, unless -short, the
+// nodeloop Node server: the profiled round adds no sample (every sample
+// is of round 1 or 2, and figures come from them alone), each variant's
+// profile is under profiles/FW/VARIANT/, parses with samples, is listed
+// in results.json and logged, and no scratch folder, process or
+// database copy is left.
+func TestBenchProfile(t *testing.T) {
+	fake := fakeTarget(t)
+	targets := []Target{{Spec: fake, Variant: fake.Variants[0]}}
+	want := map[string]string{"fake/default": "profiles/fake/default/json.pprof"}
+	work := t.TempDir()
+	if !testing.Short() {
+		node := adapter(t, "nodeloop")
+		targets = append(targets, Target{Spec: node, Variant: node.Variants[0]})
+		want["nodeloop/default"] = "profiles/nodeloop/default/json.cpuprofile"
+		sharedRuntimes(t, work)
+	}
+	json := suite.Test{Name: "json", Type: suite.JSON, Path: "/json", Settings: suite.Settings{
+		Duration: 300 * time.Millisecond, Warmup: 100 * time.Millisecond, Timeout: 2 * time.Second,
+		Concurrency: []int{1, 2}, Pipeline: 1, Gate: 1, MinResponses: 10, Engine: "raw"}}
+	s := &suite.Suite{Name: "profile", Rounds: 2, Tests: []suite.Test{json}}
+	var log strings.Builder
+	f, path, err := Bench(context.Background(), Config{
+		Suite: s, WorkDir: work, Log: &log, Seed: 1, RunID: "prof", dateRecheck: time.Millisecond,
+		Targets: targets, Profile: true,
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if n := len(f.Samples); n != 4*len(targets) {
+		t.Errorf("%d samples, want %d (2 levels × 2 rounds per variant)", n, 4*len(targets))
+	}
+	for _, smp := range f.Samples {
+		if smp.Round < 1 || smp.Round > 2 {
+			t.Errorf("sample of round %d: %+v", smp.Round, smp.Key)
+		}
+	}
+	// The figures: one peak per variant, from rounds 1 and 2 only.
+	for k, p := range ratio.PeakRounds(f) {
+		if len(p.RPS) > 2 {
+			t.Errorf("%s: peak over rounds %v", k.Name(), p.RPS)
+		}
+	}
+	// What results.json holds is what Bench returned.
+	saved, err := results.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(saved.Samples) != len(f.Samples) || len(saved.Profiles) != len(targets) {
+		t.Fatalf("results.json: %d samples, %d profiles", len(saved.Samples), len(saved.Profiles))
+	}
+	runDir := filepath.Join(work, "runs", "prof")
+	for _, p := range saved.Profiles {
+		name := p.Framework + "/" + p.Variant
+		if p.Error != "" || !slices.Equal(p.Files, []string{want[name]}) || p.Test != "json" || p.Seconds != 0.4 || (p.Connections != 1 && p.Connections != 2) {
+			t.Errorf("%s: profile record %+v, want files [%s]", name, p, want[name])
+			continue
+		}
+		file := filepath.Join(runDir, p.Files[0])
+		prof, err := profile.Read(file)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		} else if prof.Samples == 0 {
+			t.Errorf("%s: %s has no samples", name, file)
+		}
+		if line := "profile " + name + " json: " + file + " ("; !strings.Contains(log.String(), line) {
+			t.Errorf("log lacks %q:\n%s", line, log.String())
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(runDir, "profiles", "*", "*", ".*")); len(left) > 0 {
+		t.Errorf("scratch folders left: %v", left)
+	}
+	noLeftovers(t, work, "prof")
+	if t.Failed() || os.Getenv("SHOWLOG") != "" {
+		t.Log(log.String())
+	}
+}
+
+// TestCollectProfiles: Node's names become TEST.cpuprofile (one) or
+// TEST.PID[.THREAD][.SEQ].cpuprofile (several), the Go adapter's
+// cpu.pprof TEST.pprof; empty files are no profile.
+func TestCollectProfiles(t *testing.T) {
+	for _, c := range []struct {
+		files, want []string
+	}{
+		{[]string{"CPU.20260102.030405.123.0.001.cpuprofile"}, []string{"db.cpuprofile"}},
+		{[]string{"CPU.20260102.030405.123.0.001.cpuprofile", "CPU.20260102.030405.124.0.001.cpuprofile", "CPU.20260102.030405.124.7.002.cpuprofile", "cpu.pprof"},
+			[]string{"db.123.cpuprofile", "db.124.7.2.cpuprofile", "db.124.cpuprofile", "db.pprof"}},
+		{[]string{"cpu.pprof", "empty.cpuprofile"}, []string{"db.pprof"}},
+	} {
+		dir, dest := t.TempDir(), t.TempDir()
+		for _, f := range c.files {
+			data := "x"
+			if strings.HasPrefix(f, "empty") {
+				data = ""
+			}
+			os.WriteFile(filepath.Join(dir, f), []byte(data), 0o644)
+		}
+		got, err := collectProfiles(dir, dest, "db")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			got[i] = filepath.Base(got[i])
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v: got %v, want %v", c.files, got, c.want)
+		}
+	}
+	if got, err := collectProfiles(filepath.Join(t.TempDir(), "missing"), t.TempDir(), "db"); err != nil || len(got) != 0 {
+		t.Errorf("missing folder: %v, %v", got, err)
+	}
+}
