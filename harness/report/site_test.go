@@ -365,9 +365,9 @@ func TestReportSlugErrors(t *testing.T) {
 	}
 }
 
-// TestReportSiteLatest renders the committed reports/latest.json: nine
-// variants, so nine bars per chart; nextjs and qwik warn on fortunes with
-// their page sizes spelled out.
+// TestReportSiteLatest renders the committed reports/latest.json (run
+// 20261202-143809): nine variants, so nine bars per chart; nextjs, qwik
+// and solidstart warn on fortunes with their page sizes spelled out.
 func TestReportSiteLatest(t *testing.T) {
 	s, err := results.ReadSet(filepath.Join("..", "..", "reports", "latest.json"))
 	if err != nil {
@@ -391,10 +391,11 @@ func TestReportSiteLatest(t *testing.T) {
 	}
 	page := squeeze(files["fortunes.md"])
 	for _, want := range []string{
-		"| qwik | default | node 24.22.3 | 1,974 | 13.9% | 0.16× | 256 | 1 | 54.30 | 202.75 | 0.510 | 379.0 | 3210 | warn | 1,600–2,378 | 3 |",
-		"| nextjs | default | node 24.22.3 | 420 | 3.0% | 0.03× | 64 | 1 | 137.85 | 296.45 | 2.383 | 911.6 | 8457 | warn | 390–461 | 3 |",
-		"- qwik (default): warn: GET /fortunes: extra markup around the table, page 3210 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;title&gt;text \"Fortunes\"&lt;/title&gt;: expected &lt;/head&gt;, got &lt;style&gt;\n",
-		"- nextjs (default): warn: GET /fortunes: extra markup around the table, page 8457 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;/title&gt;&lt;/head&gt;&lt;body&gt;: expected &lt;table&gt;, got &lt;div&gt;\n",
+		"| qwik | default | node 24.22.3 | 3,435 | 12.1% | 0.17× | 256 | 1 | 70.91 | 137.47 | 0.291 | 472.7 | 3212 | warn | 3,320–3,647 | 3 |",
+		"| nextjs | default | node 24.22.3 | 663 | 2.3% | 0.03× | 256 | 1 | 371.71 | 619.52 | 1.508 | 917.1 | 8447 | warn | 563–666 | 3 |",
+		"- solidstart (default): warn: GET /fortunes: extra markup around the table, page 4353 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;/title&gt;&lt;/head&gt;&lt;body&gt;: expected &lt;table&gt;, got &lt;div&gt;\n",
+		"- qwik (default): warn: GET /fortunes: extra markup around the table, page 3212 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;title&gt;text \"Fortunes\"&lt;/title&gt;: expected &lt;/head&gt;, got &lt;style&gt;\n",
+		"- nextjs (default): warn: GET /fortunes: extra markup around the table, page 8447 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;/title&gt;&lt;/head&gt;&lt;body&gt;: expected &lt;table&gt;, got &lt;div&gt;\n",
 	} {
 		if !strings.Contains(page, squeeze(want)) {
 			t.Errorf("fortunes.md lacks\n%s\n--- fortunes.md:\n%s", want, files["fortunes.md"])
@@ -408,9 +409,9 @@ func TestReportSiteLatest(t *testing.T) {
 		t.Errorf("results.csv has %d lines, want a header and 54 rows", len(csvLines))
 	}
 	if !slices.ContainsFunc(csvLines, func(l string) bool {
-		return strings.HasPrefix(l, "fortunes,0,20261130-005628,nextjs,default,node 24.22.3,420,3.0,") && strings.Contains(l, ",8457,warn,390,461,3,")
+		return strings.HasPrefix(l, "fortunes,0,20261202-143809,nextjs,default,node 24.22.3,663,2.3,") && strings.Contains(l, ",8447,warn,563,666,3,")
 	}) {
-		t.Error("results.csv has no nextjs fortunes line with page bytes 8457")
+		t.Error("results.csv has no nextjs fortunes line with page bytes 8447")
 	}
 }
 

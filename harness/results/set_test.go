@@ -100,7 +100,7 @@ func TestReadSetOfOneRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, ok := s.Single()
-	if !ok || s.Runs[0].Label != f.RunID || f.RunID != "20261130-005628" || len(f.Samples) != 729 {
+	if !ok || s.Runs[0].Label != f.RunID || f.RunID != "20261202-143809" || len(f.Samples) != 729 {
 		t.Errorf("latest.json as a set: %d runs, label %q, run %q, %d samples", len(s.Runs), s.Runs[0].Label, f.RunID, len(f.Samples))
 	}
 	path := filepath.Join(t.TempDir(), "m.json")
