@@ -174,7 +174,7 @@ func peak(s Side) string {
 	if !s.OK {
 		return "—"
 	}
-	return report.Thousands(s.Peak)
+	return report.RPS(s.Peak) // a slow page keeps its decimal: 4.2, not 4
 }
 
 func cpu(s Side) string {

@@ -45,8 +45,8 @@ Verdicts: 1 slower, 0 faster, 1 same, 1 unknown.
 | Framework | Variant | Test    |  N | Base peak RPS | New peak RPS | New/base | Norm. new/base | Base CPU ms/req | New CPU ms/req | Change |      p | p (Holm) | Verdict | Why                                            |
 |:----------|:--------|:--------|---:|--------------:|-------------:|---------:|---------------:|----------------:|---------------:|-------:|-------:|---------:|:--------|:-----------------------------------------------|
 | go-stdlib | default | json    |    |        50,002 |       50,002 |    1.00× |          1.00× |           0.020 |          0.020 |  +0.0% |      1 |        1 | same    | not significant: p_holm 1 ≥ α 0.05             |
-| nextjs    | default | json    |    |           102 |           92 |    0.90× |          0.90× |           0.500 |          0.600 |  -9.8% | 0.0079 |    0.016 | slower  | p_holm 0.016 < α 0.05, change -9.8% beyond ±5% |
-| nextjs    | default | queries | 20 |           102 |           92 |    0.90× |              — |           0.500 |          0.500 | -10.3% |      — |        — | unknown | 4 rounds in new.json, need 5                   |
+| nextjs    | default | json    |    |           102 |         92.0 |    0.90× |          0.90× |           0.500 |          0.600 |  -9.8% | 0.0079 |    0.016 | slower  | p_holm 0.016 < α 0.05, change -9.8% beyond ±5% |
+| nextjs    | default | queries | 20 |           102 |         91.5 |    0.90× |              — |           0.500 |          0.500 | -10.3% |      — |        — | unknown | 4 rounds in new.json, need 5                   |
 
 ## Warnings
 

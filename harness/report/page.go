@@ -119,7 +119,7 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []tw.Al
 			}
 			line = append(line, cell(r.Framework), cell(r.Variant))
 			if r.OK {
-				line = append(line, rps(r.PeakRPS), span(r.MinRPS, r.MaxRPS, rps), strconv.Itoa(r.Connections), sig(r.CPUms))
+				line = append(line, RPS(r.PeakRPS), span(r.MinRPS, r.MaxRPS, RPS), strconv.Itoa(r.Connections), sig(r.CPUms))
 			} else {
 				line = append(line, dash, dash, dash, dash)
 			}
@@ -160,14 +160,14 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []tw.Al
 				line = append(line, cell(r.Run))
 			}
 			line = append(line, cell(r.Framework), cell(r.Variant),
-				spanOf(r.Achieved, rps), spanOf(r.P50, sig), spanOf(r.P99, sig), spanOf(r.CPU, sig),
+				spanOf(r.Achieved, RPS), spanOf(r.P50, sig), spanOf(r.P99, sig), spanOf(r.CPU, sig),
 				spanOf(r.ProbeP50, sig), spanOf(r.ProbeP99, sig), spanOf(r.ProbeMax, sig), spanOf(r.LoopMax, sig), strconv.Itoa(r.Rounds))
 			rows = append(rows, line)
 			switch {
 			case r.Why != "":
 				note(who(r.Run, r.Framework, r.Variant), noteText("constant rate: "+r.Why), sz.N)
 			case r.Achieved.Min < 0.95*t.Rate:
-				note(who(r.Run, r.Framework, r.Variant), fmt.Sprintf("constant rate: a round sustained only %s of the %g pages/s asked for: its latency grows with the backlog", rps(r.Achieved.Min), t.Rate), sz.N)
+				note(who(r.Run, r.Framework, r.Variant), fmt.Sprintf("constant rate: a round sustained only %s of the %g pages/s asked for: its latency grows with the backlog", RPS(r.Achieved.Min), t.Rate), sz.N)
 			}
 		}
 		tbl(header, rows, align)
@@ -207,9 +207,9 @@ func sig(v float64) string {
 	return fmt.Sprintf("%.3f", v)
 }
 
-// rps writes a page rate in requests/s: whole requests/s from 100 up
+// RPS writes a rate in requests/s: whole requests/s from 100 up
 // ("1,974"), one decimal below ("12.5"), so slow pages keep their figure.
-func rps(v float64) string {
+func RPS(v float64) string {
 	if v >= 100 {
 		return Thousands(v)
 	}

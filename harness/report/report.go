@@ -241,7 +241,7 @@ func (b *builder) byN(t results.Test) {
 	var rows [][]string
 	format := Thousands
 	if t.Type == string(suite.Page) {
-		format = rps
+		format = RPS
 	}
 	for _, r := range b.rowsFor(t.Name, headlineOf(t)) {
 		line := []string{r.Framework, r.Variant}
