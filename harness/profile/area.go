@@ -28,7 +28,8 @@ const (
 // one; a package compiled into next/dist/compiled/X is "X (compiled into
 // next)"); a file of a framework's server bundle (.next/…, dist/server/…,
 // build/server/…, .output/server/…) is the package its chunk name derives
-// from (Turbopack's node_modules_<pkg>_… chunks) or else "bundle FILE";
+// from (Turbopack's node_modules_<pkg>_… chunks, Nitro's _libs/<pkg>.mjs)
+// or else "bundle FILE";
 // tfbench's own preload (eventloop.cjs) is "tfbench preload"; everything
 // else is the app.
 func NodeArea(functionName, scriptURL string) string {
@@ -55,6 +56,9 @@ func NodeArea(functionName, scriptURL string) string {
 	if b := bundleFile(segs); b != "" {
 		if pkg := chunkPackage(path.Base(b)); pkg != "" {
 			return pkg
+		}
+		if lib, ok := strings.CutPrefix(b, ".output/server/_libs/"); ok && !strings.Contains(lib, "/") {
+			return strings.TrimSuffix(lib, path.Ext(lib)) // Nitro's bundled packages: _libs/solid-js.mjs, _libs/h3+rou3+srvx.mjs
 		}
 		return "bundle " + b
 	}

@@ -185,6 +185,8 @@ func TestNodeArea(t *testing.T) {
 		{"h", "file:///srv/astro/dist/server/chunks/ssr_B-5LaxIQ.mjs", "bundle dist/server/chunks/ssr_B-5LaxIQ.mjs"},
 		{"h", "file:///srv/rr/build/server/index.js", "bundle build/server/index.js"},
 		{"h", "file:///srv/solid/.output/server/chunks/app.mjs", "bundle .output/server/chunks/app.mjs"},
+		{"h", "file:///srv/solid/.output/server/_libs/solid-js.mjs", "solid-js"},
+		{"h", "file:///srv/solid/.output/server/_libs/h3+rou3+srvx.mjs", "h3+rou3+srvx"},
 		{"ask", "file:///work/.tfbench/runs/20260102-030405/eventloop.cjs", AreaPreload},
 		// tfbench's staged build folder is not a bundle.
 		{"handler", "file:///work/.tfbench/build/node-http/node-24.22.3/src/server.mjs", AreaApp},
