@@ -475,9 +475,11 @@ func TestNodeCPUProfileOnStop(t *testing.T) {
 			if err := srv.Stop(10 * time.Second); err != nil {
 				t.Fatal(err)
 			}
-			took := time.Since(start)
-			if took < c.atLeast || took > c.atLeast+3*time.Second {
-				t.Errorf("Stop took %v, want %v to %v", took, c.atLeast, c.atLeast+3*time.Second)
+			// A lower bound only (the preload's 3 s wait for an app's own
+			// listener); the profile's existence below shows nothing was
+			// SIGKILLed, however slow the machine.
+			if took := time.Since(start); took < c.atLeast {
+				t.Errorf("Stop took %v, want at least %v", took, c.atLeast)
 			}
 			files, _ := filepath.Glob(filepath.Join(srv.ProfileDir, "*.cpuprofile"))
 			if len(files) != c.profiles {
