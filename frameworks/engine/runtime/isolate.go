@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -296,14 +297,43 @@ func (s *slot) hostQuery(args []*v8.Value) (string, error) {
 	if s.req == nil {
 		return "", nil
 	}
-	return s.req.Query.Get(arg(args, 0)), nil
+	return queryValue(s.req.RawQuery, arg(args, 0)), nil
 }
 
 func (s *slot) hostHeader(args []*v8.Value) (string, error) {
-	if s.req == nil {
+	if s.req == nil || s.req.Header == nil {
 		return "", nil
 	}
 	return s.req.Header.Get(arg(args, 0)), nil
+}
+
+// queryValue returns the first value of name in the raw query, decoded as
+// url.ParseQuery decodes it ("&"-separated key=value pairs, "+" a space,
+// pairs that do not decode skipped); "" when absent.
+func queryValue(raw, name string) string {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if strings.Contains(pair, ";") {
+			continue // url.ParseQuery rejects such pairs
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		if k != name {
+			if !strings.ContainsAny(k, "%+") {
+				continue
+			}
+			if uk, err := url.QueryUnescape(k); err != nil || uk != name {
+				continue
+			}
+		}
+		if !strings.ContainsAny(v, "%+") {
+			return v
+		}
+		if uv, err := url.QueryUnescape(v); err == nil {
+			return uv
+		}
+	}
+	return ""
 }
 
 var errNoDB = errors.New("no database (Config.DatabasePath is empty)")

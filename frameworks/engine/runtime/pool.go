@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"net/http"
-	"net/url"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
@@ -63,12 +61,15 @@ type Config struct {
 }
 
 // Request is what a render sees of an HTTP request, through the __host
-// functions method(), path(), query(name) and header(name).
+// functions method(), path(), query(name) and header(name). Its strings may
+// share the master's connection buffers: valid until Render returns.
 type Request struct {
-	Method string
-	Path   string      // URL path, e.g. "/queries"
-	Query  url.Values  // parsed query; query(name) returns the first value
-	Header http.Header // header(name) canonicalizes name (http.Header.Get)
+	Method   string // e.g. "GET"
+	Path     string // URL path, e.g. "/queries"
+	RawQuery string // the query after "?", not decoded; query(name) decodes the first value of name
+	// Header looks up a request header by name, case-insensitively, ""
+	// when absent (http.Header satisfies it); nil means no headers.
+	Header interface{ Get(name string) string }
 }
 
 // Response is a parsed render frame "<status>\n<content-type>\n<body>".

@@ -126,7 +126,7 @@ func newFixturePool(t testing.TB, cfg Config) *Pool {
 }
 
 func get(path string, query url.Values) *Request {
-	return &Request{Method: "GET", Path: path, Query: query, Header: http.Header{"User-Agent": {"tfbench-test"}}}
+	return &Request{Method: "GET", Path: path, RawQuery: query.Encode(), Header: http.Header{"User-Agent": {"tfbench-test"}}}
 }
 
 func render(t testing.TB, p *Pool, route int, req *Request) *Response {
@@ -208,13 +208,39 @@ func TestParseFrame(t *testing.T) {
 func TestRequestThroughHost(t *testing.T) {
 	p := newFixturePool(t, Config{Isolates: 1})
 	req := &Request{
-		Method: "POST",
-		Path:   "/request",
-		Query:  url.Values{"q": {"first", "second"}},
-		Header: http.Header{"User-Agent": {"tfbench/1"}},
+		Method:   "POST",
+		Path:     "/request",
+		RawQuery: "x=1&q=first&q=second",
+		Header:   http.Header{"User-Agent": {"tfbench/1"}},
 	}
 	wantResponse(t, render(t, p, rRequest, req), 200, "application/json",
 		`{"method":"POST","path":"/request","q":"first","missing":"","agent":"tfbench/1","absent":""}`)
+}
+
+func TestQueryValue(t *testing.T) {
+	for _, tc := range []struct{ raw, name, want string }{
+		{"queries=20", "queries", "20"},
+		{"a=1&queries=5&queries=7", "queries", "5"},
+		{"queries", "queries", ""},
+		{"queries=", "queries", ""},
+		{"x=a%20b+c", "x", "a b c"},
+		{"x%41=1&xA=2", "xA", "1"}, // keys decode too
+		{"x=%zz&x=2", "x", "2"},    // a pair that does not decode is skipped
+		{"x=1;y=2&x=3", "x", "3"},  // url.ParseQuery rejects ";"
+		{"", "x", ""},
+		{"rows=10000", "row", ""},
+	} {
+		if got := queryValue(tc.raw, tc.name); got != tc.want {
+			t.Errorf("queryValue(%q, %q) = %q, want %q", tc.raw, tc.name, got, tc.want)
+		}
+		want := url.Values{}
+		if v, err := url.ParseQuery(tc.raw); err == nil || len(v) > 0 {
+			want = v
+		}
+		if got := queryValue(tc.raw, tc.name); got != want.Get(tc.name) {
+			t.Errorf("queryValue(%q, %q) = %q, url.ParseQuery gives %q", tc.raw, tc.name, got, want.Get(tc.name))
+		}
+	}
 }
 
 func TestSQLite(t *testing.T) {

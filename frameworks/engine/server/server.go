@@ -1,11 +1,11 @@
-// Package server is the render engine's Go master (issue 5, item 1): a
-// net/http handler that owns the network and hands each request, as
-// structured values, to a Renderer (the V8 isolate pool of package runtime
-// in production, a fake in tests).
+// Package server is the render engine's Go master (issue 5, item 1; issue
+// 16, item 1): an HTTP/1.1 server (github.com/valyala/fasthttp) that owns
+// the network and hands each request, as structured values, to a Renderer
+// (the V8 isolate pool of package runtime in production, a fake in tests).
 //
-// Every response carries "Server: engine" and a Date header that a ticker
-// renders once a second (TFB rules: Server and Date on every response). A
-// request whose URL path is exactly a route's path renders that route;
+// Every response carries "Server: engine" and a Date header (fasthttp
+// renders it once a second; TFB rules: Server and Date on every response).
+// A request whose URL path is exactly a route's path renders that route;
 // routes with a revalidate period are served through the ISR cache
 // (package isr), all others render on every request (the six TFB routes).
 // GET RendersPath answers the render counts the harness compares with its
@@ -17,16 +17,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log"
+	"net"
 	"net/http"
-	"net/url"
-	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/tfbench/tfbench/frameworks/engine/isr"
+	"github.com/valyala/fasthttp"
 )
 
 // RendersPath answers a JSON object of route path to the number of renders
@@ -36,12 +35,15 @@ const RendersPath = "/__tfbench/renders"
 
 // Request is what a render sees of an HTTP request. Its fields are those
 // of runtime.Request, so *Request converts to *runtime.Request without a
-// copy.
+// copy. Its strings may share the connection's buffers: they are valid
+// until Render returns.
 type Request struct {
-	Method string      // e.g. "GET"
-	Path   string      // URL path, e.g. "/queries"
-	Query  url.Values  // the parsed raw query, never re-encoded
-	Header http.Header // the request's headers as net/http parsed them
+	Method   string // e.g. "GET"
+	Path     string // URL path, decoded, e.g. "/queries"
+	RawQuery string // the query after "?", not decoded, e.g. "queries=20"
+	// Header looks up a request header by name, case-insensitively, ""
+	// when absent (http.Header satisfies it).
+	Header interface{ Get(name string) string }
 }
 
 // Response is a rendered response; its fields are those of
@@ -88,12 +90,13 @@ type Config struct {
 	// isr.DefaultMaxBytes. Unused when no route has a revalidate period.
 	ISRMaxBytes uint64
 
-	// now is the clock for the Date header and the 503 log limit; nil
-	// means time.Now (tests set it).
+	// now is the clock of the 503 log limit; nil means time.Now (tests
+	// set it).
 	now func() time.Time
 }
 
-// Server is the engine's http.Handler. Close stops its goroutines.
+// Server is the engine's HTTP master: Serve answers on a listener, Handle
+// answers one fasthttp request (benchmarks call it without a network).
 type Server struct {
 	r      Renderer
 	busy   error
@@ -102,23 +105,29 @@ type Server struct {
 	routes []Route
 	index  map[string]int // URL path -> route index
 	isr    *isr.Cache     // nil when no route revalidates
+	hs     *fasthttp.Server
 
-	date     atomic.Pointer[[]string] // the Date header value, once a second
-	stop     chan struct{}
+	// ctx is what renders wait on: cancelled by Shutdown and Close.
+	ctx      context.Context
+	cancel   context.CancelFunc
 	stopOnce sync.Once
-	done     chan struct{}
 
 	busyMu    sync.Mutex
 	busyLast  int64 // Unix second of the last 503 log line
 	busyCount int64 // 503s not logged since that line
 }
 
-// serverHeader is the Server header of every response.
-var serverHeader = []string{"engine"}
+// Timeouts of a connection: a request must arrive whole within
+// readTimeout of its first byte, and an idle keep-alive connection is
+// closed after idleTimeout (net/http's ReadHeaderTimeout and IdleTimeout
+// before issue 16).
+const (
+	readTimeout = 10 * time.Second
+	idleTimeout = 2 * time.Minute
+)
 
-// New returns a Server for cfg.Renderer's routes and starts its Date
-// ticker. Errors: no Renderer; two routes with the same path; the ISR
-// cache failing to start.
+// New returns a Server for cfg.Renderer's routes. Errors: no Renderer; two
+// routes with the same path; the ISR cache failing to start.
 func New(cfg Config) (*Server, error) {
 	if cfg.Renderer == nil {
 		return nil, errors.New("server: Config.Renderer is nil")
@@ -129,8 +138,6 @@ func New(cfg Config) (*Server, error) {
 		log:    cfg.Log,
 		now:    cfg.now,
 		routes: cfg.Renderer.Routes(),
-		stop:   make(chan struct{}),
-		done:   make(chan struct{}),
 	}
 	if s.log == nil {
 		s.log = log.Default()
@@ -154,83 +161,122 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.isr = c
 	}
-	s.setDate(s.now())
-	go s.tickDate()
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.hs = &fasthttp.Server{
+		Handler:     s.Handle,
+		Name:        "engine",
+		ReadTimeout: readTimeout,
+		IdleTimeout: idleTimeout,
+		Logger:      s.log,
+		// A malformed request is answered 400 by fasthttp and logged.
+		NoDefaultContentType: true,
+	}
 	return s, nil
 }
 
-// Close stops the Date ticker and the ISR cache's goroutines. It does not
-// close the Renderer. Safe to call more than once.
+// Serve answers HTTP/1.1 (keep-alive, pipelining) on ln until Shutdown or
+// Close; it returns nil after Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	return s.hs.Serve(ln)
+}
+
+// Shutdown stops accepting, waits for in-flight requests until ctx ends,
+// then stops the ISR cache. Renders still waiting for an isolate end with
+// the context's error.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.hs.ShutdownWithContext(ctx)
+	s.Close()
+	return err
+}
+
+// Close cancels waiting renders and stops the ISR cache's goroutines. It
+// does not close the listener (Shutdown does) nor the Renderer. Safe to
+// call more than once.
 func (s *Server) Close() {
 	s.stopOnce.Do(func() {
-		close(s.stop)
-		<-s.done
+		s.cancel()
 		if s.isr != nil {
 			s.isr.Close()
 		}
 	})
 }
 
-// setDate renders t as the Date header value: RFC 1123 in GMT, as net/http
-// writes it (http.TimeFormat).
-func (s *Server) setDate(t time.Time) {
-	v := []string{t.UTC().Format(http.TimeFormat)}
-	s.date.Store(&v)
-}
+// fastHeader is a request's headers as Request.Header sees them.
+type fastHeader struct{ h *fasthttp.RequestHeader }
 
-// tickDate refreshes the Date header once a second until Close.
-func (s *Server) tickDate() {
-	defer close(s.done)
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			s.setDate(s.now())
-		case <-s.stop:
-			return
-		}
+// Get returns the header's value ("" when absent); name is matched
+// case-insensitively.
+func (f fastHeader) Get(name string) string { return bstr(f.h.Peek(name)) }
+
+// bstr views b as a string without copying: b must not change while the
+// string is used (the request's buffers, until the handler returns).
+func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// method returns the request method as a string, without allocating for
+// the common ones.
+func method(m []byte) string {
+	switch string(m) {
+	case http.MethodGet:
+		return http.MethodGet
+	case http.MethodHead:
+		return http.MethodHead
+	case http.MethodPost:
+		return http.MethodPost
 	}
+	return string(m)
 }
 
-// ServeHTTP answers one request: a route's render, the render counts at
+// Handle answers one request: a route's render, the render counts at
 // RendersPath, or 404.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h["Server"] = serverHeader
-	h["Date"] = *s.date.Load()
-	path := r.URL.Path
-	i, ok := s.index[path]
+func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
+	path := ctx.Path()
+	i, ok := s.index[string(path)]
 	if !ok {
-		if path == RendersPath {
-			s.serveRenders(w)
+		if string(path) == RendersPath {
+			s.serveRenders(ctx)
 			return
 		}
-		writeText(w, http.StatusNotFound, "404 page not found\n")
+		writeText(ctx, http.StatusNotFound, "404 page not found\n")
 		return
 	}
-	req := &Request{Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header}
+	req := &Request{
+		Method:   method(ctx.Method()),
+		Path:     bstr(path),
+		RawQuery: bstr(ctx.URI().QueryString()),
+		Header:   fastHeader{&ctx.Request.Header},
+	}
 	var resp *Response
 	var err error
 	if rv := s.routes[i].Revalidate; rv > 0 && s.isr != nil {
-		resp, err = s.cached(r.Context(), i, req, isr.Key(path, r.URL.RawQuery), rv)
+		resp, err = s.cached(i, snapshot(ctx, req), rv)
 	} else {
-		resp, err = s.r.Render(r.Context(), i, req)
+		resp, err = s.r.Render(s.ctx, i, req)
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		s.fail(ctx, req, err)
 		return
 	}
-	h["Content-Type"] = []string{resp.ContentType}
-	h["Content-Length"] = []string{strconv.Itoa(len(resp.Body))}
-	w.WriteHeader(resp.Status)
-	io.WriteString(w, resp.Body)
+	ctx.SetStatusCode(resp.Status)
+	ctx.Response.Header.SetContentType(resp.ContentType)
+	// The body is not copied: the response string is immutable and outlives
+	// the write.
+	ctx.Response.SetBodyRaw(unsafe.Slice(unsafe.StringData(resp.Body), len(resp.Body)))
 }
 
-// cached serves route i through the ISR cache under key; a miss or a
-// background refresh renders req.
-func (s *Server) cached(ctx context.Context, i int, req *Request, key string, revalidate time.Duration) (*Response, error) {
-	p, err := s.isr.Get(ctx, key, revalidate, func(ctx context.Context) (isr.Page, error) {
+// snapshot copies req out of the connection's buffers: an ISR render may
+// run in the background after the handler returned.
+func snapshot(ctx *fasthttp.RequestCtx, req *Request) *Request {
+	h := http.Header{}
+	for k, v := range ctx.Request.Header.All() {
+		h.Add(string(k), string(v))
+	}
+	return &Request{Method: req.Method, Path: string(ctx.Path()), RawQuery: string(ctx.URI().QueryString()), Header: h}
+}
+
+// cached serves route i through the ISR cache under the request's key; a
+// miss or a background refresh renders req.
+func (s *Server) cached(i int, req *Request, revalidate time.Duration) (*Response, error) {
+	p, err := s.isr.Get(s.ctx, isr.Key(req.Path, req.RawQuery), revalidate, func(ctx context.Context) (isr.Page, error) {
 		resp, err := s.r.Render(ctx, i, req)
 		if err != nil {
 			return isr.Page{}, err
@@ -245,24 +291,20 @@ func (s *Server) cached(ctx context.Context, i int, req *Request, key string, re
 
 // fail answers a failed render: 503 when err is Busy (logged at most once
 // a second, with the number of 503s not logged since the last line), 500
-// otherwise (logged every time as "engine: 500 GET /path: MESSAGE"). A
-// request whose client has gone is neither answered nor logged.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
-		return
-	}
+// otherwise (logged every time as "engine: 500 GET /path: MESSAGE").
+func (s *Server) fail(ctx *fasthttp.RequestCtx, req *Request, err error) {
 	if s.busy != nil && errors.Is(err, s.busy) {
-		s.logBusy(r, err)
-		writeText(w, http.StatusServiceUnavailable, "503 service unavailable: no free isolate\n")
+		s.logBusy(req, err)
+		writeText(ctx, http.StatusServiceUnavailable, "503 service unavailable: no free isolate\n")
 		return
 	}
-	s.log.Printf("engine: 500 %s %s: %v", r.Method, r.URL.Path, err)
-	writeText(w, http.StatusInternalServerError, "500 internal server error\n")
+	s.log.Printf("engine: 500 %s %s: %v", req.Method, req.Path, err)
+	writeText(ctx, http.StatusInternalServerError, "500 internal server error\n")
 }
 
 // logBusy logs a 503 unless one was logged in the same second; a logged
 // line counts the 503s left unlogged since the previous one.
-func (s *Server) logBusy(r *http.Request, err error) {
+func (s *Server) logBusy(req *Request, err error) {
 	sec := s.now().Unix()
 	s.busyMu.Lock()
 	if sec == s.busyLast {
@@ -274,15 +316,15 @@ func (s *Server) logBusy(r *http.Request, err error) {
 	s.busyLast, s.busyCount = sec, 0
 	s.busyMu.Unlock()
 	if skipped > 0 {
-		s.log.Printf("engine: 503 %s %s: %v (%d more 503s not logged since the last line)", r.Method, r.URL.Path, err, skipped)
+		s.log.Printf("engine: 503 %s %s: %v (%d more 503s not logged since the last line)", req.Method, req.Path, err, skipped)
 		return
 	}
-	s.log.Printf("engine: 503 %s %s: %v", r.Method, r.URL.Path, err)
+	s.log.Printf("engine: 503 %s %s: %v", req.Method, req.Path, err)
 }
 
 // serveRenders answers the render counts as a JSON object of route path to
 // renders, keys sorted.
-func (s *Server) serveRenders(w http.ResponseWriter) {
+func (s *Server) serveRenders(ctx *fasthttp.RequestCtx) {
 	counts := s.r.Renders()
 	m := make(map[string]uint64, len(s.routes))
 	for i, rt := range s.routes {
@@ -296,18 +338,14 @@ func (s *Server) serveRenders(w http.ResponseWriter) {
 	if err != nil { // a map of string to uint64 always encodes
 		panic(err)
 	}
-	h := w.Header()
-	h["Content-Type"] = []string{"application/json"}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	w.WriteHeader(http.StatusOK)
-	w.Write(body)
+	ctx.SetStatusCode(http.StatusOK)
+	ctx.Response.Header.SetContentType("application/json")
+	ctx.Response.SetBody(body)
 }
 
 // writeText answers status with a plain-text body.
-func writeText(w http.ResponseWriter, status int, body string) {
-	h := w.Header()
-	h["Content-Type"] = []string{"text/plain; charset=utf-8"}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	w.WriteHeader(status)
-	io.WriteString(w, body)
+func writeText(ctx *fasthttp.RequestCtx, status int, body string) {
+	ctx.SetStatusCode(status)
+	ctx.Response.Header.SetContentType("text/plain; charset=utf-8")
+	ctx.Response.SetBodyString(body)
 }

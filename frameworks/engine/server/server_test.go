@@ -1,15 +1,17 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,11 +26,17 @@ type fakeRenderer struct {
 
 	mu   sync.Mutex
 	errs map[string]error
-	last map[string]Request
+	last map[string]seen
+}
+
+// seen is what a render saw of its request, copied out of the connection's
+// buffers while the render ran.
+type seen struct {
+	method, path, rawQuery, accept, trace string
 }
 
 func newFake(routes ...Route) *fakeRenderer {
-	return &fakeRenderer{routes: routes, counts: make([]atomic.Uint64, len(routes)), errs: map[string]error{}, last: map[string]Request{}}
+	return &fakeRenderer{routes: routes, counts: make([]atomic.Uint64, len(routes)), errs: map[string]error{}, last: map[string]seen{}}
 }
 
 func (f *fakeRenderer) Routes() []Route { return f.routes }
@@ -38,7 +46,7 @@ func (f *fakeRenderer) Render(_ context.Context, i int, req *Request) (*Response
 	p := f.routes[i].Path
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.last[p] = *req
+	f.last[p] = seen{strings.Clone(req.Method), strings.Clone(req.Path), strings.Clone(req.RawQuery), strings.Clone(req.Header.Get("accept")), strings.Clone(req.Header.Get("X-Trace"))}
 	if err := f.errs[p]; err != nil {
 		return nil, err
 	}
@@ -56,48 +64,87 @@ func (f *fakeRenderer) Renders() []uint64 {
 // errBusy stands in for runtime.ErrBusy.
 var errBusy = errors.New("runtime: no free isolate within the queue timeout")
 
-// fixed is the fake clock's start: Tuesday 4 March 2025, 05:06:07 at UTC+1.
+// fixed is the fake clock's start (the 503 log limit): Tuesday 4 March
+// 2025, 05:06:07 at UTC+1.
 var fixed = time.Date(2025, 3, 4, 5, 6, 7, 0, time.FixedZone("CET", 3600))
 
-// testServer starts a Server over f on an httptest server with a settable
+// testServer serves a Server over f on a loopback port with a settable
 // clock and a captured log.
 type testServer struct {
-	*httptest.Server
-	s    *Server
-	logs *bytes.Buffer
-	now  atomic.Pointer[time.Time]
+	url    string
+	s      *Server
+	logs   *lockedBuffer
+	now    atomic.Pointer[time.Time]
+	client *http.Client
+}
+
+// lockedBuffer is a log sink the server's goroutines write while a test
+// reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func start(t *testing.T, f *fakeRenderer) *testServer {
 	t.Helper()
-	ts := &testServer{logs: &bytes.Buffer{}}
+	ts := &testServer{logs: &lockedBuffer{}, client: &http.Client{Transport: &http.Transport{}}}
 	ts.now.Store(&fixed)
 	s, err := New(Config{Renderer: f, Busy: errBusy, Log: log.New(ts.logs, "", 0), now: func() time.Time { return *ts.now.Load() }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.s = s
-	ts.Server = httptest.NewServer(s)
-	t.Cleanup(func() { ts.Server.Close(); s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ln) }()
+	ts.s, ts.url = s, "http://"+ln.Addr().String()
+	t.Cleanup(func() {
+		ts.client.CloseIdleConnections()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+		if err := <-served; err != nil {
+			t.Errorf("Serve after Shutdown: %v", err)
+		}
+	})
 	return ts
 }
 
 // response is the part of an HTTP response the tests compare.
 type response struct {
-	status                            int
-	server, date, contentType, length string
-	body                              string
+	status                      int
+	server, contentType, length string
+	body                        string
 }
 
+// get GETs path with two request headers. Every response must carry a Date
+// that is an HTTP date within 3 s of now (fasthttp renders it once a
+// second).
 func (ts *testServer) get(t *testing.T, path string) response {
 	t.Helper()
-	req, err := http.NewRequest("GET", ts.URL+path, nil)
+	req, err := http.NewRequest("GET", ts.url+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("X-Trace", "a, b")
-	res, err := ts.Client().Do(req)
+	res, err := ts.client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,26 +153,22 @@ func (ts *testServer) get(t *testing.T, path string) response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return response{res.StatusCode, res.Header.Get("Server"), res.Header.Get("Date"), res.Header.Get("Content-Type"), res.Header.Get("Content-Length"), string(body)}
+	if d, err := http.ParseTime(res.Header.Get("Date")); err != nil || d.Sub(time.Now()).Abs() > 3*time.Second {
+		t.Errorf("GET %s: Date %q (%v), want an HTTP date within 3 s of now", path, res.Header.Get("Date"), err)
+	}
+	return response{res.StatusCode, res.Header.Get("Server"), res.Header.Get("Content-Type"), res.Header.Get("Content-Length"), string(body)}
 }
 
 func TestRouteRendersWithHeaders(t *testing.T) {
 	f := newFake(Route{Path: "/json", File: "app/routes/json.ts"}, Route{Path: "/queries", File: "app/routes/queries.ts"})
 	ts := start(t, f)
 	got := ts.get(t, "/queries?queries=20&x=a%20b&x=c")
-	want := response{201, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "text/x-queries", "18", "route /queries #1\n"}
+	want := response{201, "engine", "text/x-queries", "18", "route /queries #1\n"}
 	if got != want {
 		t.Errorf("GET /queries = %+v, want %+v", got, want)
 	}
-	req := f.last["/queries"]
-	if req.Method != "GET" || req.Path != "/queries" {
-		t.Errorf("request = %s %s, want GET /queries", req.Method, req.Path)
-	}
-	if wantQ := map[string][]string{"queries": {"20"}, "x": {"a b", "c"}}; !reflect.DeepEqual(map[string][]string(req.Query), wantQ) {
-		t.Errorf("query = %v, want %v", req.Query, wantQ)
-	}
-	if a, x := req.Header.Get("Accept"), req.Header.Get("X-Trace"); a != "application/json" || x != "a, b" {
-		t.Errorf("headers Accept = %q, X-Trace = %q, want application/json and %q", a, x, "a, b")
+	if req, want := f.last["/queries"], (seen{"GET", "/queries", "queries=20&x=a%20b&x=c", "application/json", "a, b"}); req != want {
+		t.Errorf("request = %+v, want %+v", req, want)
 	}
 	if got := ts.get(t, "/json"); got.status != 200 || got.body != "route /json #1\n" {
 		t.Errorf("GET /json = %d %q, want 200 %q", got.status, got.body, "route /json #1\n")
@@ -137,7 +180,7 @@ func TestNotFound(t *testing.T) {
 	ts := start(t, f)
 	for _, p := range []string{"/nope", "/json/", "/JSON", "/"} {
 		got := ts.get(t, p)
-		want := response{404, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "text/plain; charset=utf-8", "19", "404 page not found\n"}
+		want := response{404, "engine", "text/plain; charset=utf-8", "19", "404 page not found\n"}
 		if got != want {
 			t.Errorf("GET %s = %+v, want %+v", p, got, want)
 		}
@@ -147,32 +190,12 @@ func TestNotFound(t *testing.T) {
 	}
 }
 
-func TestDateTicks(t *testing.T) {
-	ts := start(t, newFake(Route{Path: "/json"}))
-	if got, err := http.ParseTime(ts.get(t, "/json").date); err != nil || !got.Equal(fixed) {
-		t.Fatalf("Date parses as %v, %v; want %v", got, err, fixed)
-	}
-	later := fixed.Add(90 * time.Second)
-	ts.now.Store(&later)
-	deadline := time.Now().Add(3 * time.Second) // the ticker fires once a second
-	for {
-		d := ts.get(t, "/json").date
-		if d == "Tue, 04 Mar 2025 04:07:37 GMT" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Date = %q 3 s after the clock moved, want Tue, 04 Mar 2025 04:07:37 GMT", d)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 func TestRenderErrorIs500AndLogged(t *testing.T) {
 	f := newFake(Route{Path: "/fortunes", File: "app/routes/fortunes.tsx"})
 	f.errs["/fortunes"] = errors.New("Error: boom at app/routes/fortunes.tsx:12:5")
 	ts := start(t, f)
 	got := ts.get(t, "/fortunes")
-	want := response{500, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "text/plain; charset=utf-8", "26", "500 internal server error\n"}
+	want := response{500, "engine", "text/plain; charset=utf-8", "26", "500 internal server error\n"}
 	if got != want {
 		t.Errorf("GET /fortunes = %+v, want %+v", got, want)
 	}
@@ -187,7 +210,7 @@ func TestBusyIs503AndLoggedOncePerSecond(t *testing.T) {
 	ts := start(t, f)
 	for range 3 {
 		got := ts.get(t, "/db")
-		want := response{503, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "text/plain; charset=utf-8", "41", "503 service unavailable: no free isolate\n"}
+		want := response{503, "engine", "text/plain; charset=utf-8", "41", "503 service unavailable: no free isolate\n"}
 		if got != want {
 			t.Fatalf("GET /db = %+v, want %+v", got, want)
 		}
@@ -232,7 +255,7 @@ func TestRendersEndpoint(t *testing.T) {
 	}
 	ts.get(t, "/fortunes")
 	got := ts.get(t, RendersPath)
-	want := response{200, "engine", "Tue, 04 Mar 2025 04:06:07 GMT", "application/json", "31", `{"/":0,"/fortunes":1,"/json":3}`}
+	want := response{200, "engine", "application/json", "31", `{"/":0,"/fortunes":1,"/json":3}`}
 	if got != want {
 		t.Errorf("GET %s = %+v, want %+v", RendersPath, got, want)
 	}
@@ -245,5 +268,37 @@ func TestNewErrors(t *testing.T) {
 	f := newFake(Route{Path: "/x", File: "app/routes/x.ts"}, Route{Path: "/x", File: "app/routes/x.tsx"})
 	if _, err := New(Config{Renderer: f}); err == nil || err.Error() != "server: routes app/routes/x.ts and app/routes/x.tsx both have path /x" {
 		t.Errorf("New with duplicate paths: %v", err)
+	}
+}
+
+// TestPipelined sends three requests in one write (the plaintext test's
+// pipelining) and reads three responses in order; a HEAD has no body.
+func TestPipelined(t *testing.T) {
+	f := newFake(Route{Path: "/plaintext", File: "app/routes/plaintext.ts"})
+	ts := start(t, f)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req := "GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n"
+	if _, err := io.WriteString(conn, req+"HEAD /plaintext HTTP/1.1\r\nHost: x\r\n\r\n"+req); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	for i, want := range []string{"route /plaintext #1\n", "", "route /plaintext #3\n"} {
+		method := "GET"
+		if i == 1 {
+			method = "HEAD"
+		}
+		res, err := http.ReadResponse(br, &http.Request{Method: method})
+		if err != nil {
+			t.Fatalf("response %d: %v", i+1, err)
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != 200 || string(body) != want || res.Header.Get("Content-Length") != "20" {
+			t.Errorf("response %d (%s) = %d, Content-Length %s, %q, %v; want 200, 20, %q", i+1, method, res.StatusCode, res.Header.Get("Content-Length"), body, err, want)
+		}
 	}
 }

@@ -1,14 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/tfbench/tfbench/frameworks/engine/bundle"
 	"github.com/tfbench/tfbench/frameworks/engine/runtime"
@@ -55,7 +57,7 @@ func appRandom(id int) int { return (id*7919)%10000 + 1 }
 
 // appServer serves the real app (../../app) through the master's handler and
 // a one-isolate pool on dbPath.
-func appServer(t *testing.T, dbPath string) *httptest.Server {
+func appServer(t *testing.T, dbPath string) *appHTTP {
 	t.Helper()
 	bu, err := bundle.Build("../../app")
 	if err != nil {
@@ -70,17 +72,34 @@ func appServer(t *testing.T, dbPath string) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(srv.Close)
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	hs := &appHTTP{URL: "http://" + ln.Addr().String(), client: &http.Client{Transport: &http.Transport{}}}
+	t.Cleanup(func() {
+		hs.client.CloseIdleConnections()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
 	return hs
+}
+
+// appHTTP is a running appServer: its base URL and a client of its own.
+type appHTTP struct {
+	URL    string
+	client *http.Client
 }
 
 // fetch GETs target and returns the response and its body; a status other
 // than 200 fails the test.
-func fetch(t *testing.T, hs *httptest.Server, target string) (*http.Response, string) {
+func fetch(t *testing.T, hs *appHTTP, target string) (*http.Response, string) {
 	t.Helper()
-	resp, err := hs.Client().Get(hs.URL + target)
+	resp, err := hs.client.Get(hs.URL + target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +115,7 @@ func fetch(t *testing.T, hs *httptest.Server, target string) (*http.Response, st
 }
 
 // renders reads the render counts (server.RendersPath).
-func renders(t *testing.T, hs *httptest.Server) map[string]uint64 {
+func renders(t *testing.T, hs *appHTTP) map[string]uint64 {
 	t.Helper()
 	_, body := fetch(t, hs, server.RendersPath)
 	var m map[string]uint64

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +8,7 @@ import (
 	"github.com/tfbench/tfbench/frameworks/engine/bundle"
 	"github.com/tfbench/tfbench/frameworks/engine/runtime"
 	"github.com/tfbench/tfbench/frameworks/engine/server"
+	"github.com/valyala/fasthttp"
 )
 
 // benchDataset is the dataset the harness generates (go tool task dataset);
@@ -51,27 +49,17 @@ func BenchmarkApp(b *testing.B) {
 	b.Cleanup(srv.Close)
 	for _, target := range []string{"/json", "/plaintext", "/db", "/queries?queries=20", "/fortunes", "/updates?queries=20", "/ssr?rows=1000", "/isr?rows=1000"} {
 		b.Run(target[1:], func(b *testing.B) {
-			req := httptest.NewRequest(http.MethodGet, target, nil)
-			w := &discardWriter{h: http.Header{}}
+			var ctx fasthttp.RequestCtx
 			b.ReportAllocs()
 			for b.Loop() {
-				clear(w.h)
-				srv.ServeHTTP(w, req)
-				if w.status != http.StatusOK {
-					b.Fatalf("%s: status %d", target, w.status)
+				ctx.Request.Reset()
+				ctx.Response.Reset()
+				ctx.Request.SetRequestURI(target)
+				srv.Handle(&ctx)
+				if code := ctx.Response.StatusCode(); code != fasthttp.StatusOK {
+					b.Fatalf("%s: status %d", target, code)
 				}
 			}
 		})
 	}
 }
-
-// discardWriter is an http.ResponseWriter that keeps the status and drops
-// the body.
-type discardWriter struct {
-	h      http.Header
-	status int
-}
-
-func (w *discardWriter) Header() http.Header         { return w.h }
-func (w *discardWriter) WriteHeader(status int)      { w.status = status }
-func (w *discardWriter) Write(p []byte) (int, error) { return io.Discard.Write(p) }

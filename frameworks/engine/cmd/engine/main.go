@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -136,12 +135,11 @@ func run(logger *log.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen on HOST:PORT %s: %w", cfg.addr, err)
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: logger}
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- srv.Serve(ln) }()
 	logger.Printf("engine: listening on http://%s (mode %s, %d isolates, %d routes)", cfg.addr, cfg.mode, pool.Isolates(), len(pool.Routes()))
 
 	select {
@@ -152,7 +150,7 @@ func run(logger *log.Logger) error {
 	logger.Printf("engine: shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
+	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
