@@ -48,7 +48,8 @@ const routesDir = "routes"
 
 // Build bundles the app in appDir: every appDir/routes/**/*.ts and *.tsx file (not *.d.ts) is a route, and
 // `import ... from "engine"` resolves to the embedded jsx library. The output is an IIFE for a neutral platform,
-// target ES2022, JSX factory h and fragment Fragment, with an external source map.
+// target ES2022, the automatic JSX runtime of import source "engine" (jsx(type, props) with children in props; a
+// file that imports h from "engine" still compiles, h is unused), with an external source map.
 //
 // Errors: appDir or its routes directory unreadable or without routes, two files with the same route path, or a
 // compile error, reported as "file:line:column: message" per esbuild message (file relative to appDir's parent,
@@ -77,9 +78,8 @@ func Build(appDir string) (*Bundle, error) {
 		Format:            api.FormatIIFE,
 		Platform:          api.PlatformNeutral,
 		Target:            api.ES2022,
-		JSX:               api.JSXTransform,
-		JSXFactory:        "h",
-		JSXFragment:       "Fragment",
+		JSX:               api.JSXAutomatic,
+		JSXImportSource:   "engine",
 		Charset:           api.CharsetUTF8,
 		Sourcemap:         api.SourceMapExternal,
 		SourcesContent:    api.SourcesContentExclude,
@@ -172,16 +172,19 @@ func entrySource(abs string, routes []Route) string {
 // engineNamespace is the esbuild namespace of the embedded jsx library's files.
 const engineNamespace = "engine"
 
-// enginePlugin resolves "engine" (jsx.Index) and "engine/entry" (jsx.Entry) to the embedded library, and the
-// library's relative imports ("./jsx") to its other files.
+// enginePlugin resolves "engine" (jsx.Index), "engine/jsx-runtime" (jsx.Runtime) and "engine/entry" (jsx.Entry)
+// to the embedded library, and the library's relative imports ("./jsx") to its other files.
 func enginePlugin() api.Plugin {
 	return api.Plugin{
 		Name: "engine",
 		Setup: func(b api.PluginBuild) {
-			b.OnResolve(api.OnResolveOptions{Filter: `^engine(/entry)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			b.OnResolve(api.OnResolveOptions{Filter: `^engine(/entry|/jsx-runtime)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 				file := jsx.Index
-				if a.Path == "engine/entry" {
+				switch a.Path {
+				case "engine/entry":
 					file = jsx.Entry
+				case "engine/jsx-runtime":
+					file = jsx.Runtime
 				}
 				return api.OnResolveResult{Path: file, Namespace: engineNamespace}, nil
 			})

@@ -6,13 +6,17 @@ package jsx
 
 import "embed"
 
-// FS holds index.ts (the "engine" module), jsx.ts, host.ts and entry.ts at its root.
+// FS holds index.ts (the "engine" module), jsx.ts, jsx-runtime.ts ("engine/jsx-runtime"), host.ts and entry.ts at
+// its root.
 //
-//go:embed index.ts jsx.ts host.ts entry.ts
+//go:embed index.ts jsx.ts jsx-runtime.ts host.ts entry.ts
 var FS embed.FS
 
 // Index is the file in FS that the import specifier "engine" resolves to.
 const Index = "index.ts"
+
+// Runtime is the file in FS that "engine/jsx-runtime", the automatic JSX runtime, resolves to.
+const Runtime = "jsx-runtime.ts"
 
 // Entry is the file in FS whose start(routes) defines globalThis.__engine; bundle.Build's generated entry imports it.
 const Entry = "entry.ts"

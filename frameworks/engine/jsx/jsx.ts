@@ -41,30 +41,44 @@ declare global {
 
 const ESCAPE_RE = /[&<>"']/;
 
+// ESCAPES[c] is the entity of char code c when c needs escaping (& < > " '), else undefined; codes above 62 never do.
+const ESCAPES: Array<string | undefined> = [];
+ESCAPES[38] = "&amp;";
+ESCAPES[60] = "&lt;";
+ESCAPES[62] = "&gt;";
+ESCAPES[34] = "&quot;";
+ESCAPES[39] = "&apos;";
+
 /**
  * HTML-escapes & < > " ' in s as &amp; &lt; &gt; &quot; &apos; (the forms of TFB's fortunes-expected.html), for
  * text and for double-quoted attribute values. Returns s itself when nothing needs escaping.
  */
 export function escapeHTML(s: string): string {
-  const m = ESCAPE_RE.exec(s);
-  if (m === null) return s;
-  let out = "";
-  let last = 0;
-  for (let i = m.index; i < s.length; i++) {
-    let rep: string;
-    switch (s.charCodeAt(i)) {
-      case 38: rep = "&amp;"; break;
-      case 60: rep = "&lt;"; break;
-      case 62: rep = "&gt;"; break;
-      case 34: rep = "&quot;"; break;
-      case 39: rep = "&apos;"; break;
-      default: continue;
+  const n = s.length;
+  let i = 0;
+  if (n <= 32) {
+    // Short strings (numbers, class names, most text cells): a char loop beats a RegExp call.
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c <= 62 && ESCAPES[c] !== undefined) break;
     }
+    if (i === n) return s;
+  } else {
+    const m = ESCAPE_RE.exec(s);
+    if (m === null) return s;
+    i = m.index;
+  }
+  let out = i === 0 ? "" : s.slice(0, i);
+  let last = i;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const rep = c <= 62 ? ESCAPES[c] : undefined;
+    if (rep === undefined) continue;
     if (last !== i) out += s.slice(last, i);
     out += rep;
     last = i + 1;
   }
-  return last === s.length ? out : out + s.slice(last);
+  return last === n ? out : out + s.slice(last);
 }
 
 /** Marks s as trusted HTML: it is inserted as is, never escaped. Never pass request or database text to it. */
@@ -80,8 +94,15 @@ export function Fragment(props: { children?: Child }): Node {
 // HTML void elements (HTML Living Standard, 13.1.2): rendered as <br>, never closed, no children.
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
-// Tag name -> 1 void, 0 normal; filled on first use after validating the name. Attribute name -> ' name="'.
-const tags = new Map<string, number>();
+/** A tag name's rendering: "<tag" and "</tag>", and whether it is a void element. */
+interface Tag {
+  open: string;
+  close: string;
+  isVoid: boolean;
+}
+
+// Tag name -> its Tag, filled on first use after validating the name. Attribute name -> ' name="'.
+const tags = new Map<string, Tag>();
 const attrs = new Map<string, string>();
 const CACHE_MAX = 4096; // entries per cache; names beyond it are validated on every use
 
@@ -89,13 +110,13 @@ const TAG_RE = /^[a-zA-Z][a-zA-Z0-9-]*$/;
 // HTML attribute names: no whitespace, controls, " ' > / = (HTML Living Standard, 13.1.2.3).
 const ATTR_RE = /^[^\s\u0000-\u001f\u007f"'>\/=]+$/;
 
-function tagKind(tag: string): number {
-  let k = tags.get(tag);
-  if (k !== undefined) return k;
+function tagOf(tag: string): Tag {
+  let t = tags.get(tag);
+  if (t !== undefined) return t;
   if (!TAG_RE.test(tag)) throw new TypeError(`invalid element name ${JSON.stringify(tag)}`);
-  k = VOID.has(tag.toLowerCase()) ? 1 : 0;
-  if (tags.size < CACHE_MAX) tags.set(tag, k);
-  return k;
+  t = { open: "<" + tag, close: "</" + tag + ">", isVoid: VOID.has(tag.toLowerCase()) };
+  if (tags.size < CACHE_MAX) tags.set(tag, t);
+  return t;
 }
 
 function attrPrefix(name: string): string {
@@ -108,17 +129,39 @@ function attrPrefix(name: string): string {
 }
 
 /**
- * The JSX factory (esbuild jsxFactory "h"). For an element tag it returns the rendered element; for a component
- * it calls the component with props plus `children` (set on the props object itself, which JSX creates fresh for
- * every call) and returns what the component returns. Attributes: strings
+ * One attribute as it renders: ' name="value"' for a string (escaped) or number, ' name' for true, "" for false,
+ * null, undefined and functions (event handlers mean nothing without a DOM). Throws a TypeError for an object.
+ */
+function attribute(type: string, k: string, v: unknown): string {
+  switch (typeof v) {
+    case "string":
+      return attrPrefix(k) + escapeHTML(v) + '"';
+    case "number":
+    case "bigint":
+      return attrPrefix(k) + v + '"';
+    case "boolean":
+      return v ? attrPrefix(k).slice(0, -2) : "";
+    case "undefined":
+    case "function":
+      return "";
+  }
+  if (v === null) return "";
+  if (v instanceof Markup) return attrPrefix(k) + escapeHTML(v.html) + '"';
+  throw new TypeError(`<${type}> attribute ${k}: ${typeof v} value (want string, number or boolean)`);
+}
+
+/**
+ * The JSX factory of the classic transform (jsxFactory "h", and createElement). For an element tag it returns the
+ * rendered element; for a component it calls the component with props plus `children` (set on the props object
+ * itself, which JSX creates fresh for every call) and returns what the component returns. Attributes: strings
  * and numbers are escaped into name="value"; true renders the bare name; false, null, undefined and functions
- * (event handlers mean nothing without a DOM) are left out; `key` and `children` are not attributes; className
- * and htmlFor become class and for. Throws a TypeError for an invalid tag or attribute name, children on a void
- * element, or an attribute value that is an object.
+ * are left out; `key` and `children` are not attributes; className and htmlFor become class and for. Throws a
+ * TypeError for an invalid tag or attribute name, children on a void element, or an attribute value that is an
+ * object.
  */
 export function h(type: string | Component, props: Record<string, any> | null, ...children: Child[]): any {
+  const n = children.length;
   if (typeof type === "function") {
-    const n = children.length;
     if (type === Fragment && n !== 0) return toMarkup(renderChildren(children));
     // props is the fresh object literal of the JSX call site, so children are added to it in place (copying
     // with {...props} made a component call ~8x slower in V8 13).
@@ -126,46 +169,38 @@ export function h(type: string | Component, props: Record<string, any> | null, .
     if (n !== 0) props.children = n === 1 ? children[0] : children;
     return type(props);
   }
-  const isVoid = tagKind(type);
-  let s = "<" + type;
-  let inner: Child = children;
+  if (n === 0) return element(type, props, props === null ? undefined : props.children);
+  return element(type, props, n === 1 ? children[0] : children, true);
+}
+
+/** Renders the element type with props' attributes and inner (props.children, or the classic children). */
+function element(type: string, props: Record<string, any> | null, inner: unknown, childArgs = false): Node {
+  const t = tagOf(type);
+  let s = t.open;
   if (props !== null) {
     for (const k in props) {
+      if (k === "children" || k === "key") continue;
       const v = props[k];
-      if (k === "children") {
-        if (children.length === 0) inner = v;
-        continue;
-      }
-      if (v === null || v === undefined || v === false || k === "key") continue;
-      switch (typeof v) {
-        case "string":
-          s += attrPrefix(k) + escapeHTML(v) + '"';
-          break;
-        case "number":
-        case "bigint":
-          s += attrPrefix(k) + v + '"';
-          break;
-        case "boolean":
-          s += attrPrefix(k).slice(0, -2);
-          break;
-        case "function":
-          break;
-        default:
-          if (v instanceof Markup) s += attrPrefix(k) + escapeHTML(v.html) + '"';
-          else throw new TypeError(`<${type}> attribute ${k}: ${typeof v} value (want string, number or boolean)`);
-      }
+      if (v !== undefined && v !== null && v !== false) s += attribute(type, k, v);
     }
   }
-  if (isVoid === 1) {
-    if (children.length !== 0 || (inner !== children && inner != null)) {
-      throw new TypeError(`<${type}> is a void element and cannot have children`);
-    }
+  if (t.isVoid) {
+    if (childArgs || inner != null) throw new TypeError(`<${type}> is a void element and cannot have children`);
     return new Markup(s + ">");
   }
-  const body = inner === children ? renderChildren(children) : renderChild(inner);
-  if (typeof body === "string") return new Markup(s + ">" + body + "</" + type + ">");
+  const body = renderChild(inner);
+  if (typeof body === "string") return new Markup(s + ">" + body + t.close);
   const open = s + ">";
-  return body.then((b) => new Markup(open + b + "</" + type + ">"));
+  return body.then((b) => new Markup(open + b + t.close));
+}
+
+/**
+ * The automatic runtime's factory (esbuild jsx "automatic", import source "engine": engine/jsx-runtime): children
+ * come in props.children and the key apart. Renders as h does.
+ */
+export function jsx(type: string | Component, props: Record<string, any>, _key?: unknown): any {
+  if (typeof type === "function") return type(props);
+  return element(type, props, props.children);
 }
 
 function toMarkup(r: string | Promise<string>): Node {
@@ -177,7 +212,6 @@ function toMarkup(r: string | Promise<string>): Node {
  * a Promise. Throws a TypeError for a child that is a function, symbol or a plain object.
  */
 export function renderChild(c: unknown): string | Promise<string> {
-  if (c instanceof Markup) return c.html;
   switch (typeof c) {
     case "string":
       return escapeHTML(c);
@@ -189,6 +223,7 @@ export function renderChild(c: unknown): string | Promise<string> {
       return "";
     case "object":
       if (c === null) return "";
+      if (c instanceof Markup) return c.html;
       if (Array.isArray(c)) return renderChildren(c);
       if (typeof (c as PromiseLike<unknown>).then === "function") {
         return Promise.resolve(c as PromiseLike<unknown>).then(renderChild);
