@@ -76,19 +76,33 @@ func (p *Pool) newRenderError(route int, msg, stack string) *RenderError {
 	if route >= 0 && route < len(p.routes) {
 		e.Route = p.routes[route].Path
 	}
-	first := true
-	e.Stack = bundlePos.ReplaceAllStringFunc(stack, func(m string) string {
+	var top func(file string, line, col int)
+	top = func(file string, line, col int) {
+		e.File, e.Line, e.Column = file, line, col
+		top = nil
+	}
+	e.Stack = p.mapStack(stack, func(file string, line, col int) {
+		if top != nil {
+			top(file, line, col)
+		}
+	})
+	return e
+}
+
+// mapStack replaces every bundle.js:L:C position in text with the source
+// map's file:line:column; each mapped position is passed to seen (may be
+// nil) in order.
+func (p *Pool) mapStack(text string, seen func(file string, line, col int)) string {
+	return bundlePos.ReplaceAllStringFunc(text, func(m string) string {
 		sub := bundlePos.FindStringSubmatch(m)
 		line, _ := strconv.Atoi(sub[1])
 		col, _ := strconv.Atoi(sub[2])
 		file, l, c := p.mapPosition(line, col)
-		if first {
-			e.File, e.Line, e.Column = file, l, c
-			first = false
+		if seen != nil {
+			seen(file, l, c)
 		}
 		return file + ":" + strconv.Itoa(l) + ":" + strconv.Itoa(c)
 	})
-	return e
 }
 
 // mapPosition maps a bundle.js position (V8: line and column 1-based) to

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	v8 "github.com/tommie/v8go"
@@ -33,13 +34,19 @@ type slot struct {
 	args     []*v8.Value  // route index values, one per route, made once
 	db       *db
 	req      *Request
+	route    int // the route of the render under way, -1 outside a render
+	// wmu guards started and timedOut between the render and the pool's
+	// watchdog, which terminates a render running past Config.RenderTimeout.
+	wmu      sync.Mutex
+	started  time.Duration // since the pool's epoch; 0 when no render runs
+	timedOut bool          // the watchdog terminated the render under way
 	// arena holds host function results: v8go reads them after the Go
 	// callback returns, so they are released when the render ends.
 	arena []*v8.Value
 }
 
 func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
-	s := &slot{p: p, index: index}
+	s := &slot{p: p, index: index, route: -1}
 	defer func() {
 		if err != nil {
 			s.close()
@@ -56,7 +63,7 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 		name string
 		fn   func(args []*v8.Value) (string, error)
 	}{
-		{"method", s.hostMethod}, {"path", s.hostPath}, {"query", s.hostQuery}, {"header", s.hostHeader},
+		{"method", s.hostMethod}, {"path", s.hostPath}, {"query", s.hostQuery}, {"header", s.hostHeader}, {"log", s.hostLog},
 		{"all", sqlFunc(s, (*db).all)}, {"get", sqlFunc(s, (*db).get)}, {"batch", sqlFunc(s, (*db).batch)},
 	}
 	for _, f := range fns {
@@ -78,6 +85,11 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 	}
 	s.ctx = v8.NewContext(s.iso, global)
 
+	if v, err := s.ctx.RunScript(consoleJS, "engine:console.js"); err != nil {
+		return nil, nil, fmt.Errorf("runtime: isolate %d: console: %w", index, err)
+	} else {
+		v.Release()
+	}
 	v, err := s.ctx.RunScript(p.cfg.Script, scriptName)
 	s.releaseArena()
 	if err != nil {
@@ -156,14 +168,22 @@ const promiseText = "[object Promise]"
 // the common path makes three: Call, String and Release. The frame's type
 // is told from its text instead of IsString/IsPromise (two more Lockers).
 func (s *slot) render(route int, req *Request) (*Response, error) {
-	s.req = req
+	s.req, s.route = req, route
+	s.watch(true)
 	defer func() {
-		s.req = nil
+		s.req, s.route = nil, -1
 		s.releaseArena()
 	}()
 	val, err := s.renderFn.Call(s.engine, s.args[route])
 	if err != nil {
+		if s.watch(false) {
+			return nil, s.p.timeoutError(route)
+		}
 		return nil, s.p.jsError(route, err)
+	}
+	if s.watch(false) {
+		val.Release()
+		return nil, s.p.timeoutError(route)
 	}
 	defer val.Release()
 	if f := val.String(); f != promiseText {
@@ -174,7 +194,11 @@ func (s *slot) render(route int, req *Request) (*Response, error) {
 		return nil, fmt.Errorf("runtime: render of %s returned %s, want a frame string", s.p.routes[route].Path, promiseText)
 	}
 	if prom.State() == v8.Pending {
+		s.watch(true)
 		s.ctx.PerformMicrotaskCheckpoint()
+		if s.watch(false) {
+			return nil, s.p.timeoutError(route)
+		}
 	}
 	switch prom.State() {
 	case v8.Fulfilled:
@@ -191,6 +215,33 @@ func (s *slot) render(route int, req *Request) (*Response, error) {
 	default:
 		return nil, fmt.Errorf("runtime: render of %s: Promise still pending after the microtask checkpoint (no event loop: await only host calls and promises)", s.p.routes[route].Path)
 	}
+}
+
+// watch marks the start (on) or the end (!on) of JavaScript running for a
+// render, for the pool's watchdog; at the end it reports whether the
+// watchdog terminated it.
+func (s *slot) watch(on bool) (timedOut bool) {
+	s.wmu.Lock()
+	if on {
+		s.started, s.timedOut = s.p.clock(), false
+	} else {
+		s.started = 0
+		timedOut = s.timedOut
+	}
+	s.wmu.Unlock()
+	return timedOut
+}
+
+// expire terminates the render under way if it started before deadline
+// (pool clock). The lock makes the termination land in the render it was
+// meant for: the render ends (watch(false)) only after it.
+func (s *slot) expire(deadline time.Duration) {
+	s.wmu.Lock()
+	if s.started != 0 && s.started <= deadline && !s.timedOut {
+		s.timedOut = true
+		s.iso.TerminateExecution()
+	}
+	s.wmu.Unlock()
 }
 
 // frame parses the frame text f that route rendered.
@@ -277,6 +328,40 @@ func arg(args []*v8.Value, i int) string {
 		return ""
 	}
 	return args[i].String()
+}
+
+// consoleJS defines globalThis.console before the bundle runs: log, info,
+// debug, warn and error format their arguments (strings as they are, errors
+// with their stack, mapped to the app's files, other values as JSON where
+// they have one) and pass one line to __host.log(level, text).
+const consoleJS = `(() => {
+  const host = __host;
+  const show = (v) => {
+    if (typeof v === "string") return v;
+    if (v instanceof Error) return v.stack || String(v);
+    if (typeof v === "object" && v !== null) {
+      try { const j = JSON.stringify(v); if (j !== undefined) return j; } catch (e) {}
+    }
+    return String(v);
+  };
+  const out = (level) => (...args) => { host.log(level, args.map(show).join(" ")); };
+  globalThis.console = { log: out("log"), info: out("info"), debug: out("debug"), warn: out("warn"), error: out("error") };
+})();`
+
+// hostLog writes console output to the pool's log: "engine: console.LEVEL
+// ROUTE: TEXT", ROUTE being the route's path, or "(start)" while the bundle
+// runs.
+func (s *slot) hostLog(args []*v8.Value) (string, error) {
+	where := "(start)"
+	if s.route >= 0 && s.route < len(s.p.routes) {
+		where = s.p.routes[s.route].Path
+	}
+	text := arg(args, 1)
+	if strings.Contains(text, scriptName) {
+		text = s.p.mapStack(text, nil)
+	}
+	s.p.log.Printf("engine: console.%s %s: %s", arg(args, 0), where, text)
+	return "", nil
 }
 
 func (s *slot) hostMethod([]*v8.Value) (string, error) {

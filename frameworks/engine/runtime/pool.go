@@ -56,9 +56,34 @@ type Config struct {
 	// QueueTimeout is the longest Render waits for a free isolate before it
 	// returns ErrBusy (the server answers 503); 0 means DefaultQueueTimeout.
 	QueueTimeout time.Duration
-	// Log receives ErrBusy notices (at most one a second); nil discards them.
+	// RenderTimeout bounds every render: past it the render's JavaScript is
+	// terminated, Render returns a *TimeoutError and the isolate serves the
+	// next render; 0 means DefaultRenderTimeout.
+	RenderTimeout time.Duration
+	// Log receives ErrBusy notices (at most one a second) and console output
+	// of the app ("engine: console.log /fortunes: TEXT"); nil discards them.
 	Log *log.Logger
 }
+
+// DefaultRenderTimeout is the render timeout when Config.RenderTimeout is
+// 0: 10 s (issue 16, item 3), longer than the harness's 8 s request
+// timeout, so only a render stuck for good meets it.
+const DefaultRenderTimeout = 10 * time.Second
+
+// TimeoutError is a render the watchdog terminated: its JavaScript ran
+// longer than Config.RenderTimeout. The isolate stays in the pool.
+type TimeoutError struct {
+	Route string        // route path, e.g. "/spin"
+	Limit time.Duration // Config.RenderTimeout
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("runtime: render of %s terminated after the %v render timeout", e.Route, e.Limit)
+}
+
+// Timeout reports true: the server tells a timed-out render by this method
+// (as net.Error's), without importing the runtime.
+func (e *TimeoutError) Timeout() bool { return true }
 
 // Request is what a render sees of an HTTP request, through the __host
 // functions method(), path(), query(name) and header(name). Its strings may
@@ -112,6 +137,10 @@ type Pool struct {
 	closed    atomic.Bool
 	closeOnce sync.Once
 	lastBusy  atomic.Int64 // unix ns of the last ErrBusy log line
+
+	epoch  time.Time     // the pool clock's zero (monotonic)
+	stopWD chan struct{} // closed by Close: stops the watchdog
+	wdDone chan struct{} // closed when the watchdog has returned
 }
 
 // V8Flags are the V8 flags the pool sets before the process's first
@@ -148,8 +177,11 @@ func New(cfg Config) (*Pool, error) {
 	if cfg.QueueTimeout <= 0 {
 		cfg.QueueTimeout = DefaultQueueTimeout
 	}
+	if cfg.RenderTimeout <= 0 {
+		cfg.RenderTimeout = DefaultRenderTimeout
+	}
 	v8FlagsOnce.Do(func() { v8.SetFlags(V8Flags...) })
-	p := &Pool{cfg: cfg, free: make(chan *slot, n), log: cfg.Log}
+	p := &Pool{cfg: cfg, free: make(chan *slot, n), log: cfg.Log, epoch: time.Now(), stopWD: make(chan struct{}), wdDone: make(chan struct{})}
 	if p.log == nil {
 		p.log = log.New(io.Discard, "", 0)
 	}
@@ -173,7 +205,38 @@ func New(cfg Config) (*Pool, error) {
 		}
 		p.free <- s
 	}
+	go p.watchdog()
 	return p, nil
+}
+
+// clock is the time since the pool's epoch, never 0 (a render's start of 0
+// would read as idle).
+func (p *Pool) clock() time.Duration { return time.Since(p.epoch) + 1 }
+
+// watchdog terminates renders running past Config.RenderTimeout. It looks
+// every tenth of the timeout (10 ms to 1 s), so a render is stopped within
+// 1.1 times the timeout.
+func (p *Pool) watchdog() {
+	defer close(p.wdDone)
+	every := min(max(p.cfg.RenderTimeout/10, 10*time.Millisecond), time.Second)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stopWD:
+			return
+		case <-t.C:
+			deadline := p.clock() - p.cfg.RenderTimeout
+			for _, s := range p.slots {
+				s.expire(deadline)
+			}
+		}
+	}
+}
+
+// timeoutError is the error of a render of route the watchdog terminated.
+func (p *Pool) timeoutError(route int) error {
+	return &TimeoutError{Route: p.routes[route].Path, Limit: p.cfg.RenderTimeout}
 }
 
 // Routes returns the route table read from __engine.meta() at New; index
@@ -244,6 +307,8 @@ func (p *Pool) Close() error {
 		for range p.slots {
 			<-p.free
 		}
+		close(p.stopWD)
+		<-p.wdDone
 		err = p.closeSlots()
 	})
 	return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"log"
 	"net/http"
 	"net/url"
 	"os"
@@ -40,6 +41,9 @@ const (
 	rCached
 	rBadFrame
 	rAsyncBadFrame
+	rSpin
+	rAsyncSpin
+	rConsole
 )
 
 // worldRandom is the fixture's World.randomNumber for id 1..100.
@@ -151,8 +155,8 @@ func wantResponse(t *testing.T, got *Response, status int, ctype, body string) {
 func TestRoutes(t *testing.T) {
 	p := newFixturePool(t, Config{Isolates: 1})
 	routes := p.Routes()
-	if len(routes) != rAsyncBadFrame+1 {
-		t.Fatalf("%d routes, want %d", len(routes), rAsyncBadFrame+1)
+	if len(routes) != rConsole+1 {
+		t.Fatalf("%d routes, want %d", len(routes), rConsole+1)
 	}
 	if want := (Route{Path: "/json", File: "app/routes/json.ts"}); routes[rJSON] != want {
 		t.Errorf("route 0 = %+v, want %+v", routes[rJSON], want)
@@ -175,7 +179,7 @@ func TestRenderFrames(t *testing.T) {
 	if want := `runtime: render of /async-bad-frame returned a Promise of 42, want a frame string "<status>\n<content-type>\n<body>"`; err == nil || err.Error() != want {
 		t.Errorf("async bad frame error = %v, want %s", err, want)
 	}
-	if _, err := p.Render(context.Background(), 99, get("/x", nil)); err == nil || err.Error() != "runtime: route index 99, have 15 routes" {
+	if _, err := p.Render(context.Background(), 99, get("/x", nil)); err == nil || err.Error() != "runtime: route index 99, have 18 routes" {
 		t.Errorf("route 99 error = %v", err)
 	}
 }
@@ -530,4 +534,75 @@ func TestNoDatabase(t *testing.T) {
 			t.Errorf("%s: error %v, want a RenderError %q", tc.req.Path, err, tc.want)
 		}
 	}
+}
+
+// TestRenderTimeout: a render that never returns is terminated after
+// Config.RenderTimeout with a *TimeoutError naming the route, and the same
+// isolate (the pool has one) renders the next request; a Promise that spins
+// in a microtask is terminated too.
+func TestRenderTimeout(t *testing.T) {
+	p := newFixturePool(t, Config{Isolates: 1, RenderTimeout: 200 * time.Millisecond})
+	for _, route := range []int{rSpin, rAsyncSpin} {
+		path := p.Routes()[route].Path
+		start := time.Now()
+		_, err := p.Render(context.Background(), route, get(path, url.Values{"spin": {"1"}}))
+		took := time.Since(start)
+		var te *TimeoutError
+		if !errors.As(err, &te) || te.Route != path || te.Limit != 200*time.Millisecond || !te.Timeout() {
+			t.Fatalf("render of %s = %v, want a *TimeoutError for %s after 200ms", path, err, path)
+		}
+		if want := "runtime: render of " + path + " terminated after the 200ms render timeout"; err.Error() != want {
+			t.Errorf("error = %q, want %q", err, want)
+		}
+		if took < 200*time.Millisecond {
+			t.Errorf("render of %s ended after %v, before the 200ms timeout", path, took)
+		}
+		// The isolate renders again, its state intact.
+		wantResponse(t, render(t, p, rJSON, get("/json", nil)), 200, "application/json", `{"message":"Hello, World!"}`)
+	}
+	wantResponse(t, render(t, p, rSpin, get("/spin", nil)), 200, "text/plain", "spun 2")
+	// A render under the timeout is not touched, however often it runs.
+	for range 50 {
+		render(t, p, rFortunes, get("/fortunes", nil))
+	}
+	if n := p.Retained(); n < 0 {
+		t.Fatalf("Retained() = %d", n)
+	}
+}
+
+// TestConsole: console output of a render goes to the pool's log with the
+// route's path; output while the bundle starts says "(start)".
+func TestConsole(t *testing.T) {
+	var logs lockedBuffer
+	p := newFixturePool(t, Config{Isolates: 1, Log: log.New(&logs, "", 0)})
+	wantResponse(t, render(t, p, rConsole, get("/console", nil)), 200, "text/plain", "logged")
+	got := logs.String()
+	for _, want := range []string{
+		"engine: console.info (start): fixture loaded\n",
+		"engine: console.log /console: rows 3 {\"a\":[1,\"x\"]} null undefined\n",
+		"engine: console.error /console: Error: bad row\n    at Object.render (" + fixtureFile + ":",
+		"engine: console.warn /console: cycle [object Object]\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log lacks %q; log:\n%s", want, got)
+		}
+	}
+}
+
+// lockedBuffer is a log sink safe for the pool's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

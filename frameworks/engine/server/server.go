@@ -291,7 +291,9 @@ func (s *Server) cached(i int, req *Request, revalidate time.Duration) (*Respons
 
 // fail answers a failed render: 503 when err is Busy (logged at most once
 // a second, with the number of 503s not logged since the last line), 500
-// otherwise (logged every time as "engine: 500 GET /path: MESSAGE").
+// otherwise (logged every time as "engine: 500 GET /path: MESSAGE"); a
+// render the runtime stopped at its render timeout (an error with a
+// Timeout() bool method reporting true) names the route in the body too.
 func (s *Server) fail(ctx *fasthttp.RequestCtx, req *Request, err error) {
 	if s.busy != nil && errors.Is(err, s.busy) {
 		s.logBusy(req, err)
@@ -299,6 +301,11 @@ func (s *Server) fail(ctx *fasthttp.RequestCtx, req *Request, err error) {
 		return
 	}
 	s.log.Printf("engine: 500 %s %s: %v", req.Method, req.Path, err)
+	var te interface{ Timeout() bool }
+	if errors.As(err, &te) && te.Timeout() {
+		writeText(ctx, http.StatusInternalServerError, "500 internal server error: render timeout on "+req.Path+"\n")
+		return
+	}
 	writeText(ctx, http.StatusInternalServerError, "500 internal server error\n")
 }
 

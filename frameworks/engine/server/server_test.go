@@ -302,3 +302,25 @@ func TestPipelined(t *testing.T) {
 		}
 	}
 }
+
+// timeoutErr stands in for runtime.TimeoutError.
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string {
+	return "runtime: render of /spin terminated after the 10s render timeout"
+}
+func (timeoutErr) Timeout() bool { return true }
+
+func TestRenderTimeoutIs500NamingTheRoute(t *testing.T) {
+	f := newFake(Route{Path: "/spin", File: "app/routes/spin.tsx"})
+	f.errs["/spin"] = timeoutErr{}
+	ts := start(t, f)
+	got := ts.get(t, "/spin")
+	want := response{500, "engine", "text/plain; charset=utf-8", "51", "500 internal server error: render timeout on /spin\n"}
+	if got != want {
+		t.Errorf("GET /spin = %+v, want %+v", got, want)
+	}
+	if l, want := ts.logs.String(), "engine: 500 GET /spin: runtime: render of /spin terminated after the 10s render timeout\n"; l != want {
+		t.Errorf("log = %q, want %q", l, want)
+	}
+}

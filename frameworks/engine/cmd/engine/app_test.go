@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -264,4 +267,83 @@ func TestTFBRoutesRenderOnce(t *testing.T) {
 	if got := len(renders(t, hs)); got != 8 {
 		t.Errorf("render counts name %d routes, want 8 (six TFB routes, /ssr, /isr)", got)
 	}
+}
+
+// TestRenderTimeoutEndToEnd serves testdata/spinapp through the master and a
+// one-isolate pool with a 300 ms render timeout: GET /spin (a TSX route that
+// never returns) is answered 500 naming the route, and the same isolate then
+// renders /hello, whose console.log reaches the log with its route.
+func TestRenderTimeoutEndToEnd(t *testing.T) {
+	bu, err := bundle.Build("testdata/spinapp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	logger := log.New(&logs, "", 0)
+	pool, err := runtime.New(runtime.Config{Script: bu.Script, SourceMap: bu.SourceMap, Isolates: 1, RenderTimeout: 300 * time.Millisecond, Log: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	srv, err := server.New(server.Config{Renderer: poolRenderer{pool}, Busy: runtime.ErrBusy, Log: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	base := "http://" + ln.Addr().String()
+	client := &http.Client{Transport: &http.Transport{}}
+	defer client.CloseIdleConnections()
+	get := func(path string) (int, string) {
+		resp, err := client.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	start := time.Now()
+	if code, body := get("/spin"); code != 500 || body != "500 internal server error: render timeout on /spin\n" {
+		t.Errorf("GET /spin = %d %q, want 500 naming /spin", code, body)
+	}
+	if took := time.Since(start); took < 300*time.Millisecond {
+		t.Errorf("GET /spin answered after %v, before the 300ms render timeout", took)
+	}
+	for i := range 3 {
+		if code, body := get("/hello?who=again"); code != 200 || body != "<p>hello again</p>" {
+			t.Errorf("GET /hello #%d after the timeout = %d %q, want 200 <p>hello again</p>", i+1, code, body)
+		}
+	}
+	want := []string{
+		"engine: 500 GET /spin: runtime: render of /spin terminated after the 300ms render timeout\n",
+		"engine: console.log /hello: hello again\n",
+	}
+	for _, w := range want {
+		if !strings.Contains(logs.String(), w) {
+			t.Errorf("log lacks %q; log:\n%s", w, logs.String())
+		}
+	}
+}
+
+// syncBuffer is a log sink safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -12,6 +12,9 @@
 //	               set) or serialized (one isolate, one render at a time)
 //	ENGINE_APP     the app directory holding routes/, default "app"
 //	               (relative to the working directory)
+//	ENGINE_RENDER_TIMEOUT  the longest a render may run before its
+//	               JavaScript is terminated and the request answered 500,
+//	               a Go duration, default 10s
 //	TFBENCH_CPU_PROFILE  write a pprof CPU profile there until shutdown
 //	               (tfbench bench --profile, docs/profiles.md)
 package main
@@ -51,12 +54,15 @@ type config struct {
 	dbPath string       // DATABASE_PATH
 	mode   runtime.Mode // ENGINE_MODE
 	appDir string       // ENGINE_APP
+	// renderTimeout is ENGINE_RENDER_TIMEOUT, runtime.DefaultRenderTimeout
+	// when unset.
+	renderTimeout time.Duration
 }
 
 // loadConfig reads the environment through getenv. Errors name the
 // variable: PORT or DATABASE_PATH unset, PORT not a number in 1..65535,
 // DATABASE_PATH not an existing file, ENGINE_MODE neither pool nor
-// serialized.
+// serialized, ENGINE_RENDER_TIMEOUT not a positive duration.
 func loadConfig(getenv func(string) string) (config, error) {
 	port := getenv("PORT")
 	if port == "" {
@@ -90,7 +96,15 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if app == "" {
 		app = "app"
 	}
-	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app}, nil
+	timeout := runtime.DefaultRenderTimeout
+	if v := getenv("ENGINE_RENDER_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return config{}, fmt.Errorf("ENGINE_RENDER_TIMEOUT=%q: want a positive Go duration such as 10s", v)
+		}
+		timeout = d
+	}
+	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app, renderTimeout: timeout}, nil
 }
 
 // run bundles, starts the pool and serves until a signal or a serve error.
@@ -112,11 +126,12 @@ func run(logger *log.Logger) error {
 		return fmt.Errorf("ENGINE_APP=%q: %w", cfg.appDir, err)
 	}
 	pool, err := runtime.New(runtime.Config{
-		Script:       b.Script,
-		SourceMap:    b.SourceMap,
-		DatabasePath: cfg.dbPath,
-		Mode:         cfg.mode,
-		Log:          logger,
+		Script:        b.Script,
+		SourceMap:     b.SourceMap,
+		DatabasePath:  cfg.dbPath,
+		Mode:          cfg.mode,
+		RenderTimeout: cfg.renderTimeout,
+		Log:           logger,
 	})
 	if err != nil {
 		return err

@@ -102,7 +102,38 @@
     { path: "/cached", revalidate: 2.5, render: () => frame(200, "text/plain", "line 1\nline 2") },
     { path: "/bad-frame", render: () => 42 },
     { path: "/async-bad-frame", render: async () => 42 },
+    {
+      // Spins forever while ?spin= is set (the render timeout's test), else answers how often it was called.
+      path: "/spin",
+      render: () => {
+        spins++;
+        if (__host.query("spin") !== "") {
+          for (;;) {}
+        }
+        return frame(200, "text/plain", "spun " + spins);
+      },
+    },
+    {
+      path: "/async-spin",
+      render: async () => {
+        await later(1);
+        for (;;) {}
+      },
+    },
+    {
+      path: "/console",
+      render: () => {
+        console.log("rows", 3, { a: [1, "x"] }, null, undefined);
+        console.error(new Error("bad row"));
+        console.warn("cycle", cyclic);
+        return frame(200, "text/plain", "logged");
+      },
+    },
   ];
+  let spins = 0;
+  const cyclic = {};
+  cyclic.self = cyclic;
+  console.info("fixture loaded");
 
   globalThis.__engine = {
     meta: () => JSON.stringify(routes.map((r) => ({ path: r.path, file: "app/routes" + r.path + ".ts", revalidate: r.revalidate || 0 }))),
