@@ -1,23 +1,23 @@
 // Package ratio compares the framework variants of one run: per test, at its
-// headline N, each variant's peak RPS and CPU time per request, their
-// ratios, and targets on those ratios. `go tool task bench:engine` states
-// the render engine's targets (issue 5) with it.
+// headline N (a page test at every size), each variant's peak RPS, CPU time
+// per request and per-round figures at the peak level, and their ratios.
+// `go tool task bench:engine` states the render engine's targets (issue 5)
+// with it.
 package ratio
 
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
-// Cell is one variant's figures on one test.
+// Cell is one variant's figures on one row (a test at one N).
 type Cell struct {
 	// RPS is the peak (the best eligible level's median over rounds),
 	// requests/s; OK is false when the variant has no peak on the test.
@@ -28,36 +28,35 @@ type Cell struct {
 	CPUms float64
 }
 
-// Row is one test at its headline N (suite.HeadlineOf): the cells by
-// variant key "framework/variant".
+// Row is one test at one of its Ns (a page size, or the headline N,
+// suite.HeadlineOf): the cells by variant key "framework/variant".
 type Row struct {
 	Test  string
 	N     int
 	Cells map[string]Cell
 }
 
-// Table returns one Row per test of f's suite, in suite order.
+// Table returns one Row per test of f's suite and N of Ns (a page test one
+// per size), in suite order; the cells come from RowRounds.
 func Table(f *results.File) []Row {
-	peaks := sweep.Peaks(f.Samples)
+	rounds := RowRounds(f)
 	var rows []Row
 	for _, t := range f.Suite.Tests {
-		r := Row{Test: t.Name, N: suite.HeadlineOf(t.Queries), Cells: map[string]Cell{}}
-		for _, p := range peaks {
-			if p.Test != t.Name || p.N != r.N {
-				continue
-			}
-			c := Cell{OK: p.OK}
-			if p.OK {
-				c.RPS = p.Level.Median
-				var cpu []float64
-				for _, s := range p.Level.Samples {
-					cpu = append(cpu, s.CPUPerRequest)
+		for _, n := range Ns(t) {
+			r := Row{Test: t.Name, N: n, Cells: map[string]Cell{}}
+			for k, x := range rounds {
+				if k.Test != t.Name || k.N != n {
+					continue
 				}
-				c.CPUms, _ = stats.Median(cpu) // NumPy's default interpolation
+				c := Cell{OK: x.OK}
+				if x.OK {
+					c.RPS = x.Peak
+					c.CPUms, _ = stats.Median(slices.Collect(maps.Values(x.CPUms))) // NumPy's default interpolation
+				}
+				r.Cells[k.Name()] = c
 			}
-			r.Cells[p.Framework+"/"+p.Variant] = c
+			rows = append(rows, r)
 		}
-		rows = append(rows, r)
 	}
 	return rows
 }
@@ -97,9 +96,9 @@ var EngineTargets = []Target{
 
 // Write prints rows as a table, one column per variant key in columns
 // (peak RPS), then the ratios of the first column to each other one and
-// its CPU ms per request; then every target per test with its ratio and
-// "met", "MISSED" or "no peak". It returns whether every target was met.
-// Errors are the writer's.
+// its CPU ms per request ("—" where a variant has no peak); then every
+// target per row with its ratio and "met", "MISSED" or "no peak". It
+// returns whether every target was met. Errors are the writer's.
 func Write(w io.Writer, rows []Row, columns []string, targets []Target) (bool, error) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	head := []string{"test"}
@@ -110,7 +109,7 @@ func Write(w io.Writer, rows []Row, columns []string, targets []Target) (bool, e
 	head = append(head, "CPU ms/req "+columns[0])
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, r := range rows {
-		line := []string{label(r)}
+		line := []string{Label(r.Test, r.N)}
 		for _, c := range columns {
 			line = append(line, rps(r.Cells[c]))
 		}
@@ -143,7 +142,7 @@ func Write(w io.Writer, rows []Row, columns []string, targets []Target) (bool, e
 			case x < t.Min:
 				verdict, all = "MISSED", false
 			}
-			if _, err := fmt.Fprintf(w, "  %-18s %s  %s\n", label(r), ratioText(x, ok), verdict); err != nil {
+			if _, err := fmt.Fprintf(w, "  %-18s %s  %s\n", Label(r.Test, r.N), ratioText(x, ok), verdict); err != nil {
 				return false, err
 			}
 		}
@@ -151,20 +150,29 @@ func Write(w io.Writer, rows []Row, columns []string, targets []Target) (bool, e
 	return all, nil
 }
 
-func label(r Row) string {
-	if r.N > 0 {
-		return fmt.Sprintf("%s N=%d", r.Test, r.N)
+// Label names a row: "json", "queries N=20", "page N=1000".
+func Label(test string, n int) string {
+	if n > 0 {
+		return fmt.Sprintf("%s N=%d", test, n)
 	}
-	return r.Test
+	return test
+}
+
+// RPSText writes requests/s as the tables do: whole numbers from 100 up,
+// one decimal below (a 10,000-row page at 4.2, not 4).
+func RPSText(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
 }
 
 func rps(c Cell) string {
 	if !c.OK {
 		return "—"
 	}
-	return fmt.Sprintf("%.0f", c.RPS)
+	return RPSText(c.RPS)
 }
-
 func ratioText(x float64, ok bool) string {
 	if !ok {
 		return "—"
