@@ -471,7 +471,7 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 	sd := Side{Run: run.Label, Name: v.String(), Build: build(run.File, v)}
 	r, ok := s.peaks[i][k]
 	if !ok {
-		sd.Reason = missingReason(run.File, k)
+		sd.Reason = MissingReason(run.File, k)
 		return sd, false
 	}
 	if !r.OK {
@@ -545,9 +545,9 @@ func measures(f *results.File, k ratio.Key) bool {
 	return false
 }
 
-// missingReason says why f has no peak series for k: the framework's build
+// MissingReason says why f has no peak series for k: the framework's build
 // or start error, its verification failure, or no samples.
-func missingReason(f *results.File, k ratio.Key) string {
+func MissingReason(f *results.File, k ratio.Key) string {
 	for _, fw := range f.Frameworks {
 		if fw.Name == k.Framework && fw.Variant == k.Variant && fw.Error != "" {
 			return "could not build or start: " + fw.Error

@@ -1,8 +1,8 @@
 // Package ratio compares the framework variants of one run: per test, at its
 // headline N (a page test at every size), each variant's peak RPS, CPU time
 // per request and per-round figures at the peak level, and their ratios.
-// `go tool task bench:engine` states the render engine's targets (issue 5)
-// with it.
+// `go tool task bench:engine` prints the render engine's table with it
+// (cmd/engine-ratios; the targets are judged by harness/target).
 package ratio
 
 import (
@@ -70,36 +70,11 @@ func (r Row) Ratio(a, b string) (float64, bool) {
 	return ca.RPS / cb.RPS, true
 }
 
-// Target is a goal on the ratio of two variants' peak RPS.
-type Target struct {
-	// Name says the goal in words, e.g. "engine ≥ 0.85× go-stdlib".
-	Name string
-	// Of and Over are variant keys "framework/variant": the ratio is Of's
-	// peak over Over's.
-	Of, Over string
-	// Tests are the tests the goal applies to; nil means every test.
-	Tests []string
-	// Min is the smallest ratio that meets the goal.
-	Min float64
-}
-
-// EngineTargets are issue 5's throughput targets for the render engine in
-// one run with go-stdlib and node-http (per core: every server gets the
-// same server CPU set). The pool ≥ 1.5× serialized target is a Go
-// benchmark (frameworks/engine/runtime, BenchmarkPoolScaling), because on 2
-// cores the harness gives servers one CPU, where pool and serialized are
-// the same.
-var EngineTargets = []Target{
-	{Name: "engine ≥ 0.85× go-stdlib on json and plaintext", Of: "engine/pool", Over: Reference, Tests: []string{"json", "plaintext"}, Min: 0.85},
-	{Name: "engine ahead of node-http on every test", Of: "engine/pool", Over: "node-http/default", Min: 1.0},
-}
-
 // Write prints rows as a table, one column per variant key in columns
 // (peak RPS), then the ratios of the first column to each other one and
-// its CPU ms per request ("—" where a variant has no peak); then every
-// target per row with its ratio and "met", "MISSED" or "no peak". It
-// returns whether every target was met. Errors are the writer's.
-func Write(w io.Writer, rows []Row, columns []string, targets []Target) (bool, error) {
+// its CPU ms per request; "—" where a variant has no peak. Errors are the
+// writer's.
+func Write(w io.Writer, rows []Row, columns []string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	head := []string{"test"}
 	head = append(head, columns...)
@@ -122,32 +97,7 @@ func Write(w io.Writer, rows []Row, columns []string, targets []Target) (bool, e
 		}
 		fmt.Fprintln(tw, strings.Join(append(line, cpu), "\t")+"\t")
 	}
-	if err := tw.Flush(); err != nil {
-		return false, err
-	}
-	all := true
-	for _, t := range targets {
-		if _, err := fmt.Fprintf(w, "\n%s (%s ÷ %s):\n", t.Name, t.Of, t.Over); err != nil {
-			return false, err
-		}
-		for _, r := range rows {
-			if t.Tests != nil && !slices.Contains(t.Tests, r.Test) {
-				continue
-			}
-			x, ok := r.Ratio(t.Of, t.Over)
-			verdict := "met"
-			switch {
-			case !ok:
-				verdict, all = "no peak", false
-			case x < t.Min:
-				verdict, all = "MISSED", false
-			}
-			if _, err := fmt.Fprintf(w, "  %-18s %s  %s\n", Label(r.Test, r.N), ratioText(x, ok), verdict); err != nil {
-				return false, err
-			}
-		}
-	}
-	return all, nil
+	return tw.Flush()
 }
 
 // Label names a row: "json", "queries N=20", "page N=1000".
