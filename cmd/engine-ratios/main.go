@@ -1,36 +1,70 @@
-// Command engine-ratios prints the render engine's ratios and targets
-// (issue 5) from a results.json holding engine (pool, serialized),
-// go-stdlib and node-http: `go tool task bench:engine` runs it after the
-// benchmark. It exits 1 when a target is missed, 2 on bad usage.
+// Command engine-ratios prints the render engine's ratio table and judges
+// its targets (issue 5, harness/target) from the results.json of one run
+// holding engine (pool, serialized), go-stdlib and node-http: `go tool task
+// bench:engine` runs it on suites/engine.yaml. Exit status 0 when every
+// target is met, 1 when one is not (a row missed, not shown or unknown), 2
+// on bad usage or a file that is not a readable results file.
 //
 //	go run ./cmd/engine-ratios RESULTS.json
 package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
+	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/target"
 )
 
-func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: engine-ratios RESULTS.json")
-		os.Exit(2)
+// columns are the ratio table's variants: engine/pool's ratios are taken
+// to each of the others.
+var columns = []string{"engine/pool", "engine/serialized", "go-stdlib/default", "node-http/default"}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run is the command on args (without the program name); it returns the
+// exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(stderr, "usage: engine-ratios RESULTS.json")
+		return 2
 	}
-	f, err := results.Read(os.Args[1])
+	f, err := results.Read(args[0])
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "engine-ratios:", err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, "engine-ratios:", err)
+		return 2
 	}
-	columns := []string{"engine/pool", "engine/serialized", "go-stdlib/default", "node-http/default"}
-	ok, err := ratio.Write(os.Stdout, ratio.Table(f), columns, ratio.EngineTargets)
+	o := compare.DefaultOptions()
+	rs, err := target.Judge(f, target.EngineTargets, o)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "engine-ratios:", err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, "engine-ratios:", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "Run %s, suite %s, %d rounds: peak RPS (median over rounds at each variant's own peak level), engine/pool's ratios and CPU time per request.\n\n",
+		f.RunID, f.Suite.Name, f.Suite.Rounds)
+	if err := ratio.Write(stdout, ratio.Table(f), columns); err != nil {
+		fmt.Fprintln(stderr, "engine-ratios:", err)
+		return 2
+	}
+	fmt.Fprintln(stdout)
+	ok, err := target.Write(stdout, rs, o)
+	if err != nil {
+		fmt.Fprintln(stderr, "engine-ratios:", err)
+		return 2
 	}
 	if !ok {
-		os.Exit(1)
+		var missed []string
+		for _, r := range rs {
+			if !r.Met() {
+				missed = append(missed, r.Name)
+			}
+		}
+		fmt.Fprintf(stderr, "engine-ratios: %d of %d targets not met: %s\n", len(missed), len(rs), strings.Join(missed, "; "))
+		return 1
 	}
+	return 0
 }

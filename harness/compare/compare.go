@@ -2,7 +2,9 @@
 // is faster, slower or the same as a base run, from the per-round figures at
 // each side's peak level, the way benchstat does for Go benchmarks.
 // `tfbench compare` compares two results files (plain or merged, Sets);
-// `tfbench ab` compares two variants measured in one run (Variants).
+// `tfbench ab` compares two variants measured in one run (Variants); Rank is
+// the rule's statistics alone over any family of per-round pairs (the render
+// engine's targets, cmd/engine-ratios).
 //
 // Verdict rule (issue 6), for each row: a framework variant on a suite test
 // at its headline N (ratio.Key), present in both sides:
@@ -469,7 +471,7 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 	sd := Side{Run: run.Label, Name: v.String(), Build: build(run.File, v)}
 	r, ok := s.peaks[i][k]
 	if !ok {
-		sd.Reason = missingReason(run.File, k)
+		sd.Reason = MissingReason(run.File, k)
 		return sd, false
 	}
 	if !r.OK {
@@ -543,9 +545,9 @@ func measures(f *results.File, k ratio.Key) bool {
 	return false
 }
 
-// missingReason says why f has no peak series for k: the framework's build
+// MissingReason says why f has no peak series for k: the framework's build
 // or start error, its verification failure, or no samples.
-func missingReason(f *results.File, k ratio.Key) string {
+func MissingReason(f *results.File, k ratio.Key) string {
 	for _, fw := range f.Frameworks {
 		if fw.Name == k.Framework && fw.Variant == k.Variant && fw.Error != "" {
 			return "could not build or start: " + fw.Error
@@ -636,20 +638,11 @@ func cmpRows(a, b Row, order map[string]int) int {
 	return strings.Compare(a.New.Run, b.New.Run)
 }
 
-// decide applies the verdict rule to t.Rows.
+// decide applies the verdict rule to t.Rows: each side's Reason is step 1,
+// Rank does steps 2–5 with the table's rows as the family.
 func decide(t *Table) {
-	o := t.Options
-	var tested []int
-	for i := range t.Rows {
-		r := &t.Rows[i]
-		r.Verdict = Unknown
-		if len(r.Base.Values) > 0 && len(r.New.Values) > 0 {
-			mb, _ := mstats.Median(r.Base.Values)
-			mn, _ := mstats.Median(r.New.Values)
-			if mb > 0 {
-				r.Change = mn/mb - 1
-			}
-		}
+	pairs := make([]Pair, len(t.Rows))
+	for i, r := range t.Rows {
 		var why []string
 		for _, s := range []struct {
 			name string
@@ -659,29 +652,92 @@ func decide(t *Table) {
 				why = append(why, s.name+": "+s.sd.Reason)
 			}
 		}
-		if len(why) == 0 {
-			for _, s := range []struct {
-				name string
-				sd   Side
-			}{{t.Base.Name, r.Base}, {t.New.Name, r.New}} {
-				if n := len(s.sd.Values); n < MinRounds {
-					why = append(why, fmt.Sprintf("%d rounds in %s", n, s.name))
-				}
+		pairs[i] = Pair{Base: r.Base.Values, New: r.New.Values, Why: strings.Join(why, "; ")}
+	}
+	f := rank(pairs, t.Options)
+	for i, out := range f.Outcomes {
+		r := &t.Rows[i]
+		r.Change, r.Tested, r.U, r.P, r.PHolm, r.Verdict, r.Why = out.Change, out.Tested, out.U, out.P, out.PHolm, out.Verdict, out.Why
+	}
+	t.Detectable, t.Limit = f.Detectable, f.Limit
+}
+
+// Pair is one row of a Holm family: the per-round values of the two sides
+// (Base and New, in one unit, e.g. requests/s at each side's own peak
+// level). Why, when set, is why the row cannot be tested (verdict rule,
+// step 1: "base: no peak: …"); the row is then unknown and not in the family.
+type Pair struct {
+	Base, New []float64
+	Why       string
+}
+
+// Outcome is one Pair under the verdict rule; its fields mean what Row's
+// fields of the same names mean (Change is median(New) ÷ median(Base) − 1).
+type Outcome struct {
+	Change      float64
+	Tested      bool
+	U, P, PHolm float64
+	Verdict     Verdict
+	Why         string
+}
+
+// Family is the verdict rule over one family of pairs: Outcomes in the
+// pairs' order; Detectable and Limit as Table's.
+type Family struct {
+	Outcomes   []Outcome
+	Detectable bool
+	Limit      string
+}
+
+// Rank applies steps 2–5 of the verdict rule (package doc) to pairs, one
+// Holm–Bonferroni family, with o's Alpha and MinChange; BaseName and
+// NewName name the sides in Why ("4 rounds in new, need 5"). Higher values
+// are faster. Errors: options out of range.
+func Rank(pairs []Pair, o Options) (Family, error) {
+	o, err := o.check()
+	if err != nil {
+		return Family{}, err
+	}
+	return rank(pairs, o), nil
+}
+
+func rank(pairs []Pair, o Options) Family {
+	f := Family{Outcomes: make([]Outcome, len(pairs))}
+	var tested []int
+	for i, pr := range pairs {
+		r := &f.Outcomes[i]
+		r.Verdict = Unknown
+		if len(pr.Base) > 0 && len(pr.New) > 0 {
+			mb, _ := mstats.Median(pr.Base)
+			mn, _ := mstats.Median(pr.New)
+			if mb > 0 {
+				r.Change = mn/mb - 1
 			}
-			if len(why) > 0 {
-				why[len(why)-1] += fmt.Sprintf(", need %d", MinRounds)
+		}
+		if pr.Why != "" {
+			r.Why = pr.Why
+			continue
+		}
+		var why []string
+		for _, s := range []struct {
+			name   string
+			values []float64
+		}{{o.BaseName, pr.Base}, {o.NewName, pr.New}} {
+			if n := len(s.values); n < MinRounds {
+				why = append(why, fmt.Sprintf("%d rounds in %s", n, s.name))
 			}
 		}
 		if len(why) > 0 {
+			why[len(why)-1] += fmt.Sprintf(", need %d", MinRounds)
 			r.Why = strings.Join(why, "; ")
 			continue
 		}
 		r.Tested = true
 		tested = append(tested, i)
-		res, err := stats.MannWhitneyUTest(r.New.Values, r.Base.Values, stats.LocationDiffers)
+		res, err := stats.MannWhitneyUTest(pr.New, pr.Base, stats.LocationDiffers)
 		switch {
 		case errors.Is(err, stats.ErrSamplesEqual):
-			r.P, r.U = 1, float64(len(r.New.Values)*len(r.Base.Values))/2
+			r.P, r.U = 1, float64(len(pr.New)*len(pr.Base))/2
 		case err != nil: // ErrSampleSize cannot happen: both sides have MinRounds values
 			r.P = 1
 		default:
@@ -690,29 +746,29 @@ func decide(t *Table) {
 	}
 	ps := make([]float64, len(tested))
 	for j, i := range tested {
-		ps[j] = t.Rows[i].P
+		ps[j] = f.Outcomes[i].P
 	}
 	holm := Holm(ps)
 	// The smallest p any tested row can reach: the row with most rounds.
 	pmin, n1, n2 := 1.0, 0, 0
 	for _, i := range tested {
-		r := t.Rows[i]
-		if p := MinP(len(r.Base.Values), len(r.New.Values)); p < pmin || n1 == 0 {
-			pmin, n1, n2 = p, len(r.Base.Values), len(r.New.Values)
+		b, n := len(pairs[i].Base), len(pairs[i].New)
+		if p := MinP(b, n); p < pmin || n1 == 0 {
+			pmin, n1, n2 = p, b, n
 		}
 	}
 	m := len(tested)
-	t.Detectable = m > 0 && float64(m)*pmin < o.Alpha
-	if m > 0 && !t.Detectable {
-		t.Limit = limitText(n1, n2, m, o.Alpha)
+	f.Detectable = m > 0 && float64(m)*pmin < o.Alpha
+	if m > 0 && !f.Detectable {
+		f.Limit = limitText(n1, n2, m, o.Alpha)
 	}
 	for j, i := range tested {
-		r := &t.Rows[i]
+		r := &f.Outcomes[i]
 		r.PHolm = holm[j]
 		switch {
-		case !t.Detectable:
-			r.Verdict, r.Why = Unknown, t.Limit
-		case r.P == 1 && r.Change == 0 && allEqual(r.Base.Values, r.New.Values):
+		case !f.Detectable:
+			r.Verdict, r.Why = Unknown, f.Limit
+		case r.P == 1 && r.Change == 0 && allEqual(pairs[i].Base, pairs[i].New):
 			r.Verdict, r.Why = Same, "all rounds equal on both sides"
 		case r.PHolm >= o.Alpha:
 			r.Verdict, r.Why = Same, fmt.Sprintf("not significant: p_holm %s ≥ α %g", pText(r.PHolm), o.Alpha)
@@ -724,6 +780,7 @@ func decide(t *Table) {
 			r.Verdict, r.Why = Same, fmt.Sprintf("significant (p_holm %s < α %g) but change %s within ±%s", pText(r.PHolm), o.Alpha, pct(r.Change), minText(o.MinChange))
 		}
 	}
+	return f
 }
 
 func allEqual(a, b []float64) bool {

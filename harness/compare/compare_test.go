@@ -534,3 +534,55 @@ func TestCompareNothingInCommon(t *testing.T) {
 		t.Errorf("rows %d, warnings %q", len(tab.Rows), tab.Warnings)
 	}
 }
+
+// TestCompareRank: Rank alone over one family of five pairs: two fully
+// separated (p = 2/252 each, Holm × 3 and × 2 → 0.024 both), one step-1
+// reason, one side short of MinRounds (neither in the family of 3), one
+// overlapping; then a family too large for 5 rounds, and options out of
+// range.
+func TestCompareRank(t *testing.T) {
+	o := DefaultOptions()
+	o.BaseName, o.NewName = "node-http/default", "engine/pool"
+	f, err := Rank([]Pair{
+		{Base: seq(100, 5), New: seq(120, 5)},
+		{Base: seq(100, 5), New: seq(80, 5)},
+		{Base: seq(100, 5), New: seq(100, 5), Why: "engine/pool: no peak: no level passed the gate in every round"},
+		{Base: seq(100, 4), New: seq(100, 5)},
+		{Base: []float64{100, 101, 102, 103, 104}, New: []float64{101, 102, 103, 104, 105}},
+	}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Outcome{
+		{Change: 122.0/102 - 1, Tested: true, U: 25, P: 2.0 / 252, PHolm: 3 * 2.0 / 252, Verdict: Faster, Why: "p_holm 0.024 < α 0.05, change +19.6% beyond ±5%"},
+		{Change: 82.0/102 - 1, Tested: true, U: 0, P: 2.0 / 252, PHolm: 3 * 2.0 / 252, Verdict: Slower, Why: "p_holm 0.024 < α 0.05, change -19.6% beyond ±5%"},
+		{Verdict: Unknown, Why: "engine/pool: no peak: no level passed the gate in every round"},
+		{Change: 102.0/101.5 - 1, Verdict: Unknown, Why: "4 rounds in node-http/default, need 5"},
+	}
+	if !f.Detectable || f.Limit != "" || len(f.Outcomes) != 5 {
+		t.Fatalf("family detectable %v, limit %q, %d outcomes; want true, \"\", 5", f.Detectable, f.Limit, len(f.Outcomes))
+	}
+	for i, w := range want {
+		g := f.Outcomes[i]
+		if g.Tested != w.Tested || g.Verdict != w.Verdict || g.Why != w.Why || !near(g.Change, w.Change) || !near(g.P, w.P) || !near(g.PHolm, w.PHolm) || g.U != w.U {
+			t.Errorf("pair %d: %+v\nwant %+v", i, g, w)
+		}
+	}
+	if g := f.Outcomes[4]; g.Verdict != Same || !g.Tested || g.Why != "not significant: p_holm 0.44 ≥ α 0.05" {
+		t.Errorf("overlapping pair: %+v, want same, not significant", g)
+	}
+
+	seven := make([]Pair, 7)
+	for i := range seven {
+		seven[i] = Pair{Base: seq(100, 5), New: seq(200, 5)}
+	}
+	f, err = Rank(seven, o)
+	if err != nil || f.Detectable || f.Limit != "5 rounds per side cannot reach α = 0.05 over 7 rows; use ≥ 6 rounds" || f.Outcomes[0].Verdict != Unknown || f.Outcomes[0].Why != f.Limit {
+		t.Errorf("7 pairs of 5 rounds: %+v, %v; want every row unknown with the limit", f, err)
+	}
+
+	o.Alpha = 1.5
+	if _, err := Rank(seven, o); err == nil || err.Error() != "alpha 1.5: want 0 < α < 1" {
+		t.Errorf("alpha 1.5: %v", err)
+	}
+}

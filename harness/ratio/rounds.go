@@ -14,9 +14,10 @@ import (
 // against (DESIGN.md: go-stdlib is the reference).
 const Reference = "go-stdlib/default"
 
-// Key names one row: a framework variant and a suite test at its headline N
-// (suite.HeadlineOf, as Table uses: 20 for queries and updates when
-// measured, else their largest N; 0 for the other test types).
+// Key names one row: a framework variant and a suite test at one N: in
+// PeakRounds its headline N (suite.HeadlineOf: 20 for queries and updates
+// when measured, else their largest N; 0 for the other test types), in
+// RowRounds and Table any N of Ns (a page test's every size).
 type Key struct {
 	Framework, Variant, Test string
 	N                        int
@@ -45,9 +46,12 @@ type Rounds struct {
 	// are the peak level's.
 	Connections, Pipeline int
 	// RPS maps a round number to that round's RPS (requests/s) at the peak
-	// level; CPUms maps it to the server's CPU time per request in ms.
+	// level; CPUms maps it to the server's CPU time per request in ms;
+	// P99ms to its 99th-percentile latency in ms (sweep.Latency.P99, from
+	// the sample's merged histogram).
 	RPS   map[int]float64
 	CPUms map[int]float64
+	P99ms map[int]float64
 	// Peak is the median of RPS over rounds (the headline peak, requests/s);
 	// MinRPS and MaxRPS its range over rounds.
 	Peak, MinRPS, MaxRPS float64
@@ -62,14 +66,34 @@ type Rounds struct {
 // runtimes of one framework variant share a Key; the later series in sample
 // order wins.
 func PeakRounds(f *results.File) map[Key]Rounds {
-	headline := map[string]int{}
+	return peakRounds(f, func(t results.Test, n int) bool { return n == suite.HeadlineOf(t.Queries) })
+}
+
+// RowRounds is PeakRounds at every N of Ns: a page test's every size
+// besides the headline N of the others (the rows Table shows).
+func RowRounds(f *results.File) map[Key]Rounds {
+	return peakRounds(f, func(t results.Test, n int) bool { return slices.Contains(Ns(t), n) })
+}
+
+// Ns are the Ns a test has rows at, in the suite's order: a page test one
+// row per page size (its rows), queries and updates their headline N
+// (suite.HeadlineOf), the other tests N = 0.
+func Ns(t results.Test) []int {
+	if suite.Type(t.Type) == suite.Page && len(t.Queries) > 0 {
+		return slices.Clone(t.Queries)
+	}
+	return []int{suite.HeadlineOf(t.Queries)}
+}
+
+func peakRounds(f *results.File, keep func(t results.Test, n int) bool) map[Key]Rounds {
+	tests := map[string]results.Test{}
 	for _, t := range f.Suite.Tests {
-		headline[t.Name] = suite.HeadlineOf(t.Queries)
+		tests[t.Name] = t
 	}
 	out := map[Key]Rounds{}
 	for _, p := range sweep.Peaks(f.Samples) {
-		n, ok := headline[p.Test]
-		if !ok || p.N != n {
+		t, ok := tests[p.Test]
+		if !ok || !keep(t, p.N) {
 			continue
 		}
 		k := Key{Framework: p.Framework, Variant: p.Variant, Test: p.Test, N: p.N}
@@ -88,9 +112,11 @@ func roundsOf(k Key, p sweep.Peak) Rounds {
 	r.Peak, r.MinRPS, r.MaxRPS = l.Median, l.Min, l.Max
 	r.RPS = make(map[int]float64, len(l.Samples))
 	r.CPUms = make(map[int]float64, len(l.Samples))
+	r.P99ms = make(map[int]float64, len(l.Samples))
 	for _, s := range l.Samples {
 		r.RPS[s.Round] = s.RPS
 		r.CPUms[s.Round] = s.CPUPerRequest
+		r.P99ms[s.Round] = s.Latency.P99
 		r.GeneratorSaturated = r.GeneratorSaturated || s.GeneratorSaturated
 	}
 	return r
@@ -98,10 +124,16 @@ func roundsOf(k Key, p sweep.Peak) Rounds {
 
 // Values returns r's per-round RPS (requests/s) ordered by round number;
 // empty when r has no peak.
-func (r Rounds) Values() []float64 {
-	v := make([]float64, 0, len(r.RPS))
-	for _, round := range slices.Sorted(maps.Keys(r.RPS)) {
-		v = append(v, r.RPS[round])
+func (r Rounds) Values() []float64 { return byRound(r.RPS) }
+
+// P99Values returns r's per-round p99 latency (ms) at the peak level,
+// ordered by round number; empty when r has no peak.
+func (r Rounds) P99Values() []float64 { return byRound(r.P99ms) }
+
+func byRound(m map[int]float64) []float64 {
+	v := make([]float64, 0, len(m))
+	for _, round := range slices.Sorted(maps.Keys(m)) {
+		v = append(v, m[round])
 	}
 	return v
 }

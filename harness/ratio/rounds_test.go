@@ -152,3 +152,34 @@ func checkRatios(t *testing.T, ratios []float64, rounds []int, want []float64, w
 		}
 	}
 }
+
+// TestRowRounds: RowRounds keeps a page test's every size and the headline
+// N of the others; each round's p99 at the peak level comes along.
+func TestRowRounds(t *testing.T) {
+	f := roundsFixture()
+	f.Suite.Tests = append(f.Suite.Tests, results.Test{Name: "page", Type: "page", Queries: []int{10, 1000}})
+	for n, p99 := range map[int][]float64{10: {3, 2, 5, 4, 1}, 1000: {30, 20, 50, 40, 10}} {
+		for i, v := range p99 {
+			s := sample("go-stdlib", "default", "page", n, 4, i+1, 1000/v, 0.1)
+			s.Latency.P99 = v
+			f.Samples = append(f.Samples, s)
+		}
+	}
+	if got, want := Ns(f.Suite.Tests[2]), []int{10, 1000}; !slices.Equal(got, want) {
+		t.Errorf("Ns(page) = %v, want %v", got, want)
+	}
+	if got, want := Ns(f.Suite.Tests[1]), []int{20}; !slices.Equal(got, want) {
+		t.Errorf("Ns(queries) = %v, want %v", got, want)
+	}
+	all, peaks := RowRounds(f), PeakRounds(f)
+	if len(all) != 6 || len(peaks) != 5 {
+		t.Errorf("RowRounds has %d keys, PeakRounds %d; want 6 (page N=10 and 1000) and 5 (page N=1000 only)", len(all), len(peaks))
+	}
+	small := all[Key{Framework: "go-stdlib", Variant: "default", Test: "page", N: 10}]
+	if got, want := small.P99Values(), []float64{3, 2, 5, 4, 1}; !small.OK || !slices.Equal(got, want) {
+		t.Errorf("page N=10 P99Values %v, want %v", got, want)
+	}
+	if _, ok := peaks[Key{Framework: "go-stdlib", Variant: "default", Test: "page", N: 10}]; ok {
+		t.Error("PeakRounds has page N=10; only the headline N=1000 belongs there")
+	}
+}

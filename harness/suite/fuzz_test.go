@@ -24,7 +24,8 @@ const maxFuzzInput = 64 << 10
 // naming fuzz.yaml at a line ≥ 1 with a message, and a suite obeys every
 // rule Settings, Test and Suite document (positive levels and durations,
 // gate 0..1, pipeline ≥ 1, a known engine, a finite rate ≥ 0; TFB rules:
-// queries 1..500 and {n} in queries and updates paths). Parsing the same
+// queries 1..500 and {n} in queries and updates paths; page rows
+// 1..MaxRows). Parsing the same
 // bytes twice gives the same result (NaN included, which DeepEqual
 // refuses). Run it with
 //
@@ -107,7 +108,9 @@ func checkSuite(t *testing.T, s *Suite, data []byte) {
 			t.Errorf("%s: path %q, queries %v: want {n} and at least one N", where, tt.Path, tt.Queries)
 		}
 		for _, n := range tt.Queries {
-			if n < 1 || n > 500 {
+			if tt.Type == Page && (n < 1 || n > MaxRows) {
+				t.Errorf("%s: N %d outside the page's 1..%d rows", where, n, MaxRows)
+			} else if tt.Type != Page && (n < 1 || n > 500) {
 				t.Errorf("%s: N %d outside TFB's 1..500", where, n)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -57,6 +58,31 @@ func TestLoadShippedSSRSuite(t *testing.T) {
 	}
 	if hit.Name != "page-hit" || hit.Type != Page || hit.Cache != CacheHit || !slices.Equal(hit.Queries, []int{1000}) || hit.Rate != 0 || hit.Probe != 20*time.Millisecond {
 		t.Errorf("ssr page-hit test %+v", hit)
+	}
+}
+
+// TestLoadShippedEngineSuite: suites/engine.yaml (go tool task
+// bench:engine) is tfb.yaml's six tests and ssr.yaml's page test, each with
+// its own settings unchanged, at 5 rounds (compare's MinRounds).
+func TestLoadShippedEngineSuite(t *testing.T) {
+	load := func(name string) *Suite {
+		s, err := Load(filepath.Join("..", "..", "suites", name+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	engine, tfb, ssr := load("engine"), load("tfb"), load("ssr")
+	if engine.Name != "engine" || engine.Rounds != 5 || len(engine.Tests) != 7 {
+		t.Fatalf("engine: name %q, %d rounds, %d tests; want engine, 5, 7", engine.Name, engine.Rounds, len(engine.Tests))
+	}
+	want := append(slices.Clone(tfb.Tests), ssr.Tests[0])
+	for i, w := range want {
+		got := engine.Tests[i]
+		got.Line, w.Line = 0, 0
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("engine test %d:\n got %+v\nwant %+v", i, got, w)
+		}
 	}
 }
 

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/results.json and the golden files in testdata/")
+
+// golden compares got with testdata/name (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
+	}
+}
+
+// series is one variant's rounds on one test, N and level: RPS and p99 (ms)
+// per round (fewer values: rounds not measured), CPU ms per request, and a
+// round whose sample failed the gate (0: none).
+type series struct {
+	fw, variant, test string
+	n, conns          int
+	rps, p99          []float64
+	cpu               float64
+	failRound         int
+}
+
+const (
+	pool = "engine/pool"
+	ser  = "engine/serialized"
+	std  = "go-stdlib/default"
+	node = "node-http/default"
+)
+
+// fixtureSeries are the fixture run's figures, chosen so that each target
+// has rows faster, same and slower (5 rounds each side, fully separated
+// rounds give p = 2/252) and unknown: engine/pool's fortunes failed the
+// gate in round 3 (no peak), node-http's updates has 4 rounds. json
+// peaks at c=64 (its c=16 level is lower); page N=10 peaks at c=16 for the
+// engine and c=4 for node-http; page N=1000 is 3% apart, significant but
+// within compare's 5%.
+var fixtureSeries = func() []series {
+	s := func(v, test string, n, c int, rps, p99 []float64, cpu float64) series {
+		fw, variant, _ := strings.Cut(v, "/")
+		return series{fw: fw, variant: variant, test: test, n: n, conns: c, rps: rps, p99: p99, cpu: cpu}
+	}
+	scale := func(v []float64, k float64) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = math.Round(x*k*100) / 100
+		}
+		return out
+	}
+	fortunes := s(pool, "fortunes", 0, 64, []float64{13000, 13200, 9000, 13100, 12900}, []float64{9, 9.5, 40, 9.2, 8.8}, 0.072)
+	fortunes.failRound = 3
+	return []series{
+		s(pool, "json", 0, 16, []float64{40000, 41000, 39000, 40500, 39500}, []float64{0.9, 1.0, 0.8, 1.1, 0.95}, 0.020),
+		s(pool, "json", 0, 64, []float64{60000, 61000, 59000, 60500, 59500}, []float64{1.8, 1.9, 1.7, 2.0, 1.85}, 0.017),
+		s(ser, "json", 0, 64, []float64{59000, 60000, 58000, 59500, 58500}, []float64{1.9, 2.0, 1.8, 2.1, 1.95}, 0.017),
+		s(std, "json", 0, 64, []float64{66000, 67000, 65000, 66500, 65500}, []float64{1.5, 1.6, 1.4, 1.7, 1.55}, 0.015),
+		s(node, "json", 0, 64, []float64{50000, 51000, 49000, 50500, 49500}, []float64{2.4, 2.5, 2.3, 2.6, 2.45}, 0.020),
+
+		s(pool, "plaintext", 0, 256, []float64{55000, 56000, 54000, 55500, 54500}, []float64{30, 31, 29, 32, 30.5}, 0.018),
+		s(ser, "plaintext", 0, 256, []float64{54000, 55000, 53000, 54500, 53500}, []float64{31, 32, 30, 33, 31.5}, 0.018),
+		s(std, "plaintext", 0, 256, []float64{62000, 63000, 61000, 62500, 61500}, []float64{25, 26, 24, 27, 25.5}, 0.016),
+		s(node, "plaintext", 0, 256, []float64{80000, 81000, 79000, 80500, 79500}, []float64{20, 21, 19, 22, 20.5}, 0.012),
+
+		s(pool, "db", 0, 64, []float64{25000, 26500, 24500, 25800, 25200}, []float64{5.0, 5.4, 4.8, 5.6, 5.1}, 0.040),
+		s(ser, "db", 0, 64, []float64{24500, 26000, 24000, 25300, 24700}, []float64{5.1, 5.5, 4.9, 5.7, 5.2}, 0.040),
+		s(std, "db", 0, 64, []float64{24000, 25000, 26000, 27000, 28000}, []float64{4.0, 4.2, 3.9, 4.4, 4.1}, 0.038),
+		s(node, "db", 0, 64, []float64{24800, 25900, 25100, 24600, 26000}, []float64{5.2, 5.5, 4.9, 5.3, 5.7}, 0.039),
+
+		s(pool, "queries", 20, 64, []float64{6400, 6500, 6300, 6600, 6200}, []float64{40, 44, 38, 46, 42}, 0.155),
+		s(ser, "queries", 20, 64, []float64{6300, 6400, 6200, 6500, 6100}, []float64{41, 45, 39, 47, 43}, 0.157),
+		s(std, "queries", 20, 64, []float64{5900, 6000, 5950, 6050, 5850}, []float64{30, 32, 29, 33, 31}, 0.168),
+		s(node, "queries", 20, 64, []float64{6600, 6450, 6700, 6350, 6550}, []float64{41, 39, 43, 40, 42.5}, 0.150),
+
+		fortunes,
+		s(ser, "fortunes", 0, 64, []float64{13500, 13700, 13300, 13600, 13400}, []float64{9, 9.4, 8.7, 9.6, 9.1}, 0.071),
+		s(std, "fortunes", 0, 64, []float64{14500, 14700, 14300, 14600, 14400}, []float64{7, 7.3, 6.8, 7.5, 7.1}, 0.068),
+		s(node, "fortunes", 0, 64, []float64{17000, 17200, 16800, 17100, 16900}, []float64{6, 6.2, 5.8, 6.4, 6.1}, 0.058),
+
+		s(pool, "updates", 20, 64, []float64{2800, 2850, 2750, 2820, 2780}, []float64{90, 95, 85, 97, 92}, 0.36),
+		s(ser, "updates", 20, 64, []float64{2750, 2800, 2700, 2770, 2730}, []float64{92, 97, 87, 99, 94}, 0.36),
+		s(std, "updates", 20, 64, []float64{2500, 2550, 2450, 2520, 2480}, []float64{80, 84, 77, 86, 81}, 0.40),
+		s(node, "updates", 20, 64, []float64{3800, 3900, 3700, 3850}, []float64{60, 63, 58, 65}, 0.26),
+
+		s(pool, "page", 10, 4, []float64{7000, 7100, 6900, 7050, 6950}, []float64{0.8, 0.9, 0.7, 1.0, 0.85}, 0.11),
+		s(pool, "page", 10, 16, []float64{9000, 9100, 8900, 9050, 8950}, []float64{2.2, 2.4, 2.1, 2.5, 2.3}, 0.11),
+		s(ser, "page", 10, 16, scale([]float64{9000, 9100, 8900, 9050, 8950}, 0.98), []float64{2.3, 2.5, 2.2, 2.6, 2.4}, 0.11),
+		s(std, "page", 10, 16, []float64{12000, 12100, 11900, 12050, 11950}, []float64{1.6, 1.7, 1.5, 1.8, 1.65}, 0.08),
+		s(node, "page", 10, 4, []float64{8000, 8100, 7900, 8050, 7950}, []float64{0.6, 0.7, 0.5, 0.8, 0.65}, 0.12),
+		s(node, "page", 10, 16, []float64{7500, 7600, 7400, 7550, 7450}, []float64{2.6, 2.8, 2.5, 2.9, 2.7}, 0.13),
+
+		s(pool, "page", 100, 16, []float64{3050, 2950, 3100, 2900, 3000}, []float64{6.5, 6.8, 6.2, 7.0, 6.6}, 0.33),
+		s(ser, "page", 100, 16, []float64{3000, 2900, 3050, 2850, 2950}, []float64{6.6, 6.9, 6.3, 7.1, 6.7}, 0.33),
+		s(std, "page", 100, 16, []float64{4000, 4050, 3950, 4020, 3980}, []float64{4.6, 4.8, 4.4, 4.9, 4.7}, 0.25),
+		s(node, "page", 100, 16, []float64{2980, 3020, 2900, 3080, 2950}, []float64{6.4, 6.7, 6.1, 7.2, 6.5}, 0.34),
+
+		s(pool, "page", 1000, 16, []float64{970, 968, 972, 969, 971}, []float64{20, 21, 19, 22, 20.5}, 1.03),
+		s(ser, "page", 1000, 16, []float64{960, 958, 962, 959, 961}, []float64{20.5, 21.5, 19.5, 22.5, 21}, 1.04),
+		s(std, "page", 1000, 16, []float64{1300, 1310, 1290, 1305, 1295}, []float64{15, 16, 14, 17, 15.5}, 0.77),
+		s(node, "page", 1000, 16, []float64{1000, 998, 1002, 999, 1001}, []float64{19, 20, 18, 21, 19.5}, 1.00),
+
+		s(pool, "page", 10000, 4, []float64{42, 43, 41, 42.5, 41.5}, []float64{120, 125, 115, 130, 122}, 23.8),
+		s(ser, "page", 10000, 4, []float64{41.5, 42.5, 40.5, 42, 41}, []float64{122, 127, 117, 132, 124}, 24.1),
+		s(std, "page", 10000, 4, []float64{95, 96, 94, 95.5, 94.5}, []float64{55, 57, 53, 58, 56}, 10.5),
+		s(node, "page", 10000, 4, []float64{60, 61, 59, 60.5, 59.5}, []float64{85, 88, 82, 90, 86}, 16.7),
+	}
+}()
+
+// fixture builds the fixture run: suites/engine.yaml's tests (recorded as
+// a run records them), the four variants, rounds interleaved (round by
+// round, each variant's series in turn).
+func fixture(ss []series) *results.File {
+	tfb := []int{1, 5, 10, 15, 20}
+	test := func(name string, typ suite.Type, queries []int, conc []int, pipeline int, rate float64, rateConns int, probe float64) results.Test {
+		t := results.Test{Name: name, Type: string(typ), Path: suite.DefaultPath[typ], Queries: queries, Concurrency: conc, Pipeline: pipeline,
+			Duration: 5, Warmup: 2, Timeout: 8, Gate: 1, MinResponses: 100, Engine: "raw", Rate: rate, RateConnections: rateConns, Probe: probe}
+		if typ == suite.Page {
+			t.MinResponses = 10
+		}
+		return t
+	}
+	f := &results.File{
+		SchemaVersion: results.SchemaVersion, MethodVersion: results.MethodVersion, RunID: "20261205-090000",
+		Command: []string{"tfbench", "bench", "--suite", "suites/engine.yaml", "--frameworks", "engine:*,go-stdlib,node-http"},
+		Status:  results.Complete, Started: time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC), Finished: time.Date(2026, 12, 5, 10, 8, 0, 0, time.UTC), Seed: 1,
+		Suite: results.Suite{Name: "engine", File: "suites/engine.yaml", Hash: "fixture", Rounds: 5, Tests: []results.Test{
+			test("json", suite.JSON, nil, []int{16, 64, 256}, 1, 200, 16, 0),
+			test("plaintext", suite.Plaintext, nil, []int{64, 256}, 16, 200, 64, 0),
+			test("db", suite.DB, nil, []int{16, 64, 256}, 1, 200, 16, 0),
+			test("queries", suite.Queries, tfb, []int{64}, 1, 200, 64, 0),
+			test("fortunes", suite.Fortunes, nil, []int{16, 64, 256}, 1, 200, 16, 0),
+			test("updates", suite.Updates, tfb, []int{64}, 1, 200, 64, 0),
+			test("page", suite.Page, []int{10, 100, 1000, 10000}, []int{4, 16}, 1, 3, 2, 0.02),
+		}},
+	}
+	for _, v := range []string{pool, ser, std, node} {
+		fw, variant, _ := strings.Cut(v, "/")
+		f.Frameworks = append(f.Frameworks, results.Framework{Name: fw, Variant: variant, Runtime: runtime(fw), Build: "fixture-" + fw})
+	}
+	for round := 1; round <= 5; round++ {
+		for _, x := range ss {
+			if round > len(x.rps) {
+				continue
+			}
+			typ := suite.Type(x.test)
+			pipeline := 1
+			if typ == suite.Plaintext {
+				pipeline = 16
+			}
+			rps := x.rps[round-1]
+			sm := sweep.Sample{
+				Key: sweep.Key{Framework: x.fw, Variant: x.variant, Runtime: runtime(x.fw), Test: x.test, Type: typ, N: x.n,
+					Connections: x.conns, Pipeline: pipeline, Engine: "raw", Round: round},
+				Window: 5, Responses: int64(rps * 5), Success: int64(rps * 5), RPS: rps,
+				Latency:       sweep.Latency{P50: x.p99[round-1] / 4, P99: x.p99[round-1]},
+				CPUPerRequest: x.cpu, ServerCPU: x.cpu * rps * 5 / 1000,
+				Gate: sweep.GateResult{Passed: true},
+			}
+			if round == x.failRound {
+				sm.Gate = sweep.GateResult{Reason: "socket errors: read 2"}
+			}
+			f.Samples = append(f.Samples, sm)
+		}
+	}
+	return f
+}
+
+func runtime(fw string) string {
+	if fw == "node-http" {
+		return "node 24.22.3"
+	}
+	return "go1.26.8"
+}
+
+// encode writes f as results.json, one sample per line.
+func encode(t *testing.T, f *results.File) []byte {
+	t.Helper()
+	samples := f.Samples
+	g := *f
+	g.Samples = nil
+	head, err := json.MarshalIndent(&g, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i, s := range samples {
+		line, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("  ")
+		b.Write(line)
+		if i < len(samples)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(" ]")
+	out := strings.Replace(string(head), `"samples": null`, `"samples": `+b.String(), 1)
+	return []byte(out + "\n")
+}
+
+// TestFixture: testdata/results.json is what fixture builds (go test
+// -update rewrites it), and reads back as a results file.
+func TestFixture(t *testing.T) {
+	golden(t, "results.json", string(encode(t, fixture(fixtureSeries))))
+	f, err := results.Read(filepath.Join("testdata", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Samples) != 214 || f.Suite.Rounds != 5 {
+		t.Errorf("fixture: %d samples, %d rounds; want 214, 5", len(f.Samples), f.Suite.Rounds)
+	}
+}
+
+// TestGolden runs the command on the fixture: the ratio table, every target
+// with rows faster, same, slower and unknown (testdata/fixture.golden),
+// exit 1 naming the targets not met.
+func TestGolden(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{filepath.Join("testdata", "results.json")}, &stdout, &stderr)
+	golden(t, "fixture.golden", stdout.String())
+	want := "engine-ratios: 4 of 4 targets not met: engine/pool ≥ 1.0× node-http on the six tests; engine/pool ≥ 1.0× node-http on every page size; engine/pool ≥ 1.0× go-stdlib on the six tests; engine/pool p99 at peak below node-http's on the six tests\n"
+	if code != 1 || stderr.String() != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, stderr.String(), want)
+	}
+}
+
+// TestAllMet: the engine ahead everywhere (1.5× every other variant's RPS,
+// a third lower p99, every row fully separated) meets every target: exit 0,
+// nothing on stderr (testdata/met.golden).
+func TestAllMet(t *testing.T) {
+	var ss []series
+	best := map[[2]any]float64{} // the highest other RPS by test and N
+	for _, x := range fixtureSeries {
+		if x.fw == "engine" && x.variant == "pool" {
+			continue
+		}
+		y := x
+		y.rps, y.p99, y.failRound = fill(x.rps, 5), fill(x.p99, 5), 0
+		ss = append(ss, y)
+		k := [2]any{x.test, x.n}
+		best[k] = max(best[k], slices.Max(y.rps))
+	}
+	// engine/pool at node-http's peak level (its first series of a test
+	// and N): 1.5× the best other RPS, ⅔ of node-http's p99.
+	done := map[[2]any]bool{}
+	for _, x := range slices.Clone(ss) {
+		k := [2]any{x.test, x.n}
+		if x.fw != "node-http" || done[k] {
+			continue
+		}
+		done[k] = true
+		ss = append(ss, series{fw: "engine", variant: "pool", test: x.test, n: x.n, conns: x.conns, cpu: x.cpu / 2,
+			rps: fill([]float64{best[k] * 1.5}, 5), p99: mul(x.p99, 2.0/3)})
+	}
+	path := filepath.Join(t.TempDir(), "results.json")
+	if err := os.WriteFile(path, encode(t, fixture(ss)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{path}, &stdout, &stderr)
+	golden(t, "met.golden", stdout.String())
+	if code != 0 || stderr.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+	}
+}
+
+// fill repeats v's values up to n rounds.
+func fill(v []float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v[i%len(v)]
+	}
+	return out
+}
+
+func mul(v []float64, k float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = math.Round(x*k*1000) / 1000
+	}
+	return out
+}
+
+// TestUsage: bad usage and unreadable files exit 2 with exact messages.
+func TestUsage(t *testing.T) {
+	dir := t.TempDir()
+	notJSON := filepath.Join(dir, "report.md")
+	os.WriteFile(notJSON, []byte("# tfbench\n"), 0o644)
+	schema := filepath.Join(dir, "old.json")
+	os.WriteFile(schema, []byte(`{"schema_version": 0}`), 0o644)
+	const usage = "usage: engine-ratios RESULTS.json\n"
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no argument", nil, usage},
+		{"two arguments", []string{"a.json", "b.json"}, usage},
+		{"a flag", []string{"-h"}, usage},
+		{"missing file", []string{filepath.Join(dir, "nope.json")}, "engine-ratios: open " + filepath.Join(dir, "nope.json") + ": no such file or directory\n"},
+		{"not JSON", []string{notJSON}, "engine-ratios: " + notJSON + ": not a tfbench results file: invalid character '#' looking for beginning of value\n"},
+		{"schema version", []string{schema}, "engine-ratios: " + schema + ": results schema version 0, this tfbench reads version 1\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(c.args, &stdout, &stderr); code != 2 || stderr.String() != c.want || stdout.Len() != 0 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout.String(), stderr.String(), c.want)
+			}
+		})
+	}
+}
