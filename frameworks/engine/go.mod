@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/evanw/esbuild v0.28.2
 	github.com/go-sourcemap/sourcemap v2.1.4+incompatible
+	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/maypok86/otter/v2 v2.4.0
 	github.com/tommie/v8go v0.34.0
 	zombiezen.com/go/sqlite v1.4.2
