@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -124,7 +125,7 @@ func runCalls(t *testing.T, d *db, calls []call) {
 			got = "error: " + err.Error()
 		}
 		if got != c.want {
-			t.Errorf("%s(%q, %q)\n got %s\nwant %s", c.fn, c.sql, c.params, got, c.want)
+			t.Errorf("%s(%.200q, %.200q)\n got %.300s\nwant %.300s", c.fn, c.sql, c.params, got, c.want)
 		}
 	}
 }
@@ -183,7 +184,14 @@ func TestDBErrors(t *testing.T) {
 		{"get", "SELECT id FROM World WHERE id = ?", "[1,2]", `error: sqlite "SELECT id FROM World WHERE id = ?": 2 params given, statement has 1`},
 		{"get", "SELECT ?", `[{"a":1}]`, `error: sqlite "SELECT ?": param 1 is map[string]interface {}, want number, string, boolean or null`},
 		{"batch", "SELECT ?", `[[1],[]]`, `error: batch item 1: sqlite "SELECT ?": 0 params given, statement has 1`},
-		{"run", " -- nothing\n ; /* here */ ", "", `error: sqlite: prepare " -- nothing\n ; /* here */ ": no statement`},
+		// SQL without a statement: SQLite prepares a NULL statement, which
+		// the step refuses.
+		{"run", " -- nothing\n ; /* here */ ", "", `error: sqlite " -- nothing\n ; /* here */ ": sqlite: step: bad parameter or other API misuse: not an error`},
+		{"all", "SELECT 1 AS a; SELECT 2 AS b", "", `error: sqlite: prepare "SELECT 1 AS a; SELECT 2 AS b": statement has trailing bytes`},
+		{"all", "SELECT 1 AS a;  ", "", `error: sqlite: prepare "SELECT 1 AS a;  ": statement has trailing bytes`},
+		// Double-quoted string literals are off; a prepare error gives the
+		// position in the SQL.
+		{"all", "SELECT id,\n\t\"nope\" AS x FROM World", "", `error: sqlite: prepare "SELECT id,\n\t\"nope\" AS x FROM World": 2:9: SQL logic error: no such column: "nope" - should this be a string literal in single-quotes?`},
 		{"run", "INSERT INTO World VALUES (?, ?)", "[1,1]", `error: sqlite "INSERT INTO World VALUES (?, ?)": sqlite: step: constraint failed: UNIQUE constraint failed: World.id`},
 		// The statement is usable after an error.
 		{"run", "INSERT INTO World VALUES (?, ?)", "[101,1]", "1"},
@@ -214,7 +222,7 @@ func TestOpenDBPath(t *testing.T) {
 		t.Error(err)
 	}
 	missing := filepath.Join(dir, "none.db")
-	if _, err := openDB(missing); err == nil || err.Error() != "sqlite open "+missing+": unable to open database file: no such file or directory" {
+	if _, err := openDB(missing); err == nil || err.Error() != "sqlite open "+missing+": sqlite: open \""+missing+"\": unable to open database file" {
 		t.Errorf("openDB(missing) error = %v", err)
 	}
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {
@@ -223,16 +231,34 @@ func TestOpenDBPath(t *testing.T) {
 }
 
 // TestDBDeclaredTypes reads columns declared BOOLEAN, DATE, DATETIME and
-// TIMESTAMP, whose values mattn/go-sqlite3's Rows.Next converts (bool,
-// time.Time; text that is no date becomes the zero time): unlike the
-// engine's other columns, these do not come back as stored.
+// TIMESTAMP (which mattn/go-sqlite3's Rows.Next would convert to bool and
+// time.Time): their values come back as stored, like any column's.
 func TestDBDeclaredTypes(t *testing.T) {
 	d := openFixture(t)
 	runCalls(t, d, []call{
 		{"run", "CREATE TABLE Typed(b BOOLEAN, d DATE, dt DATETIME, ts TIMESTAMP)", "", "0"},
 		{"run", "INSERT INTO Typed VALUES (?, ?, ?, ?)", `[2,"2026-12-03","2026-12-03 10:28:00",1796380080]`, "1"},
 		{"run", "INSERT INTO Typed VALUES (?, ?, ?, ?)", `[0,"not a date",1.5,null]`, "1"},
-		{"all", "SELECT * FROM Typed", "", `[{"b":true,"d":"2026-12-03 00:00:00+00:00","dt":"2026-12-03 10:28:00+00:00","ts":"2026-12-04 10:28:00+00:00"},` +
-			`{"b":false,"d":"0001-01-01 00:00:00+00:00","dt":1.5,"ts":null}]`},
+		{"all", "SELECT * FROM Typed", "", `[{"b":2,"d":"2026-12-03","dt":"2026-12-03 10:28:00","ts":1796380080},{"b":0,"d":"not a date","dt":1.5,"ts":null}]`},
 	})
+}
+
+// TestDBRowBuffer reads results larger than the row buffer (16 KiB at
+// first): rows that fill it mid-query, and a single value larger than it.
+func TestDBRowBuffer(t *testing.T) {
+	d := openFixture(t)
+	long := strings.Repeat("é\"", 12000) // 36,000 bytes
+	runCalls(t, d, []call{
+		{"get", "SELECT ? AS v", `["` + strings.ReplaceAll(long, `"`, `\"`) + `"]`, `{"v":` + string(appendJSONString(nil, long)) + `}`},
+	})
+	var want []string
+	for id := 1; id <= 100; id++ {
+		want = append(want, fmt.Sprintf(`{"id":%d,"pad":"%s"}`, id, strings.Repeat("x", 400+id)))
+	}
+	for range 2 { // the buffer grew the first time
+		runCalls(t, d, []call{
+			{"all", "SELECT id, printf('%.*c', 400 + id, 'x') AS pad FROM World ORDER BY id", "", "[" + strings.Join(want, ",") + "]"},
+			{"batch", "SELECT id, printf('%.*c', 400 + id, 'x') AS pad FROM World WHERE id = ?", "[[1],[100]]", "[" + want[0] + "," + want[99] + "]"},
+		})
+	}
 }
