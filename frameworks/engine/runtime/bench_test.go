@@ -66,3 +66,38 @@ func BenchmarkPoolScaling(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(serialTime.Seconds()/poolTime.Seconds(), "pool/serialized")
 }
+
+// BenchmarkDB calls the SQLite host functions' Go side directly (no V8)
+// on the fixture dataset: a point query (get), 20 of them (batch), 100
+// rows (all), 20 updates in a transaction (tx).
+func BenchmarkDB(b *testing.B) {
+	d, err := openDB(fixtureDB(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { d.close() })
+	const sel = "SELECT id, randomNumber FROM World WHERE id = ?"
+	ids := "[[1],[5],[9],[13],[17],[21],[25],[29],[33],[37],[41],[45],[49],[53],[57],[61],[65],[69],[73],[77]]"
+	upd := "[[1,1],[5,5],[9,9],[13,13],[17,17],[21,21],[25,25],[29,29],[33,33],[37,37],[41,41],[45,45],[49,49],[53,53],[57,57],[61,61],[65,65],[69,69],[73,73],[77,77]]"
+	for _, bc := range []struct {
+		name string
+		call func() error
+	}{
+		{"get", func() error { _, err := d.get(sel, "[42]"); return err }},
+		{"batch20", func() error { _, err := d.batch(sel, ids); return err }},
+		{"all100", func() error { _, err := d.all("SELECT id, randomNumber FROM World", ""); return err }},
+		{"tx20", func() error {
+			_, err := d.tx("UPDATE World SET randomNumber = ? WHERE id = ?", upd)
+			return err
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := bc.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"html"
@@ -17,8 +18,7 @@ import (
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
-	"zombiezen.com/go/sqlite"
-	"zombiezen.com/go/sqlite/sqlitex"
+	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3", for the fixtures
 )
 
 // fixtureFile is the source file name the fixture's source map records.
@@ -87,24 +87,24 @@ func fixtureBundle(t testing.TB) (script string, sourceMap []byte) {
 func fixtureDB(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dataset.db")
-	conn, err := sqlite.OpenConn(path) // default flags create the file, WAL
+	conn, err := sql.Open("sqlite3", path+"?_journal_mode=WAL") // mattn/go-sqlite3 creates the file
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	err = sqlitex.ExecuteScript(conn, `
+	_, err = conn.Exec(`
 		CREATE TABLE World(id INTEGER PRIMARY KEY, randomNumber INTEGER NOT NULL);
-		CREATE TABLE Fortune(id INTEGER PRIMARY KEY, message TEXT NOT NULL);`, nil)
+		CREATE TABLE Fortune(id INTEGER PRIMARY KEY, message TEXT NOT NULL);`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for id := 1; id <= 100; id++ {
-		if err := sqlitex.Execute(conn, "INSERT INTO World VALUES (?, ?)", &sqlitex.ExecOptions{Args: []any{id, worldRandom(id)}}); err != nil {
+		if _, err := conn.Exec("INSERT INTO World VALUES (?, ?)", id, worldRandom(id)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, f := range fixtureFortunes {
-		if err := sqlitex.Execute(conn, "INSERT INTO Fortune VALUES (?, ?)", &sqlitex.ExecOptions{Args: []any{f.id, f.msg}}); err != nil {
+		if _, err := conn.Exec("INSERT INTO Fortune VALUES (?, ?)", f.id, f.msg); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"log"
@@ -18,37 +19,38 @@ import (
 	"github.com/tfbench/tfbench/frameworks/engine/bundle"
 	"github.com/tfbench/tfbench/frameworks/engine/runtime"
 	"github.com/tfbench/tfbench/frameworks/engine/server"
-	"zombiezen.com/go/sqlite"
-	"zombiezen.com/go/sqlite/sqlitex"
+
+	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
 )
 
 // appDB creates a dataset with World ids 1..10000 (randomNumber = appRandom(id))
 // and two Fortune rows; it returns the path and an open connection the test
 // changes rows through.
-func appDB(t *testing.T) (string, *sqlite.Conn) {
+func appDB(t *testing.T) (string, *sql.DB) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tfb.db")
-	conn, err := sqlite.OpenConn(path)
+	conn, err := sql.Open("sqlite3", path+"?_journal_mode=WAL")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	err = sqlitex.ExecuteScript(conn, `
+	_, err = conn.Exec(`
 		CREATE TABLE World(id INTEGER PRIMARY KEY, randomNumber INTEGER NOT NULL);
 		CREATE TABLE Fortune(id INTEGER PRIMARY KEY, message TEXT NOT NULL);
-		INSERT INTO Fortune VALUES (1, 'fortune: No such file or directory'), (2, '<script>alert("x")</script>');`, nil)
+		INSERT INTO Fortune VALUES (1, 'fortune: No such file or directory'), (2, '<script>alert("x")</script>');`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sqlitex.ExecuteTransient(conn, "BEGIN", nil); err != nil {
+	tx, err := conn.Begin()
+	if err != nil {
 		t.Fatal(err)
 	}
 	for id := 1; id <= 10000; id++ {
-		if err := sqlitex.Execute(conn, "INSERT INTO World VALUES (?, ?)", &sqlitex.ExecOptions{Args: []any{id, appRandom(id)}}); err != nil {
+		if _, err := tx.Exec("INSERT INTO World VALUES (?, ?)", id, appRandom(id)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := sqlitex.ExecuteTransient(conn, "COMMIT", nil); err != nil {
+	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	return path, conn
@@ -192,7 +194,7 @@ func TestPage(t *testing.T) {
 	wantRows(t, "/ssr", pageRows(t, "/ssr", body), 1, appRandom)
 
 	// A changed row is in the next page: nothing is cached.
-	if err := sqlitex.Execute(conn, "UPDATE World SET randomNumber = ? WHERE id = 3", &sqlitex.ExecOptions{Args: []any{4242}}); err != nil {
+	if _, err := conn.Exec("UPDATE World SET randomNumber = ? WHERE id = 3", 4242); err != nil {
 		t.Fatal(err)
 	}
 	_, body = fetch(t, hs, "/ssr?rows=10")
@@ -218,7 +220,7 @@ func TestISRPage(t *testing.T) {
 	if n := renders(t, hs)["/isr"]; n != 1 {
 		t.Errorf("/isr renders after the first request = %d, want 1", n)
 	}
-	if err := sqlitex.Execute(conn, "UPDATE World SET randomNumber = 4242 WHERE id = 3", nil); err != nil {
+	if _, err := conn.Exec("UPDATE World SET randomNumber = 4242 WHERE id = 3"); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
