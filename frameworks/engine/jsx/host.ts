@@ -76,7 +76,7 @@ export const request = {
 export const db = {
   /** All rows of sql as objects keyed by column name. */
   all<T = Record<string, unknown>>(sql: string, ...ps: Param[]): T[] {
-    return JSON.parse(str(__host.all(sql, params(ps))));
+    return rows(JSON.parse(str(__host.all(sql, params(ps))))) as T[];
   },
   /** The first row of sql, or null when there is none. */
   get<T = Record<string, unknown>>(sql: string, ...ps: Param[]): T | null {
@@ -101,6 +101,34 @@ export const db = {
     return num(__host.tx(sql, JSON.stringify(paramsList)));
   },
 };
+
+// Row makers by column list: a function (values, start) => the row object, compiled once per list of names, so
+// every row of a result is a literal of one shape (what JSON.parse of objects would make, ~5 times faster).
+const makers = new Map<string, (a: unknown[], j: number) => Record<string, unknown>>();
+
+function maker(names: string[]): (a: unknown[], j: number) => Record<string, unknown> {
+  const key = names.join("\u0000");
+  let m = makers.get(key);
+  if (m === undefined) {
+    // Each name is a quoted key, or a computed one for __proto__ (a literal would set the prototype). A repeated
+    // name keeps its last value, as JSON.parse does.
+    const fields = names.map((n, k) => (n === "__proto__" ? `["__proto__"]` : JSON.stringify(n)) + ": a[j + " + k + "]");
+    m = new Function("a", "j", "return {" + fields.join(", ") + "};") as (a: unknown[], j: number) => Record<string, unknown>;
+    if (makers.size < 1024) makers.set(key, m);
+  }
+  return m;
+}
+
+// rows turns __host.all's flat array, [names, ...values row by row], into row objects.
+function rows(a: unknown[]): Record<string, unknown>[] {
+  const names = a[0] as string[];
+  const n = names.length;
+  if (n === 0) return [];
+  const make = maker(names);
+  const out = new Array((a.length - 1) / n);
+  for (let i = 0, j = 1; i < out.length; i++, j += n) out[i] = make(a, j);
+  return out;
+}
 
 function status(code: number): string {
   if (code === 200) return "200\n";

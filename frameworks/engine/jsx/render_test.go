@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,7 +30,13 @@ const dbCall = (name) => (sql, p) => {
   const f = __db[name];
   if (f === undefined) return "\u0000ERR:no stub for " + name;
   const r = f(sql, params);
+  if (name === "all") return JSON.stringify(flat(r));
   return typeof r === "number" ? r : JSON.stringify(r);
+};
+// flat is __host.all's form of rows: [names, ...values row by row], the names those of the first row.
+const flat = (rows) => {
+  const names = rows.length === 0 ? [] : Object.keys(rows[0]);
+  return [names].concat(...rows.map((r) => names.map((n) => r[n])));
 };
 globalThis.__host = {
   method: () => __req.method,
@@ -147,6 +154,27 @@ func TestRender(t *testing.T) {
 }
 
 // TestHostAPI checks the request and db wrappers, json's status, meta() and the host error marker.
+// TestAllRows: db.all makes row objects of __host.all's flat array: one
+// object per row, a "__proto__" column an own property (not the
+// prototype), a repeated name its last value, no rows for no columns.
+func TestAllRows(t *testing.T) {
+	e := newEngine(t, "testdata/app")
+	e.run(`__db.get = () => null; __db.run = () => 0;`)
+	for _, tc := range []struct{ flat, want string }{
+		{`[["id","randomNumber"],1,7,2,9]`, `[{"id":1,"randomNumber":7},{"id":2,"randomNumber":9}]`},
+		{`[["__proto__","a","a"],1,2,3,4,5,6]`, `[{"__proto__":1,"a":3},{"__proto__":4,"a":6}]`},
+		{`[["x"]]`, `[]`},
+		{`[[]]`, `[]`},
+		{`[["t","n"],"\u30d5",null]`, `[{"t":"フ","n":null}]`},
+	} {
+		e.run(`__host.all = () => ` + strconv.Quote(tc.flat) + `;`)
+		got, _, errMsg := e.render("/host")
+		if i := strings.Index(got, `"all":`); i < 0 || !strings.HasPrefix(got[i+6:], tc.want+`,"changed"`) {
+			t.Errorf("db.all of %s: %q (error %q), want all %s", tc.flat, got, errMsg, tc.want)
+		}
+	}
+}
+
 func TestHostAPI(t *testing.T) {
 	e := newEngine(t, "testdata/app")
 	e.run(`__req = { method: "POST", path: "/host", query: { q: "a\u0000b" }, header: { "x-test": "yes" } };

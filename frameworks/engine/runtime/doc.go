@@ -12,7 +12,9 @@
 //	__host.method(), __host.path()      the current request ("" outside a render)
 //	__host.query(name)                  first query value or ""
 //	__host.header(name)                 header value (canonical lookup) or ""
-//	__host.all(sql, paramsJSON)         JSON array of row objects
+//	__host.all(sql, paramsJSON)         one flat JSON array: the column names,
+//	                                    then the rows' values in column order
+//	                                    ([["id","n"],1,7,2,9]: rows {id:1,n:7}, {id:2,n:9})
 //	__host.get(sql, paramsJSON)         first row as a JSON object, or "null"
 //	__host.run(sql, paramsJSON)         number of changed rows
 //	__host.batch(sql, paramsListJSON)   JSON array, one result per params list, each
@@ -21,7 +23,9 @@
 //	__host.tx(sql, paramsListJSON)      BEGIN IMMEDIATE, one execution per params
 //	                                    list, COMMIT (ROLLBACK on error); total changes
 //
-// paramsJSON is a JSON array of positional params (numbers, strings,
+// Every JSON result is ASCII: other characters come as \u escapes, so V8
+// keeps the text and the strings JSON.parse makes of it one-byte where
+// they can be. paramsJSON is a JSON array of positional params (numbers, strings,
 // booleans, null; integral numbers bind as INTEGER); "" or undefined means
 // none. The number of params must equal the statement's. Statements are
 // prepared once per connection and cached by SQL text. A failing host

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -263,7 +264,7 @@ func TestSQLite(t *testing.T) {
 
 	var all []string
 	for _, f := range fixtureFortunes {
-		all = append(all, fmt.Sprintf(`{"id":%d,"message":%s}`, f.id, appendJSONString(nil, f.msg)))
+		all = append(all, fmt.Sprintf(`{"id":%d,"message":%s}`, f.id, stringifyJSON(f.msg)))
 	}
 	wantResponse(t, render(t, p, rAll, nil), 200, "application/json", "["+strings.Join(all, ",")+"]")
 
@@ -605,4 +606,16 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// stringifyJSON is s as JSON.stringify writes it: quotes, backslashes and
+// control characters escaped, every other character as it is.
+func stringifyJSON(s string) string {
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(s); err != nil {
+		panic(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -137,13 +137,13 @@ func TestDBValues(t *testing.T) {
 		{"get", "PRAGMA busy_timeout", "", `{"timeout":5000}`},
 		{"get", "PRAGMA synchronous", "", `{"synchronous":1}`},
 		{"all", `SELECT 1 AS i, -9007199254740993 AS big, 1.5 AS f, 1e300*1e300 AS inf, 'a"b\c' || char(10, 1) AS t, NULL AS n, x'68c3a9ff' AS b, 'フ' AS "k""q"`, "",
-			`[{"i":1,"big":-9007199254740993,"f":1.5,"inf":null,"t":"a\"b\\c\n\u0001","n":null,"b":"hé` + "\ufffd" + `","k\"q":"フ"}]`},
+			`[["i","big","f","inf","t","n","b","k\"q"],1,-9007199254740993,1.5,null,"a\"b\\c\n\u0001",null,"h\u00e9\ufffd","\u30d5"]`},
 		// Params: integers (also integral floats) bind as INTEGER, other
 		// numbers as REAL; booleans as 1 and 0.
 		{"get", "SELECT ? AS a, typeof(?) AS b, ? AS c, ? AS d, ? AS e, ? AS f", `[7,2.0,2.5,"x",true,null]`, `{"a":7,"b":"integer","c":2.5,"d":"x","e":1,"f":null}`},
 		{"get", "SELECT id FROM World WHERE id = ?", "[1000]", "null"},
-		{"all", "SELECT id FROM World WHERE id > ?", "[1000]", "[]"},
-		{"all", "SELECT id FROM World WHERE id > ? ORDER BY id", "[97]", `[{"id":98},{"id":99},{"id":100}]`},
+		{"all", "SELECT id FROM World WHERE id > ?", "[1000]", `[["id"]]`},
+		{"all", "SELECT id FROM World WHERE id > ? ORDER BY id", "[97]", `[["id"],98,99,100]`},
 		// get and batch on a statement without result columns: its changes
 		// (the first time and from the cache).
 		{"get", "UPDATE World SET randomNumber = randomNumber WHERE id <= ?", "[4]", "4"},
@@ -163,7 +163,7 @@ func TestDBTx(t *testing.T) {
 	const upd = "UPDATE World SET randomNumber = ? WHERE id = ?"
 	runCalls(t, d, []call{
 		{"tx", upd, "[[1,1],[2,2],[3,1000]]", "2"},
-		{"all", "SELECT id, randomNumber FROM World WHERE id <= 3", "", fmt.Sprintf(`[{"id":1,"randomNumber":1},{"id":2,"randomNumber":2},{"id":3,"randomNumber":%d}]`, worldRandom(3))},
+		{"all", "SELECT id, randomNumber FROM World WHERE id <= 3", "", fmt.Sprintf(`[["id","randomNumber"],1,1,2,2,3,%d]`, worldRandom(3))},
 		// A failing item rolls back the items before it.
 		{"tx", upd, "[[7,3],[null,1]]", `error: tx item 1 (rolled back): sqlite "UPDATE World SET randomNumber = ? WHERE id = ?": sqlite: step: constraint failed: NOT NULL constraint failed: World.randomNumber`},
 		{"get", "SELECT randomNumber FROM World WHERE id = 3", "", fmt.Sprintf(`{"randomNumber":%d}`, worldRandom(3))},
@@ -239,7 +239,7 @@ func TestDBDeclaredTypes(t *testing.T) {
 		{"run", "CREATE TABLE Typed(b BOOLEAN, d DATE, dt DATETIME, ts TIMESTAMP)", "", "0"},
 		{"run", "INSERT INTO Typed VALUES (?, ?, ?, ?)", `[2,"2026-12-03","2026-12-03 10:28:00",1796380080]`, "1"},
 		{"run", "INSERT INTO Typed VALUES (?, ?, ?, ?)", `[0,"not a date",1.5,null]`, "1"},
-		{"all", "SELECT * FROM Typed", "", `[{"b":2,"d":"2026-12-03","dt":"2026-12-03 10:28:00","ts":1796380080},{"b":0,"d":"not a date","dt":1.5,"ts":null}]`},
+		{"all", "SELECT * FROM Typed", "", `[["b","d","dt","ts"],2,"2026-12-03","2026-12-03 10:28:00",1796380080,0,"not a date",1.5,null]`},
 	})
 }
 
@@ -251,13 +251,14 @@ func TestDBRowBuffer(t *testing.T) {
 	runCalls(t, d, []call{
 		{"get", "SELECT ? AS v", `["` + strings.ReplaceAll(long, `"`, `\"`) + `"]`, `{"v":` + string(appendJSONString(nil, long)) + `}`},
 	})
-	var want []string
+	var want, flat []string
 	for id := 1; id <= 100; id++ {
 		want = append(want, fmt.Sprintf(`{"id":%d,"pad":"%s"}`, id, strings.Repeat("x", 400+id)))
+		flat = append(flat, fmt.Sprintf(`%d,"%s"`, id, strings.Repeat("x", 400+id)))
 	}
 	for range 2 { // the buffer grew the first time
 		runCalls(t, d, []call{
-			{"all", "SELECT id, printf('%.*c', 400 + id, 'x') AS pad FROM World ORDER BY id", "", "[" + strings.Join(want, ",") + "]"},
+			{"all", "SELECT id, printf('%.*c', 400 + id, 'x') AS pad FROM World ORDER BY id", "", `[["id","pad"],` + strings.Join(flat, ",") + "]"},
 			{"batch", "SELECT id, printf('%.*c', 400 + id, 'x') AS pad FROM World WHERE id = ?", "[[1],[100]]", "[" + want[0] + "," + want[99] + "]"},
 		})
 	}

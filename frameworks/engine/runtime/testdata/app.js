@@ -11,8 +11,19 @@
     }
     return r;
   }
+  // rows turns __host.all's flat array ([names, values...]) into row objects.
+  function rows(a) {
+    const names = a[0];
+    const out = [];
+    for (let j = 1; j < a.length; j += names.length) {
+      const r = {};
+      names.forEach((n, k) => (r[n] = a[j + k]));
+      out.push(r);
+    }
+    return out;
+  }
   const db = {
-    all: (sql, ...p) => JSON.parse(check(__host.all(sql, JSON.stringify(p)))),
+    all: (sql, ...p) => rows(JSON.parse(check(__host.all(sql, JSON.stringify(p))))),
     get: (sql, ...p) => JSON.parse(check(__host.get(sql, JSON.stringify(p)))),
     run: (sql, ...p) => check(__host.run(sql, JSON.stringify(p))),
     batch: (sql, list) => JSON.parse(check(__host.batch(sql, JSON.stringify(list)))),
