@@ -456,8 +456,8 @@ func TestBenchEngineSmoke(t *testing.T) {
 	work := t.TempDir()
 	start := time.Now()
 	f := smoke(t, work, "engine:*")
-	t.Logf("engine: build and smoke run of both variants: %s", time.Since(start).Round(time.Second))
-	if len(f.Frameworks) != 2 || f.Frameworks[0].Variant != "pool" || f.Frameworks[1].Variant != "serialized" {
+	t.Logf("engine: build and smoke run of its three variants: %s", time.Since(start).Round(time.Second))
+	if len(f.Frameworks) != 3 || f.Frameworks[0].Variant != "pool" || f.Frameworks[1].Variant != "serialized" || f.Frameworks[2].Variant != "jsx-runtime" {
 		t.Fatalf("frameworks %+v", f.Frameworks)
 	}
 	for _, fw := range f.Frameworks {
@@ -466,8 +466,8 @@ func TestBenchEngineSmoke(t *testing.T) {
 		}
 	}
 	// Per variant 8 verdicts; 14 samples and page-hit's one (the ISR route).
-	if len(f.Verifications) != 16 || len(f.Samples) != 30 {
-		t.Fatalf("%d verdicts, %d samples; want 16 and 30", len(f.Verifications), len(f.Samples))
+	if len(f.Verifications) != 24 || len(f.Samples) != 45 {
+		t.Fatalf("%d verdicts, %d samples; want 24 and 45", len(f.Verifications), len(f.Samples))
 	}
 	for _, v := range f.Verifications {
 		if v.Status != "pass" {

@@ -6,6 +6,7 @@ package bundle
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -55,6 +56,19 @@ const routesDir = "routes"
 // compile error, reported as "file:line:column: message" per esbuild message (file relative to appDir's parent,
 // line and column 1-based).
 func Build(appDir string) (*Bundle, error) {
+	return BuildWith(appDir, Options{})
+}
+
+// Options changes how BuildWith compiles an app.
+type Options struct {
+	// RuntimeJSX leaves every JSX element a call of the runtime's jsx(),
+	// as esbuild writes it; by default elements with a literal tag and plain
+	// props are precompiled into string concatenation (precompile.go).
+	RuntimeJSX bool
+}
+
+// BuildWith is Build with options.
+func BuildWith(appDir string, o Options) (*Bundle, error) {
 	abs, err := filepath.Abs(appDir)
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", appDir, err)
@@ -85,7 +99,7 @@ func Build(appDir string) (*Bundle, error) {
 		SourcesContent:    api.SourcesContentExclude,
 		ResolveExtensions: []string{".tsx", ".ts", ".jsx", ".js", ".json"},
 		LogLevel:          api.LogLevelSilent,
-		Plugins:           []api.Plugin{enginePlugin()},
+		Plugins:           plugins(o),
 	})
 	if len(res.Errors) > 0 {
 		return nil, fmt.Errorf("bundle %s: %s", appDir, messages(res.Errors))
@@ -167,6 +181,56 @@ func entrySource(abs string, routes []Route) string {
 	}
 	sb.WriteString("]);\n")
 	return sb.String()
+}
+
+func plugins(o Options) []api.Plugin {
+	if o.RuntimeJSX {
+		return []api.Plugin{enginePlugin()}
+	}
+	return []api.Plugin{enginePlugin(), precompilePlugin()}
+}
+
+// precompilePlugin loads the app's .tsx and .jsx files through esbuild's
+// Transform (TypeScript and the automatic JSX runtime, with an inline
+// source map to the file) and precompile, so the bundle maps positions in
+// the compiled code back to the source lines.
+func precompilePlugin() api.Plugin {
+	return api.Plugin{
+		Name: "engine-precompile",
+		Setup: func(b api.PluginBuild) {
+			b.OnLoad(api.OnLoadOptions{Filter: `\.[jt]sx$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				src, err := os.ReadFile(a.Path)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				loader := api.LoaderTSX
+				if strings.HasSuffix(a.Path, ".jsx") {
+					loader = api.LoaderJSX
+				}
+				r := api.Transform(string(src), api.TransformOptions{
+					Loader:          loader,
+					Sourcefile:      a.Path,
+					Sourcemap:       api.SourceMapInline,
+					SourcesContent:  api.SourcesContentExclude,
+					Target:          api.ES2022,
+					Format:          api.FormatESModule,
+					JSX:             api.JSXAutomatic,
+					JSXImportSource: "engine",
+					Charset:         api.CharsetUTF8,
+					LogLevel:        api.LogLevelSilent,
+				})
+				if len(r.Errors) > 0 {
+					// Let the bundle's own load report the error at its position.
+					return api.OnLoadResult{}, nil
+				}
+				code, _, err := precompile(string(r.Code))
+				if err != nil {
+					code = string(r.Code) // left as esbuild wrote it
+				}
+				return api.OnLoadResult{Contents: &code, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
+			})
+		},
+	}
 }
 
 // engineNamespace is the esbuild namespace of the embedded jsx library's files.

@@ -1,6 +1,8 @@
 // The bundle's entry: bundle.Build generates a module that imports every route and calls start() with them, which
 // defines globalThis.__engine for the Go runtime (notes/engine-contract.md).
 
+import { resetPending } from "./jsx";
+
 /** One route as bundle.Build generates it: URL path, source file (relative to the app's parent dir), module. */
 export interface RouteModule {
   path: string;
@@ -41,6 +43,7 @@ export function start(routes: RouteModule[]): void {
   globalThis.__engine = {
     meta: () => metaJSON,
     render(i: number): string | Promise<string> {
+      resetPending();
       const fn = handlers[i];
       if (fn === undefined) throw new RangeError(`route index ${i}: the app has ${handlers.length} routes`);
       const r = fn();

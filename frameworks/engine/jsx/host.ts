@@ -2,7 +2,7 @@
 // installs (notes/engine-contract.md, "The JS <-> Go contract"). Every call crosses into Go once; only strings and
 // numbers cross.
 
-import { renderChild, type Child } from "./jsx";
+import { renderChild, settle, type Child } from "./jsx";
 
 /** The functions the Go runtime puts on globalThis.__host. A failure is returned as "\u0000ERR:" + message. */
 interface Host {
@@ -153,7 +153,8 @@ export function text(s: string, code = 200): Frame {
  */
 export function html(page: Child, code = 200): Frame | Promise<Frame> {
   const head = status(code) + "text/html; charset=utf-8\n";
-  const body = typeof page === "string" ? page : renderChild(page);
+  const r = typeof page === "string" ? page : renderChild(page);
+  const body = typeof r === "string" ? settle(r) : r.then(settle);
   if (typeof body === "string") return head + doctype(body);
   return body.then((b) => head + doctype(b));
 }

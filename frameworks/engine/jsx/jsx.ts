@@ -256,5 +256,76 @@ async function renderRest(s: string, pending: Promise<string>, cs: readonly unkn
  * Renders a JSX node (or any child) to an HTML string, or to a Promise of one when an async component was met.
  */
 export function renderToString(node: Child): string | Promise<string> {
-  return renderChild(node);
+  const r = renderChild(node);
+  return typeof r === "string" ? settle(r) : r.then(settle);
+}
+
+// Precompiled elements (bundle/precompile.go) are string concatenations, which cannot wait for a Promise: a child
+// that renders to one is stood in for by a marker, NUL + nonce + ":" + id + NUL, its Promise kept in waiting.
+// settle, at the end of the render (html(), renderToString), awaits them and puts their HTML in the markers' place.
+const NONCE = Math.random().toString(36).slice(2, 10);
+const MARKER = "\u0000" + NONCE + ":";
+const MARKER_RE = new RegExp("\u0000" + NONCE + ":(\\d+)\u0000", "g");
+const waiting = new Map<number, Promise<string>>();
+let nextID = 0;
+
+/** Forgets the markers of an earlier render (entry.ts calls it before every render). */
+export function resetPending(): void {
+  if (waiting.size !== 0) waiting.clear();
+  nextID = 0;
+}
+
+/** The HTML of s with every marker replaced by its Promise's HTML: s itself when none is waiting. */
+export function settle(s: string): string | Promise<string> {
+  if (waiting.size === 0) return s;
+  return settleAsync(s);
+}
+
+async function settleAsync(s: string): Promise<string> {
+  // A Promise's HTML may hold markers of its own: replace until none is left.
+  while (s.indexOf(MARKER) !== -1) {
+    const ids = [...s.matchAll(MARKER_RE)].map((m) => +m[1]);
+    const html = await Promise.all(ids.map((id) => waiting.get(id) ?? Promise.resolve("")));
+    const byID = new Map(ids.map((id, k) => [id, html[k]]));
+    s = s.replace(MARKER_RE, (_m, id) => byID.get(+id) ?? "");
+  }
+  waiting.clear();
+  return s;
+}
+
+/** A precompiled element's HTML as markup (bundle/precompile.go). */
+export function jsxMarkup(html: string): Markup {
+  return new Markup(html);
+}
+
+/**
+ * A precompiled element's attribute whose value is not a literal: prefix is ' name="', at is "tag key" for the
+ * error message. Renders as the runtime's attributes do.
+ */
+export function jsxAttr(prefix: string, v: unknown, at: string): string {
+  switch (typeof v) {
+    case "string":
+      return prefix + escapeHTML(v) + '"';
+    case "number":
+    case "bigint":
+      return prefix + v + '"';
+    case "boolean":
+      return v ? prefix.slice(0, -2) : "";
+    case "undefined":
+    case "function":
+      return "";
+  }
+  if (v === null) return "";
+  if (v instanceof Markup) return prefix + escapeHTML(v.html) + '"';
+  const sp = at.indexOf(" ");
+  throw new TypeError(`<${at.slice(0, sp)}> attribute ${at.slice(sp + 1)}: ${typeof v} value (want string, number or boolean)`);
+}
+
+/** A precompiled element's child that is not a literal: its HTML, or a marker when it renders to a Promise. */
+export function jsxChild(c: unknown): string {
+  const r = renderChild(c);
+  if (typeof r === "string") return r;
+  const id = nextID++;
+  waiting.set(id, r);
+  return MARKER + id + "\u0000";
 }

@@ -57,7 +57,13 @@ type engine struct {
 // newEngine bundles appDir, runs stubHost and the script in a fresh context and reads the route table.
 func newEngine(t testing.TB, appDir string) *engine {
 	t.Helper()
-	b, err := bundle.Build(appDir)
+	return newEngineWith(t, appDir, bundle.Options{})
+}
+
+// newEngineWith is newEngine with bundle options.
+func newEngineWith(t testing.TB, appDir string, o bundle.Options) *engine {
+	t.Helper()
+	b, err := bundle.BuildWith(appDir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +128,15 @@ func (e *engine) render(path string) (frame string, async bool, errMsg string) {
 }
 
 // TestRender checks the JSX runtime's exact output on the fixture app testdata/app.
+// TestRender renders every fixture route with precompiled elements and with
+// the runtime's jsx() alone: the same HTML both ways.
 func TestRender(t *testing.T) {
-	e := newEngine(t, "testdata/app")
+	for _, o := range []bundle.Options{{}, {RuntimeJSX: true}} {
+		t.Run(fmt.Sprintf("RuntimeJSX=%v", o.RuntimeJSX), func(t *testing.T) { testRender(t, newEngineWith(t, "testdata/app", o)) })
+	}
+}
+
+func testRender(t *testing.T, e *engine) {
 	const htmlType = "200\ntext/html; charset=utf-8\n"
 	for _, tc := range []struct {
 		path  string
@@ -211,7 +224,12 @@ func TestHostAPI(t *testing.T) {
 
 // TestAppRoutes renders the real app (../app) over stubHost: the six TFB routes and the page test's /ssr and /isr.
 func TestAppRoutes(t *testing.T) {
-	e := newEngine(t, "../app")
+	for _, o := range []bundle.Options{{}, {RuntimeJSX: true}} {
+		t.Run(fmt.Sprintf("RuntimeJSX=%v", o.RuntimeJSX), func(t *testing.T) { testAppRoutes(t, newEngineWith(t, "../app", o)) })
+	}
+}
+
+func testAppRoutes(t *testing.T, e *engine) {
 	meta := e.run(`__engine.meta()`)
 	wantMeta := `[{"path":"/db","file":"app/routes/db.ts","revalidate":0},` +
 		`{"path":"/fortunes","file":"app/routes/fortunes.tsx","revalidate":0},` +

@@ -274,7 +274,8 @@ func TestTFBRoutesRenderOnce(t *testing.T) {
 // TestRenderTimeoutEndToEnd serves testdata/spinapp through the master and a
 // one-isolate pool with a 300 ms render timeout: GET /spin (a TSX route that
 // never returns) is answered 500 naming the route, and the same isolate then
-// renders /hello, whose console.log reaches the log with its route.
+// renders /hello, whose console.log reaches the log with its route; /boom's
+// 500 names the TSX line of the expression that threw.
 func TestRenderTimeoutEndToEnd(t *testing.T) {
 	bu, err := bundle.Build("testdata/spinapp")
 	if err != nil {
@@ -321,9 +322,14 @@ func TestRenderTimeoutEndToEnd(t *testing.T) {
 			t.Errorf("GET /hello #%d after the timeout = %d %q, want 200 <p>hello again</p>", i+1, code, body)
 		}
 	}
+	if code, _ := get("/boom"); code != 500 {
+		t.Errorf("GET /boom = %d, want 500", code)
+	}
 	want := []string{
 		"engine: 500 GET /spin: runtime: render of /spin terminated after the 300ms render timeout\n",
 		"engine: console.log /hello: hello again\n",
+		// The precompiled element keeps the expression on its source line.
+		"engine: 500 GET /boom: TypeError: Cannot read properties of undefined (reading 'text') at spinapp/routes/boom.tsx:9:",
 	}
 	for _, w := range want {
 		if !strings.Contains(logs.String(), w) {

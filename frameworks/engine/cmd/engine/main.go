@@ -12,6 +12,9 @@
 //	               set) or serialized (one isolate, one render at a time)
 //	ENGINE_APP     the app directory holding routes/, default "app"
 //	               (relative to the working directory)
+//	ENGINE_JSX     compiled (default: elements with a literal tag become
+//	               string concatenation at bundle time) or runtime (every
+//	               element a jsx() call; the A/B variant jsx-runtime)
 //	ENGINE_RENDER_TIMEOUT  the longest a render may run before its
 //	               JavaScript is terminated and the request answered 500,
 //	               a Go duration, default 10s
@@ -57,12 +60,14 @@ type config struct {
 	// renderTimeout is ENGINE_RENDER_TIMEOUT, runtime.DefaultRenderTimeout
 	// when unset.
 	renderTimeout time.Duration
+	runtimeJSX    bool // ENGINE_JSX=runtime
 }
 
 // loadConfig reads the environment through getenv. Errors name the
 // variable: PORT or DATABASE_PATH unset, PORT not a number in 1..65535,
 // DATABASE_PATH not an existing file, ENGINE_MODE neither pool nor
-// serialized, ENGINE_RENDER_TIMEOUT not a positive duration.
+// serialized, ENGINE_RENDER_TIMEOUT not a positive duration, ENGINE_JSX
+// neither compiled nor runtime.
 func loadConfig(getenv func(string) string) (config, error) {
 	port := getenv("PORT")
 	if port == "" {
@@ -104,7 +109,15 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		timeout = d
 	}
-	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app, renderTimeout: timeout}, nil
+	var runtimeJSX bool
+	switch v := getenv("ENGINE_JSX"); v {
+	case "", "compiled":
+	case "runtime":
+		runtimeJSX = true
+	default:
+		return config{}, fmt.Errorf("ENGINE_JSX=%q: want \"compiled\" or \"runtime\"", v)
+	}
+	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app, renderTimeout: timeout, runtimeJSX: runtimeJSX}, nil
 }
 
 // run bundles, starts the pool and serves until a signal or a serve error.
@@ -121,7 +134,7 @@ func run(logger *log.Logger) error {
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
-	b, err := bundle.Build(cfg.appDir)
+	b, err := bundle.BuildWith(cfg.appDir, bundle.Options{RuntimeJSX: cfg.runtimeJSX})
 	if err != nil {
 		return fmt.Errorf("ENGINE_APP=%q: %w", cfg.appDir, err)
 	}
@@ -155,7 +168,11 @@ func run(logger *log.Logger) error {
 	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	logger.Printf("engine: listening on http://%s (mode %s, %d isolates, %d routes)", cfg.addr, cfg.mode, pool.Isolates(), len(pool.Routes()))
+	jsx := "compiled"
+	if cfg.runtimeJSX {
+		jsx = "runtime"
+	}
+	logger.Printf("engine: listening on http://%s (mode %s, %d isolates, %d routes, JSX %s)", cfg.addr, cfg.mode, pool.Isolates(), len(pool.Routes()), jsx)
 
 	select {
 	case err := <-served:
