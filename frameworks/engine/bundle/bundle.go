@@ -65,6 +65,11 @@ type Options struct {
 	// as esbuild writes it; by default elements with a literal tag and plain
 	// props are precompiled into string concatenation (precompile.go).
 	RuntimeJSX bool
+	// TwoBytePages renders HTML pages as plain text strings, as before issue
+	// 16: a page with one character above U+00FF becomes a two-byte V8
+	// string. By default pages are byte strings (jsx.ts, Pages are byte
+	// strings); the option exists for the A/B that measures the difference.
+	TwoBytePages bool
 }
 
 // BuildWith is Build with options.
@@ -100,6 +105,7 @@ func BuildWith(appDir string, o Options) (*Bundle, error) {
 		ResolveExtensions: []string{".tsx", ".ts", ".jsx", ".js", ".json"},
 		LogLevel:          api.LogLevelSilent,
 		Plugins:           plugins(o),
+		Define:            map[string]string{"ENGINE_BYTE_PAGES": strconv.FormatBool(!o.TwoBytePages)},
 	})
 	if len(res.Errors) > 0 {
 		return nil, fmt.Errorf("bundle %s: %s", appDir, messages(res.Errors))
@@ -187,14 +193,15 @@ func plugins(o Options) []api.Plugin {
 	if o.RuntimeJSX {
 		return []api.Plugin{enginePlugin()}
 	}
-	return []api.Plugin{enginePlugin(), precompilePlugin()}
+	return []api.Plugin{enginePlugin(), precompilePlugin(!o.TwoBytePages)}
 }
 
 // precompilePlugin loads the app's .tsx and .jsx files through esbuild's
 // Transform (TypeScript and the automatic JSX runtime, with an inline
 // source map to the file) and precompile, so the bundle maps positions in
-// the compiled code back to the source lines.
-func precompilePlugin() api.Plugin {
+// the compiled code back to the source lines. bytePages writes the static
+// HTML as page bytes (Options.TwoBytePages false).
+func precompilePlugin(bytePages bool) api.Plugin {
 	return api.Plugin{
 		Name: "engine-precompile",
 		Setup: func(b api.PluginBuild) {
@@ -223,7 +230,7 @@ func precompilePlugin() api.Plugin {
 					// Let the bundle's own load report the error at its position.
 					return api.OnLoadResult{}, nil
 				}
-				code, _, err := precompile(string(r.Code))
+				code, _, err := precompile(string(r.Code), bytePages)
 				if err != nil {
 					code = string(r.Code) // left as esbuild wrote it
 				}

@@ -260,10 +260,11 @@ func isIdentByte(c byte) bool {
 var runtimeImport = regexp.MustCompile(`import \{([^}]*)\} from "engine/jsx-runtime";`)
 
 // precompile rewrites src, one module as esbuild's Transform printed it
-// with the automatic runtime of import source "engine". It returns src
+// with the automatic runtime of import source "engine"; bytePages writes
+// static HTML as page bytes (jsBytes). It returns src
 // unchanged, and why, when the file cannot be read safely; compiled is the
 // number of elements rewritten.
-func precompile(src string) (out string, compiled int, err error) {
+func precompile(src string, bytePages bool) (out string, compiled int, err error) {
 	m := runtimeImport.FindStringSubmatchIndex(src)
 	if m == nil {
 		return src, 0, nil // no JSX in this file
@@ -282,7 +283,10 @@ func precompile(src string) (out string, compiled int, err error) {
 	if err != nil {
 		return src, 0, err
 	}
-	p := &compiler{src: src, toks: toks, names: names, match: make([]int, len(toks))}
+	p := &compiler{src: src, toks: toks, names: names, match: make([]int, len(toks)), quote: jsQuote}
+	if bytePages {
+		p.quote = jsBytes
+	}
 	if err := p.pair(); err != nil {
 		return src, 0, err
 	}
@@ -305,6 +309,9 @@ type compiler struct {
 	match    []int
 	compiled int
 	line     int // the line the output has reached in rewrite's current element
+	// quote writes static HTML as a string literal: jsBytes for byte-string
+	// pages, jsQuote for text pages.
+	quote func(string) string
 }
 
 func (p *compiler) text(i int) string { return p.src[p.toks[i].start:p.toks[i].end] }
@@ -461,7 +468,7 @@ func (p *compiler) element(i int) (parts []part, ok bool) {
 			continue
 		}
 		parts = append(parts, part{isCode: true, line: p.toks[value[0]].line,
-			code: helperAttr + "(" + jsQuote(" "+name+`="`) + ", " + p.rewrite(value[0], value[1], p.toks[value[0]].line) + ", " + jsQuote(tag+" "+key) + ")"})
+			code: helperAttr + "(" + p.quote(" "+name+`="`) + ", " + p.rewrite(value[0], value[1], p.toks[value[0]].line) + ", " + jsQuote(tag+" "+key) + ")"})
 	}
 	if voidTags[strings.ToLower(tag)] {
 		if hasChildren && !p.nullish(children) {
@@ -655,7 +662,7 @@ func (p *compiler) emit(parts []part, line int) string {
 		}
 		if static != "" || first {
 			plus()
-			b.WriteString(jsQuote(static))
+			b.WriteString(p.quote(static))
 			static = ""
 		}
 		plus()
@@ -668,7 +675,7 @@ func (p *compiler) emit(parts []part, line int) string {
 	}
 	if static != "" || first {
 		plus()
-		b.WriteString(jsQuote(static))
+		b.WriteString(p.quote(static))
 	}
 	b.WriteString(")")
 	return b.String()
@@ -676,6 +683,29 @@ func (p *compiler) emit(parts []part, line int) string {
 
 // escapeHTML is jsx.ts escapeHTML: & < > " ' as &amp; &lt; &gt; &quot; &apos;.
 var escapeHTML = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace
+
+// jsBytes writes s as a double-quoted JavaScript string literal of its
+// UTF-8 bytes, one character each (\xHH above 0x7F): a page's byte string
+// (jsx.ts, Pages are byte strings).
+func jsBytes(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
 
 // jsQuote writes s as a double-quoted JavaScript string literal.
 func jsQuote(s string) string {

@@ -24,6 +24,8 @@ func TestPrecompile(t *testing.T) {
 			`x = __engine_m("<ul" + __engine_a(" title=\"", title, "ul title") + ">" + __engine_c(xs.map((s) => __engine_m("<li>" + __engine_c(s) + "</li>"))) + "</ul>");`, 2},
 		{"void element", `x = jsx("img", { src: "a.png", alt: u });`,
 			`x = __engine_m("<img src=\"a.png\"" + __engine_a(" alt=\"", u, "img alt") + ">");`, 1},
+		{"text above U+007F as page bytes", `x = jsx("p", { title: "é", children: "—" });`,
+			`x = __engine_m("<p title=\"\xc3\xa9\">\xe2\x80\x94</p>");`, 1},
 		{"spread stays a call", `x = jsx("a", { ...p, children: "x" });`, `x = jsx("a", { ...p, children: "x" });`, 0},
 		{"computed key stays a call", `x = jsx("a", { [k]: 1 });`, `x = jsx("a", { [k]: 1 });`, 0},
 		{"void with children stays a call", `x = jsx("br", { children: "t" });`, `x = jsx("br", { children: "t" });`, 0},
@@ -33,7 +35,7 @@ func TestPrecompile(t *testing.T) {
 			"const r = /[)}\\]]/g; // jsx(\"p\", {})\nx = __engine_m(\"<p>\" + __engine_c(`a${ {b: 1}.b }`) + \"</p>\");", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, n, err := precompile(rt + tc.in)
+			out, n, err := precompile(rt+tc.in, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +54,7 @@ func TestPrecompile(t *testing.T) {
 // its line, and so does the code after it.
 func TestPrecompileKeepsLines(t *testing.T) {
 	in := rt + "x = jsxs(\"tr\", {\n  \"data-id\": w.id,\n  children: [\n    jsx(\"td\", { children: a.b }),\n    jsx(\"td\", { children: c.d })\n  ]\n});\ny = 1;"
-	out, _, err := precompile(in)
+	out, _, err := precompile(in, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func TestPrecompileKeepsLines(t *testing.T) {
 // TestPrecompileUnreadable: a file the lexer cannot read is left alone.
 func TestPrecompileUnreadable(t *testing.T) {
 	for _, in := range []string{rt + `x = jsx("p", { children: "a" );`, rt + "x = `a${b"} {
-		out, n, err := precompile(in)
+		out, n, err := precompile(in, true)
 		if err == nil || out != in || n != 0 {
 			t.Errorf("precompile(%q) = %q, %d, %v; want it unchanged with an error", in, out, n, err)
 		}

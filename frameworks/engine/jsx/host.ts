@@ -2,7 +2,7 @@
 // installs (notes/engine-contract.md, "The JS <-> Go contract"). Every call crosses into Go once; only strings and
 // numbers cross.
 
-import { renderChild, settle, type Child } from "./jsx";
+import { raw, renderChild, settle, type Child } from "./jsx";
 
 /** The functions the Go runtime puts on globalThis.__host. A failure is returned as "\u0000ERR:" + message. */
 interface Host {
@@ -152,12 +152,15 @@ export function text(s: string, code = 200): Frame {
  * front when the page's root element is <html>.
  */
 export function html(page: Child, code = 200): Frame | Promise<Frame> {
-  const head = status(code) + "text/html; charset=utf-8\n";
-  const r = typeof page === "string" ? page : renderChild(page);
+  // "~" after the status: the body is a byte string (jsx.ts, Pages are byte strings).
+  const head = (ENGINE_BYTE_PAGES ? status(code).slice(0, -1) + "~\n" : status(code)) + "text/html; charset=utf-8\n";
+  const r = typeof page === "string" ? raw(page).html : renderChild(page);
   const body = typeof r === "string" ? settle(r) : r.then(settle);
   if (typeof body === "string") return head + doctype(body);
   return body.then((b) => head + doctype(b));
 }
+
+declare const ENGINE_BYTE_PAGES: boolean; // bundle.Options.TwoBytePages: false
 
 function doctype(b: string): string {
   if (b.startsWith("<html")) {

@@ -5,7 +5,10 @@
 // escaped (& < > " '); null, undefined, true and false children render nothing; arrays are flattened. A component
 // (or a child) that is a Promise makes its ancestors Promises too: the sync path never allocates a Promise.
 
-/** Rendered, escaped HTML. Only h(), Fragment and raw() make one; any other string child is text and is escaped. */
+/**
+ * Rendered, escaped HTML as a byte string (each character one byte of its UTF-8). Only the JSX functions, Fragment
+ * and raw() make one; any other string child is text and is escaped.
+ */
 export class Markup {
   /** The HTML text. */
   readonly html: string;
@@ -81,9 +84,86 @@ export function escapeHTML(s: string): string {
   return last === n ? out : out + s.slice(last);
 }
 
-/** Marks s as trusted HTML: it is inserted as is, never escaped. Never pass request or database text to it. */
+// Pages are byte strings (issue 16, item 2): every character of a Markup's html is one byte of the page's UTF-8,
+// so text with characters above U+007F is stored as its UTF-8 bytes, one Latin-1 character each. A page then stays
+// a one-byte V8 string however many non-Latin-1 messages it holds (one such message used to make the whole page a
+// two-byte string, converted from UTF-16 on its way out), and the Go runtime takes the bytes back from the frame
+// (a status line ending in "~", runtime.parseFrame).
+declare const ENGINE_BYTE_PAGES: boolean; // bundle.Options.TwoBytePages: false
+const HIGH_RE = /[\u0080-\uffff]/;
+
+/** The UTF-8 bytes of s, one character each (lone surrogates become U+FFFD). */
+export function utf8Bytes(s: string): string {
+  const m = HIGH_RE.exec(s);
+  return m === null ? s : bytesFrom(s, m.index);
+}
+
+// bytesFrom is utf8Bytes of s whose first character above U+007F is at i. It builds the result from char codes:
+// a slice of s would be a two-byte string again (V8 keeps a substring in its parent's width), and so would
+// everything it is concatenated with.
+function bytesFrom(s: string, i: number): string {
+  const n = s.length;
+  const codes: number[] = [];
+  for (let k = 0; k < i; k++) codes.push(s.charCodeAt(k));
+  for (; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      codes.push(c);
+    } else if (c < 0x800) {
+      codes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    } else {
+      if (c >= 0xd800 && c < 0xe000) {
+        const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+        if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+          codes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+          continue;
+        }
+        c = 0xfffd;
+      }
+      codes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    }
+  }
+  let out = "";
+  for (let k = 0; k < codes.length; k += 8192) out += String.fromCharCode.apply(null, codes.slice(k, k + 8192));
+  return out;
+}
+
+/** The text of a byte string (utf8Bytes reversed): itself when it is ASCII. */
+export function fromBytes(s: string): string {
+  return HIGH_RE.test(s) ? decodeURIComponent(escape(s)) : s;
+}
+
+/** Text as page bytes: HTML-escaped (escapeHTML), characters above U+007F as their UTF-8 bytes. */
+export function text(s: string): string {
+  if (!ENGINE_BYTE_PAGES) return escapeHTML(s);
+  const n = s.length;
+  if (n > 32) {
+    // Long text: two RegExp scans (native) beat a loop of charCodeAt; most text needs neither.
+    const h = HIGH_RE.exec(s);
+    if (h === null) return ESCAPE_RE.test(s) ? escapeHTML(s) : s;
+    const e = ESCAPE_RE.test(s) ? escapeHTML(s) : s;
+    return bytesFrom(e, e === s ? h.index : HIGH_RE.exec(e)!.index);
+  }
+  let esc = false;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128) break;
+    if (c <= 62 && ESCAPES[c] !== undefined) esc = true;
+  }
+  if (i === n) return esc ? escapeHTML(s) : s;
+  const e = escapeHTML(s);
+  return bytesFrom(e, HIGH_RE.exec(e)!.index);
+}
+
+/**
+ * Marks s as trusted HTML: it is inserted as is, never escaped (characters above U+007F become the page's UTF-8
+ * bytes). Never pass request or database text to it.
+ */
 export function raw(s: string): Markup {
-  return new Markup(s);
+  return new Markup(ENGINE_BYTE_PAGES && HIGH_RE.test(s) ? utf8Bytes(s) : s);
 }
 
 /** The fragment `<>...</>`: renders its children with no element around them. */
@@ -124,6 +204,7 @@ function attrPrefix(name: string): string {
   if (p !== undefined) return p;
   if (!ATTR_RE.test(name)) throw new TypeError(`invalid attribute name ${JSON.stringify(name)}`);
   p = " " + (name === "className" ? "class" : name === "htmlFor" ? "for" : name) + '="';
+  if (ENGINE_BYTE_PAGES && HIGH_RE.test(p)) p = utf8Bytes(p);
   if (attrs.size < CACHE_MAX) attrs.set(name, p);
   return p;
 }
@@ -135,7 +216,7 @@ function attrPrefix(name: string): string {
 function attribute(type: string, k: string, v: unknown): string {
   switch (typeof v) {
     case "string":
-      return attrPrefix(k) + escapeHTML(v) + '"';
+      return attrPrefix(k) + text(v) + '"';
     case "number":
     case "bigint":
       return attrPrefix(k) + v + '"';
@@ -214,7 +295,7 @@ function toMarkup(r: string | Promise<string>): Node {
 export function renderChild(c: unknown): string | Promise<string> {
   switch (typeof c) {
     case "string":
-      return escapeHTML(c);
+      return text(c);
     case "number":
     case "bigint":
       return "" + c;
@@ -257,7 +338,9 @@ async function renderRest(s: string, pending: Promise<string>, cs: readonly unkn
  */
 export function renderToString(node: Child): string | Promise<string> {
   const r = renderChild(node);
-  return typeof r === "string" ? settle(r) : r.then(settle);
+  const s = typeof r === "string" ? settle(r) : r.then(settle);
+  if (!ENGINE_BYTE_PAGES) return s;
+  return typeof s === "string" ? fromBytes(s) : s.then(fromBytes);
 }
 
 // Precompiled elements (bundle/precompile.go) are string concatenations, which cannot wait for a Promise: a child
@@ -305,7 +388,7 @@ export function jsxMarkup(html: string): Markup {
 export function jsxAttr(prefix: string, v: unknown, at: string): string {
   switch (typeof v) {
     case "string":
-      return prefix + escapeHTML(v) + '"';
+      return prefix + text(v) + '"';
     case "number":
     case "bigint":
       return prefix + v + '"';

@@ -106,7 +106,7 @@ func (e *engine) render(path string) (frame string, async bool, errMsg string) {
 	}
 	defer v.Release()
 	if !v.IsPromise() {
-		return v.String(), false, ""
+		return pageText(v.String()), false, ""
 	}
 	p, err := v.AsPromise()
 	if err != nil {
@@ -119,7 +119,7 @@ func (e *engine) render(path string) (frame string, async bool, errMsg string) {
 	defer r.Release()
 	switch p.State() {
 	case v8.Fulfilled:
-		return r.String(), true, ""
+		return pageText(r.String()), true, ""
 	case v8.Rejected:
 		return "", true, r.String()
 	}
@@ -128,11 +128,29 @@ func (e *engine) render(path string) (frame string, async bool, errMsg string) {
 }
 
 // TestRender checks the JSX runtime's exact output on the fixture app testdata/app.
-// TestRender renders every fixture route with precompiled elements and with
-// the runtime's jsx() alone: the same HTML both ways.
+// pageText turns a frame whose status ends in "~" (an HTML page, a byte
+// string: each character one byte of its UTF-8) into a plain frame of text.
+func pageText(frame string) string {
+	line, rest, _ := strings.Cut(frame, "\n")
+	status, ok := strings.CutSuffix(line, "~")
+	if !ok {
+		return frame
+	}
+	b := make([]byte, 0, len(rest))
+	for _, r := range rest {
+		if r > 0xff {
+			panic(fmt.Sprintf("page byte string has U+%04X", r))
+		}
+		b = append(b, byte(r))
+	}
+	return status + "\n" + string(b)
+}
+
+// TestRender renders every fixture route with precompiled elements, with the
+// runtime's jsx() alone and with text (two-byte) pages: the same HTML.
 func TestRender(t *testing.T) {
-	for _, o := range []bundle.Options{{}, {RuntimeJSX: true}} {
-		t.Run(fmt.Sprintf("RuntimeJSX=%v", o.RuntimeJSX), func(t *testing.T) { testRender(t, newEngineWith(t, "testdata/app", o)) })
+	for _, o := range []bundle.Options{{}, {RuntimeJSX: true}, {TwoBytePages: true}, {RuntimeJSX: true, TwoBytePages: true}} {
+		t.Run(fmt.Sprintf("%+v", o), func(t *testing.T) { testRender(t, newEngineWith(t, "testdata/app", o)) })
 	}
 }
 
@@ -149,6 +167,7 @@ func testRender(t *testing.T, e *engine) {
 		{"/children", false, htmlType + `<ul>abc07<li>1</li><li>2</li></ul>`},
 		{"/void", false, htmlType + `<div><br><img src="a.png" alt="a &apos;b&apos;"><input type="checkbox" checked><hr><meta charset="utf-8"></div>`},
 		{"/async", true, htmlType + `<!DOCTYPE html><html><body><section class="card"><h2>A &amp; B</h2><em>&lt;late&gt;</em><span>sync</span><em>one</em>two</section></body></html>`},
+		{"/unicode", false, htmlType + `<p title="Zoë — フレーム" data-static="…">café — Zoë — フレーム <b>ß</b> 𝄞 x` + "\ufffd" + `y 8</p>`},
 		{"/nested", false, htmlType + `<!DOCTYPE html><html lang="en"><body><section class="card"><h2>Nested</h2><ol><li data-n="1">x&lt;y</li><li data-n="2">z</li></ol></section></body></html>`},
 	} {
 		got, async, errMsg := e.render(tc.path)
@@ -217,15 +236,15 @@ func TestHostAPI(t *testing.T) {
 	if _, _, errMsg := e.render("/nested"); errMsg != "" {
 		t.Fatal(errMsg)
 	}
-	if r := e.run(`try { __engine.render(99) } catch (e) { String(e) }`); r != "RangeError: route index 99: the app has 10 routes" {
+	if r := e.run(`try { __engine.render(99) } catch (e) { String(e) }`); r != "RangeError: route index 99: the app has 11 routes" {
 		t.Errorf("render(99) = %q", r)
 	}
 }
 
 // TestAppRoutes renders the real app (../app) over stubHost: the six TFB routes and the page test's /ssr and /isr.
 func TestAppRoutes(t *testing.T) {
-	for _, o := range []bundle.Options{{}, {RuntimeJSX: true}} {
-		t.Run(fmt.Sprintf("RuntimeJSX=%v", o.RuntimeJSX), func(t *testing.T) { testAppRoutes(t, newEngineWith(t, "../app", o)) })
+	for _, o := range []bundle.Options{{}, {RuntimeJSX: true}, {TwoBytePages: true}} {
+		t.Run(fmt.Sprintf("%+v", o), func(t *testing.T) { testAppRoutes(t, newEngineWith(t, "../app", o)) })
 	}
 }
 

@@ -263,3 +263,25 @@ func TestDBRowBuffer(t *testing.T) {
 		})
 	}
 }
+
+// TestFromLatin1: a page's byte string, as V8 writes it in UTF-8, back to
+// its bytes.
+func TestFromLatin1(t *testing.T) {
+	long := strings.Repeat("abcdefgh", 5)
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"plain ASCII", "plain ASCII"},
+		{"caf\u00c3\u00a9", "café"}, // é's UTF-8 bytes C3 A9, one character each
+		{long + "\u00e2\u0080\u0094" + long, long + "—" + long}, // past the 8-byte scan
+		{"\u00f0\u009d\u0084\u009e", "𝄞"},
+		{"kept フ", "kept フ"}, // above U+00FF: text that was not escaped stays as it is
+	} {
+		if got := fromLatin1(tc.in); got != tc.want {
+			t.Errorf("fromLatin1(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	resp, err := parseFrame("200~\ntext/html\ncaf\u00c3\u00a9")
+	if err != nil || resp.Status != 200 || resp.Body != "café" {
+		t.Errorf("parseFrame of a byte-string page = %+v, %v; want 200 café", resp, err)
+	}
+}

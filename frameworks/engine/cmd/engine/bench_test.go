@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/tfbench/tfbench/frameworks/engine/bundle"
 	"github.com/tfbench/tfbench/frameworks/engine/runtime"
@@ -21,18 +23,7 @@ const benchDataset = "../../../../.tfbench/dataset/tfb.db"
 // network: everything a request costs the engine except the socket. One op
 // is one request; compare ns/op between builds (same machine, same run).
 func BenchmarkApp(b *testing.B) {
-	src := os.Getenv("ENGINE_BENCH_DB")
-	if src == "" {
-		src = benchDataset
-	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		b.Skipf("no dataset (run go tool task dataset, or set ENGINE_BENCH_DB): %v", err)
-	}
-	dbPath := filepath.Join(b.TempDir(), "tfb.db")
-	if err := os.WriteFile(dbPath, data, 0o644); err != nil {
-		b.Fatal(err)
-	}
+	dbPath := benchDB(b)
 	bu, err := bundle.Build("../../app")
 	if err != nil {
 		b.Fatal(err)
@@ -62,4 +53,97 @@ func BenchmarkApp(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchDB copies the benchmark dataset (benchDataset, or ENGINE_BENCH_DB)
+// into a temporary folder and returns the copy's path; it skips the
+// benchmark when there is none.
+func benchDB(b *testing.B) string {
+	src := os.Getenv("ENGINE_BENCH_DB")
+	if src == "" {
+		src = benchDataset
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		b.Skipf("no dataset (run go tool task dataset, or set ENGINE_BENCH_DB): %v", err)
+	}
+	dbPath := filepath.Join(b.TempDir(), "tfb.db")
+	if err := os.WriteFile(dbPath, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dbPath
+}
+
+// BenchmarkPageBytes renders pages with characters above U+00FF as byte
+// strings (the default) and as text (bundle.Options.TwoBytePages, before
+// issue 16): the real app's /fortunes (1.2 kB, three of 13 messages) and
+// testdata/bytesapp's /page (90 kB, one em dash in 2,000 rows). In one
+// process, interleaved in blocks: four one-isolate pools per page, made in
+// the order bytes, text, text, bytes, the blocks' order rotated every round,
+// since a pool's place alone moved its speed by ~15% here. It reports each
+// side's µs per render and bytes/text (below 1: byte strings are cheaper).
+func BenchmarkPageBytes(b *testing.B) {
+	for _, bc := range []struct {
+		name, app, path string
+		block           int
+	}{{"fortunes", "../../app", "/fortunes", 200}, {"page90kB", "testdata/bytesapp", "/page", 10}} {
+		b.Run(bc.name, func(b *testing.B) { benchPageBytes(b, bc.app, bc.path, bc.block) })
+	}
+}
+
+func benchPageBytes(b *testing.B, app, path string, block int) {
+	dbPath := benchDB(b)
+	opts := []bundle.Options{{}, {TwoBytePages: true}, {TwoBytePages: true}, {}}
+	pools := make([]*runtime.Pool, len(opts))
+	for i, o := range opts {
+		bu, err := bundle.BuildWith(app, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := runtime.New(runtime.Config{Script: bu.Script, SourceMap: bu.SourceMap, DatabasePath: dbPath, Isolates: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { p.Close() })
+		pools[i] = p
+	}
+	route := -1
+	for i, r := range pools[0].Routes() {
+		if r.Path == path {
+			route = i
+		}
+	}
+	req := &runtime.Request{Method: "GET", Path: path}
+	render := func(p *runtime.Pool, n int) time.Duration {
+		start := time.Now()
+		for range n {
+			if _, err := p.Render(context.Background(), route, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return time.Since(start)
+	}
+	for _, p := range pools {
+		render(p, 2*block)
+	}
+	var spent [2]time.Duration // bytes, text
+	var renders [2]int
+	round := 0
+	for b.Loop() {
+		for k := range pools {
+			i := (k + round) % len(pools)
+			side := 0
+			if opts[i].TwoBytePages {
+				side = 1
+			}
+			spent[side] += render(pools[i], block)
+			renders[side] += block
+		}
+		round++
+	}
+	byteUs := float64(spent[0].Microseconds()) / float64(renders[0])
+	textUs := float64(spent[1].Microseconds()) / float64(renders[1])
+	b.ReportMetric(byteUs, "byte-µs/render")
+	b.ReportMetric(textUs, "text-µs/render")
+	b.ReportMetric(byteUs/textUs, "bytes/text")
 }
