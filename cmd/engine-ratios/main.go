@@ -56,6 +56,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "engine-ratios:", err)
 		return 2
 	}
+	// The p99 target compares each variant at its own peak level; beside
+	// it, the two at the same concurrency (a closed loop's latency grows
+	// with its connections).
+	fmt.Fprintf(stdout, "\np99 at the same concurrency, engine/pool and node-http/default (closed loop; medians over rounds; * marks a variant's peak level; not a target):\n")
+	if err := ratio.WriteLevels(stdout, ratio.SameLevelP99(f, "engine/pool", "node-http/default"), "engine/pool", "node-http/default"); err != nil {
+		fmt.Fprintln(stderr, "engine-ratios:", err)
+		return 2
+	}
 	if !ok {
 		var missed []string
 		for _, r := range rs {

@@ -497,7 +497,7 @@ func TestFrameworksCommand(t *testing.T) {
 	if code := cli(context.Background(), []string{"frameworks", "--frameworks-dir", "../../frameworks"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	for _, want := range []string{"engine ", "pool,serialized (by name) ", "serve,custom-server (by name) "} {
+	for _, want := range []string{"engine ", "pool,serialized (by name),jsx-runtime (by name) ", "serve,custom-server (by name) "} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}

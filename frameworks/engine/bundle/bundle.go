@@ -1,6 +1,6 @@
 // Package bundle compiles a render-engine app (its routes/*.ts(x) files and the components they import) together
 // with the engine's TypeScript library (package jsx) into one classic script and an external source map, with
-// esbuild's Go API (DESIGN.md, The render engine; notes/engine-contract.md). Pure Go, no cgo.
+// esbuild's Go API (docs/design.md, The render engine; runtime/doc.go). Pure Go, no cgo.
 package bundle
 
 import (

@@ -1,6 +1,6 @@
 // Package jsx embeds the render engine's TypeScript library: the JSX runtime (h, Fragment, string rendering with
 // HTML escaping, async components), the host API wrappers and response helpers that routes import from "engine",
-// and the bundle entry that defines globalThis.__engine (notes/engine-contract.md). bundle.Build compiles it into
+// and the bundle entry that defines globalThis.__engine (runtime/doc.go). bundle.Build compiles it into
 // every app bundle; this package holds no Go logic.
 package jsx
 

@@ -1,5 +1,5 @@
 // The bundle's entry: bundle.Build generates a module that imports every route and calls start() with them, which
-// defines globalThis.__engine for the Go runtime (notes/engine-contract.md).
+// defines globalThis.__engine for the Go runtime (runtime/doc.go).
 
 import { resetPending } from "./jsx";
 

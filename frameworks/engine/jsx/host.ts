@@ -1,5 +1,5 @@
 // Host API for routes: the request, SQLite and the response frames, over the __host functions that the Go runtime
-// installs (notes/engine-contract.md, "The JS <-> Go contract"). Every call crosses into Go once; only strings and
+// installs (runtime/doc.go, the contract). Every call crosses into Go once; only strings and
 // numbers cross.
 
 import { raw, renderChild, settle, type Child } from "./jsx";

@@ -1,13 +1,15 @@
 // Package runtime is the render engine's pool of V8 isolates
 // (github.com/tommie/v8go): it runs the bundled TSX app, one long-lived
-// context per isolate, and gives it SQLite through host functions
-// (DESIGN.md, The render engine).
+// context per isolate, and gives it C SQLite through host functions
+// (docs/design.md, The render engine; frameworks/engine/README.md).
 //
 // The bundle (Config.Script) must define globalThis.__engine with meta()
 // (a JSON route table) and render(i) (a frame string
-// "<status>\n<content-type>\n<body>", or a Promise of one), as fixed in
-// notes/engine-contract.md. Each context has a global __host object whose
-// functions take and return strings or numbers only:
+// "<status>\n<content-type>\n<body>", or a Promise of one; a status
+// followed by "~", "200~", marks a body whose characters are each one byte
+// of its UTF-8, as the engine library writes HTML pages). This comment is
+// that contract. Each context has a global __host object whose functions
+// take and return strings or numbers only:
 //
 //	__host.method(), __host.path()      the current request ("" outside a render)
 //	__host.query(name)                  first query value or ""
@@ -22,6 +24,8 @@
 //	                                    statement without result columns, its changes)
 //	__host.tx(sql, paramsListJSON)      BEGIN IMMEDIATE, one execution per params
 //	                                    list, COMMIT (ROLLBACK on error); total changes
+//	__host.log(level, text)             a line to Config.Log with the route's path
+//	                                    (globalThis.console, defined before the bundle)
 //
 // Every JSON result is ASCII: other characters come as \u escapes, so V8
 // keeps the text and the strings JSON.parse makes of it one-byte where
@@ -34,6 +38,8 @@
 //
 // A Promise result is settled with a microtask checkpoint, so an async
 // render may await promises and host calls but nothing that needs an event
-// loop (there are no timers). Every v8go value a render creates is
-// released when it ends; Pool.Retained stays constant.
+// loop (there are no timers). A render running past Config.RenderTimeout
+// is terminated (TimeoutError) and its isolate serves the next one. Every
+// v8go value a render creates is released when it ends; Pool.Retained stays
+// constant.
 package runtime

@@ -15,7 +15,7 @@ import (
 	v8 "github.com/tommie/v8go"
 )
 
-// Mode selects how many isolates render at once (DESIGN.md, The render
+// Mode selects how many isolates render at once (docs/design.md, The render
 // engine; issue 5, Render pool).
 type Mode string
 
@@ -43,7 +43,7 @@ type Config struct {
 	// maps stack positions in bundle.js back to app files. Empty: errors
 	// keep bundle.js positions.
 	SourceMap []byte
-	// DatabasePath is the SQLite dataset (DESIGN.md, The dataset). It must
+	// DatabasePath is the SQLite dataset (docs/design.md, The dataset). It must
 	// exist; each isolate opens its own read-write connection and never
 	// creates the file. Empty: no connection, and the SQL host functions
 	// return an error string.

@@ -284,7 +284,7 @@ type stmt struct {
 }
 
 // openDB opens an existing dataset read-write (never creating it) and sets
-// the per-connection pragmas every adapter sets (DESIGN.md, The dataset):
+// the per-connection pragmas every adapter sets (docs/design.md, The dataset):
 // busy_timeout 5000 ms and synchronous NORMAL.
 func openDB(path string) (*db, error) {
 	cpath := C.CString(path)

@@ -1,4 +1,4 @@
-// World table helpers shared by the db, queries, updates and page routes (TFB-RULES.md, The dataset).
+// World table helpers shared by the db, queries, updates and page routes (docs/tfb-rules.md, The dataset).
 import { db, request } from "engine";
 
 /** A World row as TFB returns it. */

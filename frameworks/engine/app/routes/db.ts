@@ -1,4 +1,4 @@
-// TFB db test: one random World row as {"id","randomNumber"} (TFB-RULES.md, db).
+// TFB db test: one random World row as {"id","randomNumber"} (docs/tfb-rules.md, db).
 import { db, json } from "engine";
 import { SELECT_WORLD, randomId, type World } from "../lib/world";
 

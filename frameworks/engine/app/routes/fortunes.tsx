@@ -1,5 +1,5 @@
 // TFB fortunes test: every Fortune row plus one added at request time, sorted by message in UTF-8 byte order in
-// code, rendered as an escaped HTML table (TFB-RULES.md, fortunes; the page of shared/fortunes-expected.html).
+// code, rendered as an escaped HTML table (docs/tfb-rules.md, fortunes; the page of shared/fortunes-expected.html).
 import { db, h, html } from "engine";
 import { FortunesTable, type Fortune } from "../components/FortunesTable";
 import { Layout } from "../components/Layout";

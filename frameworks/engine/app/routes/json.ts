@@ -1,4 +1,4 @@
-// TFB json test: {"message":"Hello, World!"} built and serialized on every request (TFB-RULES.md, json).
+// TFB json test: {"message":"Hello, World!"} built and serialized on every request (docs/tfb-rules.md, json).
 import { json } from "engine";
 
 export default function () {

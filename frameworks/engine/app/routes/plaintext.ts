@@ -1,4 +1,4 @@
-// TFB plaintext test: "Hello, World!" as text/plain (TFB-RULES.md, plaintext).
+// TFB plaintext test: "Hello, World!" as text/plain (docs/tfb-rules.md, plaintext).
 import { text } from "engine";
 
 export default function () {

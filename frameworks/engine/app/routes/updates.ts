@@ -1,6 +1,6 @@
 // TFB updates test: as queries, then each row gets a new randomNumber in 1..10000 (different from the one read),
 // written back by one UPDATE per row in a single BEGIN IMMEDIATE transaction before the response, and the
-// updated rows are returned (TFB-RULES.md, updates).
+// updated rows are returned (docs/tfb-rules.md, updates).
 import { db, json } from "engine";
 import { queryCount, randomId, randomWorlds } from "../lib/world";
 

@@ -1,0 +1,107 @@
+package ratio
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/montanaflynn/stats"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
+)
+
+// LevelP99 is one closed-loop level (connections, pipeline depth) that two
+// variants both measured on a test at its headline N: each one's p99 there,
+// the median over rounds in ms, and whether the level is its peak.
+type LevelP99 struct {
+	Test                  string
+	N                     int
+	Connections, Pipeline int
+	A, B                  float64
+	APeak, BPeak          bool
+}
+
+// SameLevelP99 lists the levels a and b (variant keys "framework/variant")
+// both measured, per test of f's suite at its headline N (page tests left
+// out), in suite and level order: their p99 at the same concurrency, where
+// a target on "p99 at peak" compares each at its own peak level.
+func SameLevelP99(f *results.File, a, b string) []LevelP99 {
+	peaks := map[string]map[string]sweep.Peak{} // test -> variant key -> peak
+	for _, p := range sweep.Peaks(f.Samples) {
+		key := p.Framework + "/" + p.Variant
+		if key != a && key != b {
+			continue
+		}
+		if peaks[p.Test] == nil {
+			peaks[p.Test] = map[string]sweep.Peak{}
+		}
+		peaks[p.Test][key+"@"+fmt.Sprint(p.N)] = p
+	}
+	var out []LevelP99
+	for _, t := range f.Suite.Tests {
+		if suite.Type(t.Type) == suite.Page {
+			continue
+		}
+		n := suite.HeadlineOf(t.Queries)
+		pa, okA := peaks[t.Name][a+"@"+fmt.Sprint(n)]
+		pb, okB := peaks[t.Name][b+"@"+fmt.Sprint(n)]
+		if !okA || !okB {
+			continue
+		}
+		for _, la := range pa.Levels {
+			for _, lb := range pb.Levels {
+				if la.Connections != lb.Connections || la.Pipeline != lb.Pipeline {
+					continue
+				}
+				out = append(out, LevelP99{
+					Test: t.Name, N: n, Connections: la.Connections, Pipeline: la.Pipeline,
+					A: medianP99(la), B: medianP99(lb),
+					APeak: pa.OK && pa.Level.Connections == la.Connections && pa.Level.Pipeline == la.Pipeline,
+					BPeak: pb.OK && pb.Level.Connections == lb.Connections && pb.Level.Pipeline == lb.Pipeline,
+				})
+			}
+		}
+	}
+	return out
+}
+
+func medianP99(l sweep.Level) float64 {
+	v := make([]float64, 0, len(l.Samples))
+	for _, s := range l.Samples {
+		v = append(v, s.Latency.P99)
+	}
+	m, _ := stats.Median(v)
+	return m
+}
+
+// WriteLevels prints rows as a table: test, level, a's and b's p99 in ms
+// (a "*" after the figure marks that variant's peak level) and a ÷ b.
+func WriteLevels(w io.Writer, rows []LevelP99, a, b string) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join([]string{"test", "connections", a, b, "ratio"}, "\t")+"\t")
+	for _, r := range rows {
+		level := fmt.Sprint(r.Connections)
+		if r.Pipeline > 1 {
+			level += fmt.Sprintf(" ×%d", r.Pipeline)
+		}
+		ratio := "—"
+		if r.B > 0 {
+			ratio = fmt.Sprintf("%.2f×", r.A/r.B)
+		}
+		fmt.Fprintln(tw, strings.Join([]string{Label(r.Test, r.N), level, ms(r.A, r.APeak), ms(r.B, r.BPeak), ratio}, "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+func ms(v float64, peak bool) string {
+	s := fmt.Sprintf("%.2f ms", v)
+	if v >= 10 {
+		s = fmt.Sprintf("%.1f ms", v)
+	}
+	if peak {
+		return s + "*"
+	}
+	return s + " "
+}
