@@ -1,7 +1,6 @@
 package isr
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log"
@@ -10,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tfbench/tfbench/frameworks/engine/internal/logbuf"
 )
 
 // fakeClock is a settable clock for Config.Now.
@@ -169,7 +170,7 @@ func TestStaleServedWhileOneRefreshRuns(t *testing.T) {
 
 func TestFailedRefreshKeepsStalePage(t *testing.T) {
 	clk := &fakeClock{}
-	var logs syncBuffer
+	var logs logbuf.Buffer
 	c := newCache(t, Config{Now: clk.now, Log: log.New(&logs, "", 0)})
 	r := &counter{}
 	get(t, c, "/page", r)
@@ -252,22 +253,4 @@ func TestByteBound(t *testing.T) {
 	if n := big.n.Load(); n != 2 {
 		t.Errorf("renders of a page over the bound = %d, want 2", n)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the logger's goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3", for the fixtures
+	"github.com/tfbench/tfbench/frameworks/engine/internal/logbuf"
 )
 
 // fixtureFile is the source file name the fixture's source map records.
@@ -579,7 +580,7 @@ func TestRenderTimeout(t *testing.T) {
 // TestConsole: console output of a render goes to the pool's log with the
 // route's path; output while the bundle starts says "(start)".
 func TestConsole(t *testing.T) {
-	var logs lockedBuffer
+	var logs logbuf.Buffer
 	p := newFixturePool(t, Config{Isolates: 1, Log: log.New(&logs, "", 0)})
 	wantResponse(t, render(t, p, rConsole, get("/console", nil)), 200, "text/plain", "logged")
 	got := logs.String()
@@ -593,24 +594,6 @@ func TestConsole(t *testing.T) {
 			t.Errorf("log lacks %q; log:\n%s", want, got)
 		}
 	}
-}
-
-// lockedBuffer is a log sink safe for the pool's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // stringifyJSON is s as JSON.stringify writes it: quotes, backslashes and

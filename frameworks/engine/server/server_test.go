@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tfbench/tfbench/frameworks/engine/internal/logbuf"
 )
 
 // fakeRenderer renders route i as "route PATH #N" (N counting from 1), or
@@ -73,33 +74,14 @@ var fixed = time.Date(2025, 3, 4, 5, 6, 7, 0, time.FixedZone("CET", 3600))
 type testServer struct {
 	url    string
 	s      *Server
-	logs   *lockedBuffer
+	logs   *logbuf.Buffer
 	now    atomic.Pointer[time.Time]
 	client *http.Client
 }
 
-// lockedBuffer is a log sink the server's goroutines write while a test
-// reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func start(t *testing.T, f *fakeRenderer) *testServer {
 	t.Helper()
-	ts := &testServer{logs: &lockedBuffer{}, client: &http.Client{Transport: &http.Transport{}}}
+	ts := &testServer{logs: &logbuf.Buffer{}, client: &http.Client{Transport: &http.Transport{}}}
 	ts.now.Store(&fixed)
 	s, err := New(Config{Renderer: f, Busy: errBusy, Log: log.New(ts.logs, "", 0), now: func() time.Time { return *ts.now.Load() }})
 	if err != nil {

@@ -12,11 +12,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tfbench/tfbench/frameworks/engine/bundle"
+	"github.com/tfbench/tfbench/frameworks/engine/internal/logbuf"
 	"github.com/tfbench/tfbench/frameworks/engine/runtime"
 	"github.com/tfbench/tfbench/frameworks/engine/server"
 
@@ -281,7 +281,7 @@ func TestRenderTimeoutEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs logbuf.Buffer
 	logger := log.New(&logs, "", 0)
 	pool, err := runtime.New(runtime.Config{Script: bu.Script, SourceMap: bu.SourceMap, Isolates: 1, RenderTimeout: 300 * time.Millisecond, Log: logger})
 	if err != nil {
@@ -336,24 +336,6 @@ func TestRenderTimeoutEndToEnd(t *testing.T) {
 			t.Errorf("log lacks %q; log:\n%s", w, logs.String())
 		}
 	}
-}
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestRetainedFlatApp renders the real app's routes (precompiled JSX, byte
