@@ -60,19 +60,27 @@ func appDB(t *testing.T) (string, *sql.DB) {
 // that differs from the id.
 func appRandom(id int) int { return (id*7919)%10000 + 1 }
 
+// onePool is a one-isolate pool on dbPath running the app in dir built
+// with o, closed when the test ends.
+func onePool(tb testing.TB, dir string, o bundle.Options, dbPath string) *runtime.Pool {
+	tb.Helper()
+	bu, err := bundle.BuildWith(dir, o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pool, err := runtime.New(runtime.Config{Script: bu.Script, SourceMap: bu.SourceMap, DatabasePath: dbPath, Isolates: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { pool.Close() })
+	return pool
+}
+
 // appServer serves the real app (../../app) through the master's handler and
 // a one-isolate pool on dbPath.
 func appServer(t *testing.T, dbPath string) *appHTTP {
 	t.Helper()
-	bu, err := bundle.Build("../../app")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool, err := runtime.New(runtime.Config{Script: bu.Script, SourceMap: bu.SourceMap, DatabasePath: dbPath, Isolates: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pool.Close() })
+	pool := onePool(t, "../../app", bundle.Options{}, dbPath)
 	srv, err := server.New(server.Config{Renderer: poolRenderer{pool}, Busy: runtime.ErrBusy})
 	if err != nil {
 		t.Fatal(err)
@@ -347,15 +355,7 @@ func TestRetainedFlatApp(t *testing.T) {
 		t.Skip("100,000 renders")
 	}
 	dbPath, _ := appDB(t)
-	bu, err := bundle.Build("../../app")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool, err := runtime.New(runtime.Config{Script: bu.Script, SourceMap: bu.SourceMap, DatabasePath: dbPath, Isolates: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pool.Close() })
+	pool := onePool(t, "../../app", bundle.Options{}, dbPath)
 	index := map[string]int{}
 	for i, r := range pool.Routes() {
 		index[r.Path] = i

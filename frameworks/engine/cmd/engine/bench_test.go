@@ -24,15 +24,7 @@ const benchDataset = "../../../../.tfbench/dataset/tfb.db"
 // is one request; compare ns/op between builds (same machine, same run).
 func BenchmarkApp(b *testing.B) {
 	dbPath := benchDB(b)
-	bu, err := bundle.Build("../../app")
-	if err != nil {
-		b.Fatal(err)
-	}
-	pool, err := runtime.New(runtime.Config{Script: bu.Script, SourceMap: bu.SourceMap, DatabasePath: dbPath, Isolates: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { pool.Close() })
+	pool := onePool(b, "../../app", bundle.Options{}, dbPath)
 	srv, err := server.New(server.Config{Renderer: poolRenderer{pool}, Busy: runtime.ErrBusy})
 	if err != nil {
 		b.Fatal(err)
@@ -96,16 +88,7 @@ func benchPageBytes(b *testing.B, app, path string, block int) {
 	opts := []bundle.Options{{}, {TwoBytePages: true}, {TwoBytePages: true}, {}}
 	pools := make([]*runtime.Pool, len(opts))
 	for i, o := range opts {
-		bu, err := bundle.BuildWith(app, o)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := runtime.New(runtime.Config{Script: bu.Script, SourceMap: bu.SourceMap, DatabasePath: dbPath, Isolates: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { p.Close() })
-		pools[i] = p
+		pools[i] = onePool(b, app, o, dbPath)
 	}
 	route := -1
 	for i, r := range pools[0].Routes() {
