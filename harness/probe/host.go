@@ -27,11 +27,20 @@ type Host struct {
 	GoVersion   string `json:"go"`      // the harness's Go version
 	// GeneratorCPUs and ServerCPUs are the CPU sets (list form, "0" or
 	// "1-3") the load generator and the servers were pinned to; Disjoint
-	// is false when the machine had too few CPUs to separate them.
+	// is false when the machine had too few CPUs to separate them. Both
+	// sets are empty where the OS has no CPU affinity (macOS): see Pinned.
 	GeneratorCPUs string `json:"generator_cpus"`
 	ServerCPUs    string `json:"server_cpus"`
 	Disjoint      bool   `json:"disjoint"`
 }
+
+// NotPinned is what a run and its report say of a host without CPU
+// affinity (macOS, issue 17): nothing keeps the generator and server apart.
+const NotPinned = "not pinned: generator and server share the machine's cores"
+
+// Pinned reports whether the generator and the servers were pinned to CPU
+// sets at all (false: no affinity on the host's OS).
+func (h Host) Pinned() bool { return h.GeneratorCPUs != "" || h.ServerCPUs != "" }
 
 // HostInfo reads the host facts. It never fails: unreadable facts stay
 // empty.

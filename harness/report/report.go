@@ -20,6 +20,7 @@ import (
 	"github.com/dustin/go-humanize"
 	"github.com/montanaflynn/stats"
 	"github.com/olekukonko/tablewriter/tw"
+	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
@@ -78,7 +79,10 @@ func machineRows(f *results.File) [][]string {
 	h := f.Host
 	cpus := fmt.Sprintf("%s, %d logical CPUs", orDash(h.CPUModel), h.LogicalCPUs)
 	sets := fmt.Sprintf("load generator on CPU %s, servers on CPU %s", h.GeneratorCPUs, h.ServerCPUs)
-	if !h.Disjoint {
+	switch {
+	case !h.Pinned():
+		sets = probe.NotPinned + " (no CPU affinity on " + orDash(h.OS) + "); RPS is not per core"
+	case !h.Disjoint:
 		sets += " (not disjoint: too few CPUs, the generator competes with the server)"
 	}
 	return [][]string{

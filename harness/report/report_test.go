@@ -150,3 +150,26 @@ func TestSubsetFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUSetsRow: the method header's "CPU sets" row for a pinned host, a
+// one-CPU host and a host without CPU affinity (macOS, issue 17).
+func TestCPUSetsRow(t *testing.T) {
+	for _, c := range []struct {
+		host probe.Host
+		want string
+	}{
+		{probe.Host{GeneratorCPUs: "0", ServerCPUs: "1", Disjoint: true}, "load generator on CPU 0, servers on CPU 1"},
+		{probe.Host{GeneratorCPUs: "0", ServerCPUs: "0"}, "load generator on CPU 0, servers on CPU 0 (not disjoint: too few CPUs, the generator competes with the server)"},
+		{probe.Host{OS: "darwin 15.1"}, "not pinned: generator and server share the machine's cores (no CPU affinity on darwin 15.1); RPS is not per core"},
+	} {
+		var got string
+		for _, row := range machineRows(&results.File{Host: c.host}) {
+			if row[0] == "CPU sets" {
+				got = row[1]
+			}
+		}
+		if got != c.want {
+			t.Errorf("host %+v: CPU sets = %q, want %q", c.host, got, c.want)
+		}
+	}
+}

@@ -152,6 +152,9 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 		return nil, "", err
 	}
 	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.cfg.Rounds, r.rec.Path)
+	if note := placementNote(r.gen, r.srv); note != "" {
+		r.logf("%s", note)
+	}
 	if warn := fdPreflight(openFileLimit(), r.cfg.Tests); warn != "" {
 		r.logf("%s", warn)
 	}
@@ -998,4 +1001,17 @@ func linkLatest(runsDir, id string) error {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(runsDir, "latest"))
+}
+
+// placementNote is the line a run logs at its start when the generator and
+// the servers do not each have CPUs of their own (issue 17): no affinity
+// (macOS) or one CPU. It is "" when the sets are disjoint.
+func placementNote(gen, srv cpuset.Set) string {
+	switch {
+	case len(gen) == 0 && len(srv) == 0:
+		return "CPU placement: " + probe.NotPinned + " (no CPU affinity on this OS); RPS figures are not per core"
+	case !cpuset.Disjoint(gen, srv):
+		return fmt.Sprintf("CPU placement: one CPU: the load generator and the servers share CPU %s", gen)
+	}
+	return ""
 }
