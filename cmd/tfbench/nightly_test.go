@@ -21,6 +21,7 @@ import (
 type workflow struct {
 	On   map[string]any `yaml:"on"`
 	Jobs map[string]struct {
+		RunsOn   string `yaml:"runs-on"`
 		Strategy struct {
 			Matrix struct {
 				Framework []string `yaml:"framework"`
@@ -88,6 +89,10 @@ func TestNightlyWorkflow(t *testing.T) {
 		}
 	}
 
+	if got := wf.Jobs["macos"].RunsOn; got != "macos-latest" {
+		t.Errorf("job macos runs on %q, want macos-latest (issue 17)", got)
+	}
+
 	runRE := regexp.MustCompile(`^go tool task ([a-z:-]+)$`)
 	var tasks []string
 	for name, job := range wf.Jobs {
@@ -106,7 +111,7 @@ func TestNightlyWorkflow(t *testing.T) {
 			tasks = append(tasks, m[1])
 		}
 	}
-	if want := []string{"nightly:final", "nightly:gate", "nightly:job", "nightly:publish", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
+	if want := []string{"nightly:final", "nightly:gate", "nightly:job", "nightly:macos", "nightly:publish", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
 		t.Errorf("workflow steps run tasks %v, want %v", tasks, want)
 	}
 
