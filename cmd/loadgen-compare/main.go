@@ -65,7 +65,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rounds := fs.Int("rounds", 5, "measured runs per generator and cell, interleaved")
 	duration := fs.Duration("duration", 0, "each run's window, whole seconds (default 10s; with --memory 60s)")
 	warmup := fs.Duration("warmup", 2*time.Second, "one unmeasured run of each generator per cell before the rounds (0s: none)")
-	memory := fs.Bool("memory", false, "instead of comparing, run tfbench load for --duration at c=256 depth 16 and sample its VmRSS every second")
+	memory := fs.Bool("memory", false, "instead of comparing, run tfbench load for --duration at c=256 depth 16 and sample its resident memory every second")
 	serve := fs.String("serve", "", "internal: run a fixed-response server of this kind (length, chunked) until standard input closes")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: loadgen-compare [flags]   (measures tfbench load against wrk; see go doc ./cmd/loadgen-compare)")
@@ -143,7 +143,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitMet
 	}
 	if cfg.Wrk, err = exec.LookPath(*wrk); err != nil {
-		fmt.Fprintln(stderr, "wrk not found: install it with `apt-get install -y wrk` (Debian/Ubuntu)")
+		fmt.Fprintln(stderr, "wrk not found: install it with "+loadgencmp.WrkInstall)
 		return exitUsage
 	}
 	cells, err := loadgencmp.Compare(ctx, cfg)

@@ -77,7 +77,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--servers", "go-stdlib"}, "loadgen-compare: framework: discover: stat frameworks: no such file or directory\n"},
 		{[]string{"--servers", "length", "--tfbench", "no-such-tfbench"},
 			"loadgen-compare: tfbench binary: stat no-such-tfbench: no such file or directory (build it with `go tool task build`)\n"},
-		{[]string{"--servers", "length", "--tfbench", self, "--wrk", "no-such-wrk"}, "wrk not found: install it with `apt-get install -y wrk` (Debian/Ubuntu)\n"},
+		{[]string{"--servers", "length", "--tfbench", self, "--wrk", "no-such-wrk"}, wantNoWrk},
 		{[]string{"--servers", "length", "extra"}, "loadgen-compare: unexpected arguments [\"extra\"]\n"},
 	}
 	for _, c := range cases {

@@ -69,8 +69,8 @@ type Run struct {
 	CPU time.Duration
 	// Wall is the time from the generator's start to its exit.
 	Wall time.Duration
-	// ServerCPU is the server process tree's CPU time during the run (its
-	// /proc reading after minus before).
+	// ServerCPU is the server process tree's CPU time during the run
+	// (probe.Tree's reading after minus before).
 	ServerCPU time.Duration
 }
 

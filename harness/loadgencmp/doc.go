@@ -22,12 +22,13 @@
 //     sending the test type's Accept header, and tfbench checking 1 in 100
 //     responses (`--type`).
 //
-// wrk pipelines with [WrkScript] and gets tfbench's headers with -H
-// ([WrkArgs]). Each round runs every cell once per generator, the generator
-// going first alternating from round to round and cell to cell, after one
-// unmeasured warmup run per cell and generator, so that background load
-// (other builds on a shared machine) falls on both. Figures are medians over
-// rounds with their min–max range.
+// wrk is the yardstick on every OS: Debian's package on Linux, Homebrew's
+// on macOS ([WrkInstall]). It pipelines with [WrkScript] and gets tfbench's
+// headers with -H ([WrkArgs]). Each round runs every cell once per
+// generator, the generator going first alternating from round to round and
+// cell to cell, after one unmeasured warmup run per cell and generator, so
+// that background load (other builds on a shared machine) falls on both.
+// Figures are medians over rounds with their min–max range.
 //
 // A generator's RPS is its own report (wrk's "Requests/sec:", tfbench's
 // --json "rps"); its CPU cost is the user + system time of its process from
@@ -38,9 +39,9 @@
 // # What decides
 //
 // The fixed-response servers are built to be cheaper per request than
-// either generator (one thread, epoll, one read and one write per pipelined
-// batch, no parsing, no allocation), so that the generator is the
-// bottleneck. Where a server is the slower side (it saturates its CPU
+// either generator (one thread, epoll on Linux and kqueue on macOS, both
+// level-triggered, one read and one write per pipelined batch, no parsing,
+// no allocation), so that the generator is the bottleneck. Where a server is the slower side (it saturates its CPU
 // first, as the real adapters do), both generators reach about the same RPS
 // and the RPS ratio says that tfbench takes no more from the server; then
 // the CPU per response ratio is the figure that decides. The table shows

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -30,8 +29,9 @@ const (
 // Memory is a memory run: the generator's resident memory sampled once a
 // second.
 type Memory struct {
-	// RSS holds VmRSS of the generator process, bytes, one sample per
-	// second from its start (the first taken 1 s after it).
+	// RSS holds the generator process's resident memory, bytes, one sample
+	// per second from its start (the first taken 1 s after it): VmRSS from
+	// /proc/PID/status on Linux, proc_pidinfo's resident size on macOS.
 	RSS []int64
 	// Run is the generator's own report of the run.
 	Run Run
@@ -55,7 +55,7 @@ func (m *Memory) Flat() (flat bool, limit int64, judged bool) {
 
 // MeasureMemory runs `tfbench load` for cfg.Duration at MemorySetting
 // against the Content-Length server (both pinned as in Compare) and samples
-// the generator's VmRSS from /proc/PID/status every second until it exits.
+// the generator's resident memory (rssSampler) every second until it exits.
 // Errors name what failed: the server, the generator (with its standard
 // error), its output.
 func MeasureMemory(ctx context.Context, cfg Config) (*Memory, error) {
@@ -80,17 +80,15 @@ func MeasureMemory(ctx context.Context, cfg Config) (*Memory, error) {
 	m := &Memory{}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	rss := rssSampler(cmd.Process.Pid)
 sample:
 	for {
 		select {
 		case <-tick.C:
-			// The process may have exited (a zombie has no VmRSS) between
-			// the tick and the read: such a sample is skipped.
-			if data, err := os.ReadFile(status); err == nil {
-				if rss, err := ParseVmRSS(data); err == nil {
-					m.RSS = append(m.RSS, rss)
-				}
+			// The process may have exited between the tick and the read:
+			// such a sample is skipped.
+			if v, ok := rss(); ok {
+				m.RSS = append(m.RSS, v)
 			}
 		case err = <-done:
 			break sample
@@ -108,7 +106,7 @@ sample:
 	return m, nil
 }
 
-// ParseVmRSS reads the VmRSS line ("VmRSS:   12345 kB") of a
+// ParseVmRSS reads the VmRSS line ("VmRSS:   12345 kB") of a Linux
 // /proc/PID/status file and returns it in bytes. A missing or malformed
 // line is an error quoting it.
 func ParseVmRSS(status []byte) (int64, error) {
@@ -133,9 +131,9 @@ func ParseVmRSS(status []byte) (int64, error) {
 }
 
 // WriteMemory prints the memory run m: the setting, the generator's RPS and
-// errors, VmRSS first, last and max in MiB over its samples, and whether it
-// stayed flat (Memory.Flat). It returns whether it did, and w's first
-// error.
+// errors, its resident memory (rssName) first, last and max in MiB over its
+// samples, and whether it stayed flat (Memory.Flat). It returns whether it
+// did, and w's first error.
 func WriteMemory(w io.Writer, cfg Config, m *Memory) (bool, error) {
 	var first, last, peak int64
 	if len(m.RSS) > 0 {
@@ -152,10 +150,10 @@ func WriteMemory(w io.Writer, cfg Config, m *Memory) (bool, error) {
 	}
 	_, err := fmt.Fprintf(w, "tfbench load memory: %s for %s against the %s server, generator CPUs %s, server CPUs %s\n"+
 		"%s req/s, %d responses, %d errors\n"+
-		"VmRSS over %d samples 1 s apart: first %s MiB, last %s MiB, max %s MiB\n%s\n",
+		"%s over %d samples 1 s apart: first %s MiB, last %s MiB, max %s MiB\n%s\n",
 		MemorySetting, cfg.Duration, Length, cpus(cfg.Generator), cpus(cfg.Server),
 		thousands(m.Run.RPS), m.Run.Responses, m.Run.Errors,
-		len(m.RSS), mib(first), mib(last), mib(peak), verdict)
+		rssName, len(m.RSS), mib(first), mib(last), mib(peak), verdict)
 	return flat, err
 }
 

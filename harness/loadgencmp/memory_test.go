@@ -3,6 +3,7 @@ package loadgencmp
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -59,10 +60,25 @@ func TestWriteMemory(t *testing.T) {
 	flat, err := WriteMemory(&b, cfg, m)
 	want := `tfbench load memory: c=256 depth 16 for 1m0s against the length server, generator CPUs 0, server CPUs 1
 1,234,567 req/s, 74074044 responses, 0 errors
-VmRSS over 12 samples 1 s apart: first 10.0 MiB, last 30.0 MiB, max 32.0 MiB
+` + rssName + ` over 12 samples 1 s apart: first 10.0 MiB, last 30.0 MiB, max 32.0 MiB
 flat: yes (last 30.0 <= 1.10 × max of the first 10 s = 34.1 MiB)
 `
 	if err != nil || !flat || b.String() != want {
 		t.Errorf("WriteMemory: flat %v, %v, wrote\n%s\nwant\n%s", flat, err, b.String(), want)
+	}
+}
+
+// The sampler reads a live process's resident memory and reports none for
+// one that has exited and been reaped.
+func TestRSSSampler(t *testing.T) {
+	if v, ok := rssSampler(os.Getpid())(); !ok || v < 1<<20 {
+		t.Errorf("own process: %d bytes, ok %v; want ok and at least 1 MiB", v, ok)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := rssSampler(cmd.Process.Pid)(); ok {
+		t.Errorf("exited process %d: %d bytes, ok; want not ok", cmd.Process.Pid, v)
 	}
 }

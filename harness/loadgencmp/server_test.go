@@ -141,3 +141,61 @@ func TestServe(t *testing.T) {
 		t.Fatal("Serve did not return within 5 s of stop")
 	}
 }
+
+// A client that sends far more pipelined requests than the sockets' buffers
+// hold in responses, and reads only later, still gets every response in
+// order: the server keeps what the socket did not take, waits until it can
+// write (EPOLLOUT on Linux, EVFILT_WRITE on macOS) and then reads again.
+func TestServeBackpressure(t *testing.T) {
+	resp, err := Response(Length)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lfd, addr, err := Listen(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopR, stopW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopR.Close()
+	served := make(chan error, 1)
+	go func() { served <- Serve(lfd, int(stopR.Fd()), resp) }()
+	defer func() {
+		stopW.Close()
+		if err := <-served; err != nil {
+			t.Errorf("Serve after stop: %v, want nil", err)
+		}
+	}()
+
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(20 * time.Second))
+	const n = 100_000 // 12 MB of responses, 2.7 MB of requests
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(c, strings.Repeat("GET / HTTP/1.1\r\nHost: x\r\n\r\n", n))
+		wrote <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let the server meet a full socket
+	br := bufio.NewReaderSize(c, 64<<10)
+	for i := range n {
+		r, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d of %d: %v", i+1, n, err)
+		}
+		if body, err := io.ReadAll(r.Body); err != nil || string(body) != Body {
+			t.Fatalf("response %d of %d: body %q, %v", i+1, n, body, err)
+		}
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if left := br.Buffered(); left != 0 {
+		t.Errorf("%d bytes after %d responses, want 0", left, n)
+	}
+}
