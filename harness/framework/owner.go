@@ -76,11 +76,12 @@ func unregister(tag string) {
 // any tag this harness gave out), the processes Server.Processes or Stop
 // saw as theirs, and the descendants of all of these. It is meant for the
 // second Ctrl-C, just before the harness exits; afterwards Start and
-// BuildCmdWith fail with ErrExiting. It costs one walk of /proc and a
-// read of the environment of each process younger than the harness. It
-// returns how many servers and
-// builds it found registered; processes it could not signal are left to
-// Pdeathsig (the group leaders die with the harness).
+// BuildCmdWith fail with ErrExiting. It costs one walk of the process
+// table (procs.Table: /proc, or sysctl on darwin) and a read of the
+// environment of each process younger than the harness. It returns how
+// many servers and builds it found registered; processes it could not
+// signal are left to Pdeathsig on Linux (the group leaders die with the
+// harness; darwin has none, see groupAttr).
 func KillAll() int {
 	registry.Lock()
 	registry.exiting = true
@@ -116,8 +117,8 @@ func KillAll() int {
 
 // OwnedBy returns the live processes whose TFBENCH_OWNER names the
 // harness process harnessPid ("<harnessPid>-<n>"): what a harness left
-// running. Tests use it to check that nothing survived. Errors: /proc
-// cannot be read.
+// running. Tests use it to check that nothing survived. Errors: the
+// process table cannot be read (procs.Table).
 func OwnedBy(harnessPid int) ([]procs.Proc, error) {
 	ps, err := procs.Table()
 	if err != nil {
@@ -143,8 +144,8 @@ func killLeftovers(pgid int, owner string) []procs.Proc {
 	return left
 }
 
-// since returns the processes of ps started at or after start (clock
-// ticks after boot, procs.Proc.Start): a tag is only inherited by
+// since returns the processes of ps started at or after start
+// (procs.Proc.Start: clock ticks after boot on Linux, µs on darwin): a tag is only inherited by
 // processes younger than the one it was given to, so Tagged need not read
 // the environment of older ones.
 func since(ps []procs.Proc, start uint64) []procs.Proc {

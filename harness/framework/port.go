@@ -33,10 +33,11 @@ func portInUse(ctx context.Context, port int) (holder string, inUse bool, err er
 }
 
 // conflicts reports whether a socket bound to ip keeps 127.0.0.1 from
-// being bound on the same port: 127.0.0.1 itself or a wildcard.
+// being bound on the same port: 127.0.0.1 itself or a wildcard ("*" is
+// how lsof, the source on darwin, writes it).
 func conflicts(ip string) bool {
 	switch ip {
-	case "127.0.0.1", "0.0.0.0", "::", "::ffff:127.0.0.1", "":
+	case "127.0.0.1", "0.0.0.0", "::", "::ffff:127.0.0.1", "", "*":
 		return true
 	}
 	return false
@@ -44,12 +45,13 @@ func conflicts(ip string) bool {
 
 // holderOf finds the process holding TCP port on 127.0.0.1 (a listener
 // first; unless listenOnly, any other socket bound there) from the
-// kernel's socket tables (gopsutil net.Connections). It returns the pid
+// kernel's socket tables (tcpSockets: gopsutil net.Connections; lsof on
+// darwin). It returns the pid
 // (0 when unknown) and a text for errors: "pid 987 (nginx)", "a process
 // of another user" (the socket's owner is not readable), or "an unknown
 // process" (no socket found: it was just closed).
 func holderOf(ctx context.Context, port int, listenOnly bool) (int, string) {
-	conns, err := gnet.ConnectionsWithoutUidsWithContext(ctx, "tcp")
+	conns, err := tcpSockets(ctx, 0)
 	if err != nil {
 		return 0, "an unknown process (" + err.Error() + ")"
 	}
@@ -91,7 +93,7 @@ func (s *Server) checkListener(ctx context.Context, port int) error {
 		return nil // cannot tell; the ready answer stands
 	}
 	for _, p := range mine {
-		conns, err := gnet.ConnectionsPidWithoutUidsWithContext(ctx, "tcp", int32(p.Pid))
+		conns, err := tcpSockets(ctx, int32(p.Pid))
 		if err != nil {
 			continue
 		}

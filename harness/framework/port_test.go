@@ -164,3 +164,14 @@ func TestStartForeignListener(t *testing.T) {
 	pg, gc := failedRun(t, o.LogPath)
 	assertGone(t, pg, gc)
 }
+
+func TestConflicts(t *testing.T) {
+	for ip, want := range map[string]bool{
+		"127.0.0.1": true, "0.0.0.0": true, "::": true, "::ffff:127.0.0.1": true, "": true, "*": true,
+		"127.0.0.2": false, "10.0.0.1": false, "::1": false,
+	} {
+		if got := conflicts(ip); got != want {
+			t.Errorf("conflicts(%q) = %v, want %v", ip, got, want)
+		}
+	}
+}

@@ -173,8 +173,8 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) [
 // (EnvOwner, Server.Owner); a monitored Node server also gets the
 // event-loop preload (StartOptions.EventLoopPreload, eventloop.Env), a
 // profiled one EnvCPUProfile and Node's --cpu-prof (StartOptions.ProfileDir). The
-// child also gets Pdeathsig SIGKILL, a last resort if the harness dies
-// without stopping it.
+// child also gets Pdeathsig SIGKILL on Linux, a last resort if the harness
+// dies without stopping it (darwin has none: groupAttr).
 //
 // A taken o.Port is refused before anything is spawned or logged. With
 // o.Port 0 the port is picked by FreePort; if another process takes it
@@ -358,7 +358,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	}
 	cmd.Env = append(cmd.Env, EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = groupAttr()
 	if err := cpuset.StartIn(l.o.CPUs, cmd); err != nil {
 		return nil, "", fmt.Errorf("%s: start `%s`: %w", l.where, startCmd, err)
 	}
@@ -547,8 +547,8 @@ func (s *Server) Stop(grace time.Duration) error {
 	return s.stopErr
 }
 
-// stopPoll is the interval of Stop's checks; each reads /proc whole (about
-// 2 ms for 100 processes).
+// stopPoll is the interval of Stop's checks; each reads the process table
+// whole (procs.Table; about 2 ms for 100 processes from Linux's /proc).
 const stopPoll = 20 * time.Millisecond
 
 func (s *Server) stop(grace time.Duration) error {
@@ -579,7 +579,7 @@ func (s *Server) stop(grace time.Duration) error {
 func (s *Server) signal(sig syscall.Signal) error {
 	ps, err := procs.Table()
 	if err != nil {
-		// Without /proc, the group is all Stop can reach.
+		// Without the process table, the group is all Stop can reach.
 		ps = nil
 	}
 	alive, _ := s.track(ps)
@@ -638,8 +638,8 @@ func (s *Server) waitGone(d time.Duration, sig syscall.Signal) ([]procs.Proc, bo
 // then re-parented and no longer found in the tree). Start calls it once
 // the server is ready and Stop at every check; a caller that samples the
 // server (probes) may call it to widen what Stop knows. It costs a walk of
-// /proc and a read of the environment of each process younger than the
-// server. Errors: /proc cannot be
+// the process table and a read of the environment of each process younger
+// than the server. Errors: the process table (procs.Table) cannot be
 // read.
 func (s *Server) Processes() ([]procs.Proc, error) {
 	ps, err := procs.Table()
@@ -652,7 +652,7 @@ func (s *Server) Processes() ([]procs.Proc, error) {
 
 // track adds the server's processes found in table ps to the known set
 // and returns the known ones alive in ps and those newly added. The
-// /proc reads happen outside the lock, so KillAll never waits on them.
+// process-table reads happen outside the lock, so KillAll never waits on them.
 func (s *Server) track(ps []procs.Proc) (alive, added []procs.Proc) {
 	known := s.knownProcs()
 	s.mu.Lock()
@@ -703,8 +703,8 @@ func (s *Server) knownProcs() []procs.Proc {
 }
 
 // GroupMembers lists the pids of the live processes (state not Z or X)
-// whose process group id is pgid, from /proc/[pid]/stat; an empty result
-// means the group is gone (or /proc is unreadable).
+// whose process group id is pgid, from the process table (procs.Table); an
+// empty result means the group is gone (or the table is unreadable).
 func GroupMembers(pgid int) []int {
 	ps, _ := procs.Table()
 	return pidsOf(procs.Group(ps, pgid))

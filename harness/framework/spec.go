@@ -751,7 +751,7 @@ func (s *Spec) BuildCmdWith(ctx context.Context, buildDir string, rt Runtime, lo
 	cmd.Dir = s.Dir
 	cmd.Env = append(s.buildEnv(abs, rt.BinDir), EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = groupAttr()
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// A grandchild holding the output pipe open must not hang Wait forever.
 	cmd.WaitDelay = 5 * time.Second

@@ -1,24 +1,22 @@
 package probe
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/shirou/gopsutil/v4/process"
 )
 
 // Usage is a reading of a process tree: total CPU time and the sum of the
-// processes' peak resident set sizes.
+// processes' peak resident set sizes (peakRSS: VmHWM on Linux, the highest
+// sampled RSS on darwin).
 type Usage struct {
 	// CPU is user + system CPU time in seconds, summed over the tree's
 	// live processes (a process that exited before the reading is missing).
 	CPU float64
-	// PeakRSS is the sum of VmHWM (peak resident memory) over the tree's
-	// processes, in bytes.
+	// PeakRSS is the sum over the tree's processes of their peak resident
+	// memory, in bytes: VmHWM on Linux; on darwin, which has no such mark,
+	// the highest RSS any Tree reading has seen of the process (peakRSS).
 	PeakRSS uint64
 	// Processes is how many processes the tree held.
 	Processes int
@@ -75,31 +73,4 @@ func Saturated(cpu, window float64, cpus int) bool {
 		return false
 	}
 	return cpu/(window*float64(cpus)) >= 0.9
-}
-
-// peakRSS reads VmHWM, a process's peak resident set size, in bytes, from
-// /proc/PID/status. gopsutil's MemoryInfo reads /proc/PID/statm, which
-// has no peak, and its status parser keeps the value private.
-func peakRSS(pid int) (uint64, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := sc.Bytes()
-		if !bytes.HasPrefix(line, []byte("VmHWM:")) {
-			continue
-		}
-		f := bytes.Fields(line[len("VmHWM:"):])
-		if len(f) != 2 || string(f[1]) != "kB" {
-			return 0, fmt.Errorf("/proc/%d/status: unexpected VmHWM line %q", pid, line)
-		}
-		kb, err := strconv.ParseUint(string(f[0]), 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("/proc/%d/status: VmHWM: %w", pid, err)
-		}
-		return kb * 1024, nil
-	}
-	return 0, fmt.Errorf("/proc/%d/status: no VmHWM (a kernel thread or a zombie)", pid)
 }

@@ -138,8 +138,8 @@ func logFaults(path string, from int64) int64 {
 const fdSpare = 64
 
 // openFileLimit is the soft RLIMIT_NOFILE of this process: Go raises it to
-// the hard limit at start, so this is what the load generator can open. 0
-// when it cannot be read.
+// the hard limit at start (on darwin to at most kern.maxfilesperproc), so
+// this is what the load generator can open. 0 when it cannot be read.
 func openFileLimit() uint64 {
 	var rl unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &rl); err != nil {

@@ -2,7 +2,8 @@
 // with every fault tfbench must survive and explain (a crash, a hang,
 // garbage bytes, a wrong Content-Length, a reset, a slow drip, a 50 MB body,
 // a body that is wrong only under concurrency, 500s, SQLITE_BUSY, processes
-// that escape the process group, a process that ignores SIGTERM). Linux only.
+// that escape the process group, a process that ignores SIGTERM). Linux
+// and darwin (readStat and daemonScript in main_linux.go, main_darwin.go).
 //
 // It serves the TFB json and plaintext tests: GET /json answers
 // {"message":"Hello, World!"} (application/json) and GET /plaintext answers

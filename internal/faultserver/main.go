@@ -1,7 +1,6 @@
 package faultserver
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"net/http"
@@ -64,8 +63,9 @@ func fail(err error) {
 // escapees spawns two `sleep 300` processes that leave the caller's process
 // group and session, and returns their pids: a child started with
 // SysProcAttr.Setsid (the caller reaps it when it ends), and a daemon made
-// by a double fork, `sh -c 'setsid sleep 300 & echo $!'`, whose shell exits
-// at once so that the daemon is re-parented away from the caller. Both
+// by a double fork, `sh -c 'setsid sleep 300 & echo $!'` (daemonScript),
+// whose shell exits at once so that the daemon is re-parented away from
+// the caller. Both
 // inherit the environment (a tag set there survives). It returns once both
 // run sleep in a session of their own (sid = pid), within 2 s, else with an
 // error naming the process; they sleep 300 s at most.
@@ -84,7 +84,7 @@ func escapees() (pids []int, err error) {
 		}
 	}()
 	pids = []int{child.Process.Pid}
-	out, err := exec.Command("sh", "-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!").Output()
+	out, err := exec.Command("sh", "-c", daemonScript).Output()
 	if err != nil {
 		return pids, fmt.Errorf("escape: double fork: %w", err)
 	}
@@ -106,31 +106,8 @@ func escapees() (pids []int, err error) {
 }
 
 // ownSession reports whether pid runs sleep as the leader of its own
-// session (/proc/PID/stat: comm "sleep", session = pid).
+// session (readStat: comm "sleep", session = pid).
 func ownSession(pid int) bool {
 	comm, _, _, sid, ok := readStat(pid)
 	return ok && comm == "sleep" && sid == pid
-}
-
-// readStat reads comm, ppid, pgrp and session from /proc/PID/stat. The
-// command name in parentheses may hold spaces and parentheses, so fields
-// are counted from the last ')'.
-func readStat(pid int) (comm string, ppid, pgrp, sid int, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return "", 0, 0, 0, false
-	}
-	i, j := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
-	if i < 0 || j < i {
-		return "", 0, 0, 0, false
-	}
-	f := strings.Fields(string(b[j+1:])) // state ppid pgrp session …
-	if len(f) < 4 {
-		return "", 0, 0, 0, false
-	}
-	var errs [3]error
-	ppid, errs[0] = strconv.Atoi(f[1])
-	pgrp, errs[1] = strconv.Atoi(f[2])
-	sid, errs[2] = strconv.Atoi(f[3])
-	return string(b[i+1 : j]), ppid, pgrp, sid, errs[0] == nil && errs[1] == nil && errs[2] == nil
 }

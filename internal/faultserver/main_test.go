@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -184,8 +182,7 @@ func TestMainEscape(t *testing.T) {
 		if wantChild := i == 0; (ppid == pids.Self) != wantChild {
 			t.Errorf("child %d: ppid %d, server %d; want the setsid child's parent to be the server, the daemon's not", pid, ppid, pids.Self)
 		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err != nil || !slices.Contains(strings.Split(string(env), "\x00"), tag) {
+		if has, err := environHas(pid, tag); err != nil || !has {
 			t.Errorf("child %d: environ lacks %s (%v)", pid, tag, err)
 		}
 	}

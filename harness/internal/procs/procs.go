@@ -1,11 +1,13 @@
-// Package procs reads the Linux process table from /proc and signals
+// Package procs reads the process table and signals
 // processes by identity: a pid together with its start time, so that a pid
 // the kernel has meanwhile given to an unrelated process is never
 // signalled. The harness uses it to find every process a server or build
 // spawned, including those that left its process group (setsid, setpgid,
 // a double fork) — by the environment tag they inherit (Tagged) and by the
 // parent links seen while they were still in the tree (Descendants).
-// Linux only.
+// Linux reads /proc and signals through a pidfd (procs_linux.go); darwin
+// reads sysctl kern.proc and kern.procargs2 and signals with kill(2)
+// (procs_darwin.go). Other systems do not build.
 package procs
 
 import (
@@ -21,7 +23,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Proc is one process as /proc/PID/stat describes it.
+// Proc is one process as /proc/PID/stat (Linux) or kinfo_proc (darwin,
+// see fromKinfo) describes it.
 type Proc struct {
 	// Pid is the process id.
 	Pid int
@@ -30,15 +33,19 @@ type Proc struct {
 	PPid int
 	// Pgid is the process group id.
 	Pgid int
-	// Sid is the session id.
+	// Sid is the session id (on darwin from getsid(2); 0 when refused).
 	Sid int
-	// Start is the start time in clock ticks after boot (stat field 22);
-	// with Pid it identifies the process across pid reuse.
+	// Start is the start time: on Linux in clock ticks after boot (stat
+	// field 22), on darwin in microseconds since the Unix epoch (kinfo_proc
+	// p_starttime, wall clock: a clock stepped back breaks the order).
+	// With Pid it identifies the process across pid reuse, and later
+	// processes have larger ones.
 	Start uint64
 	// State is the state letter: R running, S sleeping, D disk wait,
 	// T stopped, Z zombie, X dead, ...
 	State byte
-	// Comm is the command name (at most 15 bytes, as the kernel keeps it).
+	// Comm is the command name (at most 15 bytes on Linux, 16 on darwin,
+	// as the kernel keeps it).
 	Comm string
 }
 
@@ -84,47 +91,6 @@ func trunc(b []byte) string {
 		return string(b[:80]) + "…"
 	}
 	return string(b)
-}
-
-// Get reads one process's /proc/PID/stat. Errors: the process does not
-// exist (an error wrapping fs.ErrNotExist, or ESRCH while reading) or its
-// stat line cannot be parsed.
-func Get(pid int) (Proc, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return Proc{}, err
-	}
-	return ParseStat(b)
-}
-
-// Table reads every process in /proc (zombies included, see Live), in
-// /proc's order (ascending pid). A process that exits during the walk is
-// left out. Errors: /proc cannot be listed (not Linux, or not mounted).
-func Table() ([]Proc, error) {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil, fmt.Errorf("process table: %w", err)
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
-	if err != nil {
-		return nil, fmt.Errorf("process table: %w", err)
-	}
-	out := make([]Proc, 0, len(names))
-	for _, name := range names {
-		if name == "" || name[0] < '0' || name[0] > '9' {
-			continue
-		}
-		pid, err := strconv.Atoi(name)
-		if err != nil {
-			continue
-		}
-		if p, err := Get(pid); err == nil {
-			out = append(out, p)
-		}
-	}
-	slices.SortFunc(out, func(a, b Proc) int { return a.Pid - b.Pid })
-	return out, nil
 }
 
 // Group returns the live processes of ps whose process group is pgid; an
@@ -174,7 +140,7 @@ func Descendants(ps []Proc, roots ...int) []Proc {
 }
 
 // Tagged returns the live processes of ps whose environment (as exec gave
-// it, /proc/PID/environ) holds name with a value match accepts. The tag
+// it: /proc/PID/environ on Linux, kern.procargs2 on darwin) holds name with a value match accepts. The tag
 // survives setsid, setpgid and double forks, as every child inherits the
 // environment unless it is cleared on purpose. Processes whose environment
 // cannot be read (another user's, or non-dumpable ones) are left out.
@@ -185,11 +151,11 @@ func Tagged(ps []Proc, name string, match func(value string) bool) []Proc {
 		if !p.Live() || p.Pid == 0 {
 			continue
 		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid) + "/environ")
+		env, err := environ(p.Pid)
 		if err != nil {
 			continue
 		}
-		for e := range bytes.SplitSeq(env, []byte{0}) {
+		for _, e := range env {
 			if bytes.HasPrefix(e, prefix) && match(string(e[len(prefix):])) {
 				out = append(out, p)
 				break
@@ -217,9 +183,10 @@ func Alive(ps, known []Proc) []Proc {
 }
 
 // Kill sends sig to each process of ps that is still the process it was:
-// same pid and start time, not a zombie. It opens a pidfd first (Linux ≥
-// 5.3; plain kill(2) after the same check on older kernels), so the pid
-// cannot be reused between the check and the signal. It never signals
+// same pid and start time, not a zombie. On Linux it opens a pidfd first
+// (Linux ≥ 5.3; plain kill(2) after the same check on older kernels), so
+// the pid cannot be reused between the check and the signal; darwin has no
+// pidfd, so there the check and kill(2) leave a small window (killOne). It never signals
 // pid ≤ 1 or the calling process. It returns how many processes it
 // signalled; processes that are gone are skipped silently. Errors: a
 // signal the kernel refused (EPERM for another user's process), each
@@ -241,28 +208,6 @@ func Kill(ps []Proc, sig syscall.Signal) (int, error) {
 		}
 	}
 	return n, errors.Join(errs...)
-}
-
-func killOne(p Proc, sig syscall.Signal) (bool, error) {
-	fd, err := unix.PidfdOpen(p.Pid, 0)
-	switch {
-	case errors.Is(err, unix.ESRCH):
-		return false, nil
-	case errors.Is(err, unix.ENOSYS):
-		if !same(p) {
-			return false, nil
-		}
-		return signalled(syscall.Kill(p.Pid, sig))
-	case err != nil:
-		return false, err
-	}
-	defer unix.Close(fd)
-	// The pidfd pins the process that had the pid at open time; if stat
-	// still shows the same start time, that is the process we mean.
-	if !same(p) {
-		return false, nil
-	}
-	return signalled(unix.PidfdSendSignal(fd, sig, nil, 0))
 }
 
 // same reports whether pid still holds p (same start time) and is live.
