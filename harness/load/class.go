@@ -1,7 +1,6 @@
 package load
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -40,7 +39,7 @@ const (
 	// load). The response itself still counts in Responses and StatusCounts.
 	Check Class = "check"
 	// Generator: the load generator ran out of its own resources, whatever
-	// the server did: a socket, connect, read, write, eventfd or epoll call
+	// the server did: a socket, connect, read, write, eventfd, epoll or kqueue call
 	// failed with EMFILE or ENFILE (open-file limits), ENOBUFS or ENOMEM
 	// (kernel memory), or EADDRNOTAVAIL (no free local port). Such a sample
 	// measured the harness, not the server; the example names the errno and
@@ -96,8 +95,9 @@ func generatorErrno(err error) (unix.Errno, bool) {
 //     limit read now;
 //   - ENFILE: "(generator: the system's open-file table is full; fs.file-max)";
 //   - EADDRNOTAVAIL: "(generator: no free local port; TIME_WAIT or
-//     ip_local_port_range 32768-60999)", the range read from
-//     /proc/sys/net/ipv4/ip_local_port_range (left out if unreadable);
+//     ip_local_port_range 32768-60999)", the range read now (portRangeHint:
+//     /proc/sys/net/ipv4/ip_local_port_range on Linux, "net.inet.ip.portrange
+//     49152-65535" from sysctl on darwin; the range left out if unreadable);
 //   - ENOBUFS, ENOMEM: "(generator: the kernel is out of memory for sockets)".
 func generatorHint(e unix.Errno, connections int) string {
 	switch e {
@@ -110,23 +110,9 @@ func generatorHint(e unix.Errno, connections int) string {
 	case unix.ENFILE:
 		return "(generator: the system's open-file table is full; fs.file-max)"
 	case unix.EADDRNOTAVAIL:
-		return "(generator: no free local port; TIME_WAIT or ip_local_port_range" + portRange() + ")"
+		return "(generator: no free local port; TIME_WAIT or " + portRangeHint() + ")"
 	}
 	return "(generator: the kernel is out of memory for sockets)"
-}
-
-// portRange is " LO-HI" from /proc/sys/net/ipv4/ip_local_port_range, the
-// local ports connect picks from, or "" if it cannot be read.
-func portRange() string {
-	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
-	if err != nil {
-		return ""
-	}
-	f := bytes.Fields(b)
-	if len(f) != 2 {
-		return ""
-	}
-	return fmt.Sprintf(" %s-%s", f[0], f[1])
 }
 
 // isTimeout reports whether err is a deadline expiring.

@@ -16,11 +16,12 @@
 //   - HTTP/1.1 keep-alive over plain TCP (concurrency = open connections);
 //   - closed-loop mode runs the connections on event loops, as wrk does: one
 //     per CPU the generator may use (GOMAXPROCS, which follows the process's
-//     CPU affinity), each a goroutine with its own level-triggered epoll set
-//     (Linux) over non-blocking sockets read and written with raw system
-//     calls, the connections whose batch is complete sending their next
-//     batch together after each epoll_wait; so a batch costs one write, one
-//     read as a rule, and a share of one epoll_wait (loop.go says why);
+//     CPU affinity on Linux; NumCPU on darwin), each a goroutine with its own
+//     level-triggered poller, an epoll set on Linux (raw read and write
+//     system calls) and a kqueue on darwin (poll_darwin.go), over
+//     non-blocking sockets, the connections whose batch is complete sending
+//     their next batch together after each wait; so a batch costs one write,
+//     one read as a rule, and a share of one wait (loop.go says why);
 //     with nothing ready a loop naps (1/20 of its batch latency, at most
 //     1 ms) before it blocks, so the server does not pay to wake it per
 //     response (docs/design.md, "What a sleeping generator costs the server");
@@ -174,9 +175,10 @@
 //     "connect 127.0.0.1:8080: too many open files (generator:
 //     RLIMIT_NOFILE 32 for 64 connections)" or "connect 127.0.0.1:8080:
 //     cannot assign requested address (generator: no free local port;
-//     TIME_WAIT or ip_local_port_range 32768-60999)". If even the event
-//     loops' eventfd or epoll set cannot be made, Run returns a Result with
-//     Window 0 and one generator error instead of failing.
+//     TIME_WAIT or ip_local_port_range 32768-60999)" (on darwin
+//     "net.inet.ip.portrange 49152-65535"). If even the event loops' eventfd,
+//     epoll set or kqueue cannot be made, Run returns a Result with Window 0
+//     and one generator error instead of failing.
 //
 // Connect, read, write and timeout are socket errors ([Result.SocketErrors]);
 // status, check and generator errors are not, and the gate counts them on

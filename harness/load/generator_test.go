@@ -1,10 +1,8 @@
 package load
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -13,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -21,20 +18,6 @@ import (
 	"github.com/rakyll/hey/requester"
 	"golang.org/x/sys/unix"
 )
-
-// procPortRange is " LO-HI" as the system's ip_local_port_range gives it.
-func procPortRange(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := bytes.Fields(b)
-	if len(f) != 2 {
-		t.Fatalf("ip_local_port_range %q, want two numbers", b)
-	}
-	return fmt.Sprintf(" %s-%s", f[0], f[1])
-}
 
 // The generator's own errnos, bare (the event loop's system calls) or
 // wrapped as net and os wrap them (the constant-rate dialer), are class
@@ -58,7 +41,7 @@ func TestGeneratorClass(t *testing.T) {
 		{Connect, unix.ENFILE, Generator,
 			"connect 127.0.0.1:8080: too many open files in system (generator: the system's open-file table is full; fs.file-max)"},
 		{Connect, unix.EADDRNOTAVAIL, Generator,
-			"connect 127.0.0.1:8080: cannot assign requested address (generator: no free local port; TIME_WAIT or ip_local_port_range" + procPortRange(t) + ")"},
+			"connect 127.0.0.1:8080: cannot assign requested address (generator: no free local port; TIME_WAIT or " + wantPortRange(t) + ")"},
 		{Connect, fmt.Errorf("epoll_ctl: %w", unix.ENOMEM), Generator,
 			"connect 127.0.0.1:8080: epoll_ctl: cannot allocate memory (generator: the kernel is out of memory for sockets)"},
 		{Write, unix.ENOBUFS, Generator,
@@ -244,7 +227,7 @@ func setSockoptHook(t *testing.T, hook func(fd int) error) {
 // (Linux >= 6.3), two of four connections measure and the other two fail.
 func TestGeneratorPortsExhausted(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, helloJSON) })
-	want := "connect " + s.addr() + ": cannot assign requested address (generator: no free local port; TIME_WAIT or ip_local_port_range" + procPortRange(t) + ")"
+	want := "connect " + s.addr() + ": cannot assign requested address (generator: no free local port; TIME_WAIT or " + wantPortRange(t) + ")"
 	for _, rate := range []float64{0, 200} {
 		t.Run(fmt.Sprintf("injected-rate-%g", rate), func(t *testing.T) {
 			setSockoptHook(t, func(int) error { return unix.EADDRNOTAVAIL })
@@ -260,21 +243,7 @@ func TestGeneratorPortsExhausted(t *testing.T) {
 		})
 	}
 	t.Run("ip_local_port_range", func(t *testing.T) {
-		lo := twoFreePorts(t)
-		rangeHook := func(fd int) error {
-			return unix.SetsockoptInt(fd, unix.IPPROTO_IP, unix.IP_LOCAL_PORT_RANGE, lo|(lo+1)<<16)
-		}
-		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = rangeHook(fd)
-		unix.Close(fd)
-		if errors.Is(err, unix.ENOPROTOOPT) {
-			t.Skip("IP_LOCAL_PORT_RANGE needs Linux 6.3 or later")
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		rangeHook := twoPortsHook(t) // skips where a socket's local ports cannot be restricted
 		before := s.conns.Load()
 		setSockoptHook(t, rangeHook)
 		r := run(t, Options{Addr: s.addr(), Path: "/json", Connections: 4, Duration: 300 * time.Millisecond, Timeout: time.Second})
@@ -289,31 +258,4 @@ func TestGeneratorPortsExhausted(t *testing.T) {
 			t.Errorf("example %q, want %q", r.Examples[Generator], want)
 		}
 	})
-}
-
-// twoFreePorts returns a local port lo such that lo and lo+1, both inside
-// ip_local_port_range, are bound by nothing on 127.0.0.1 right now.
-func twoFreePorts(t *testing.T) int {
-	t.Helper()
-	var hi int
-	if _, err := fmt.Sscanf(procPortRange(t), " %d-%d", new(int), &hi); err != nil {
-		t.Fatal(err)
-	}
-	for range 20 {
-		l1, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lo := l1.Addr().(*net.TCPAddr).Port
-		l2, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(lo+1))
-		l1.Close()
-		if err == nil {
-			l2.Close()
-			if lo+1 <= hi {
-				return lo
-			}
-		}
-	}
-	t.Fatal("no two adjacent free local ports in 20 tries")
-	return 0
 }

@@ -2,14 +2,11 @@ package load
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -19,11 +16,13 @@ import (
 // Closed-loop mode runs on event loops, as wrk does: the connections are
 // split over one worker per CPU the generator may run on (loopCount; at most
 // one per connection), each a goroutine locked to its thread with its own
-// level-triggered epoll set and non-blocking sockets, read and written with
-// raw system calls. Per batch that is one write(2), usually one read(2), and
-// a share of one epoll_wait(2); no read that finds nothing (a goroutine per
-// connection reads once before it parks), no epoll_ctl (wrk switches write
-// interest on and off per batch), and no scheduler or deadline timer work.
+// level-triggered poller (an epoll set on Linux, poll_linux.go; a kqueue on
+// darwin, poll_darwin.go) and non-blocking sockets, read and written with
+// raw system calls on Linux. Per batch that is one write(2), usually one
+// read(2), and a share of one epoll_wait(2); no read that finds nothing (a
+// goroutine per connection reads once before it parks), no epoll_ctl (wrk
+// switches write interest on and off per batch), and no scheduler or
+// deadline timer work.
 // Only a connection that is connecting, or whose batch did not fit the
 // socket at once, waits for writability. Timeouts are due times per
 // connection, scanned when the earliest may have passed. Constant-rate mode
@@ -55,9 +54,9 @@ const (
 type lconn struct {
 	conn
 	fd      int       // the socket; -1 when closed
-	index   int       // its position in the worker's conns: the epoll data
+	index   int       // its position in the worker's conns: the poller's data (epoll data, kevent udata)
 	state   lstate    // where it stands
-	events  uint32    // the epoll events registered for fd
+	events  interest  // what the poller watches fd for
 	due     time.Time // when the current state expires (see lstate)
 	sent    time.Time // when the current batch's write started
 	pending int       // responses of the current batch still to read
@@ -67,19 +66,32 @@ type lconn struct {
 // Read is the parser's source: one read(2) of the socket.
 func (k *lconn) Read(b []byte) (int, error) { return readFD(k.fd, b) }
 
-// wakeIndex is the epoll data of the wake-up eventfd.
-const wakeIndex = -1
+// interest is what the poller watches a connection's socket for: nothing
+// (connected, waiting for the window), readability or writability; never
+// both.
+type interest uint8
+
+const (
+	noInterest    interest = iota // nothing: an idle connection
+	readInterest                  // readable: reading responses
+	writeInterest                 // writable: connecting, or the rest of a batch
+)
+
+// wakeIndex is the poller's index of the wake-up (the eventfd's epoll data
+// on Linux, the EVFILT_USER event on darwin); noIndex, of an event that is
+// nothing for the loop (a kevent receipt). Connection indices are >= 0.
+const (
+	wakeIndex = -1
+	noIndex   = -2
+)
 
 // worker is one event loop and the connections it runs.
 type worker struct {
 	p       *plan
 	sa      unix.Sockaddr // where connections go
 	saErr   error         // if resolving Addr failed: every connect fails with it
-	ep      int           // epoll set
-	epf     *os.File      // ep, as a file in Go's network poller (block)
-	epc     syscall.RawConn
+	pl      poller        // the level-triggered epoll set or kqueue, and its events
 	conns   []*lconn
-	evs     []unix.EpollEvent
 	window  bool      // the window has started: connects and errors count
 	nextDue time.Time // no connection's due time is earlier; zero: none
 	ready   []*lconn  // connections whose batch is complete: they send after this round of events
@@ -109,14 +121,14 @@ const (
 // runLoops runs closed-loop mode for p (see Run): it opens the connections
 // before the window, runs the window on the workers, and returns every
 // connection's counts and when the caller cancelled (zero if not). Its
-// error is for a failed epoll or eventfd set-up only ("load: eventfd: too
+// error is for a failed poller or wake-up set-up only ("load: eventfd: too
 // many open files"; Run turns the generator's own errnos into a Result).
 func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, error) {
-	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	wake, err := newWaker()
 	if err != nil {
-		return nil, nil, time.Time{}, fmt.Errorf("load: eventfd: %w", err)
+		return nil, nil, time.Time{}, err
 	}
-	defer unix.Close(wake)
+	defer wake.close()
 	workers := make([]*worker, min(p.loops, p.Connections))
 	defer func() {
 		for _, w := range workers {
@@ -152,9 +164,7 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, erro
 		case <-ctx.Done():
 			stopped <- time.Now()
 			p.stop.Store(true)
-			var one [8]byte
-			binary.NativeEndian.PutUint64(one[:], 1) // eventfd's counter += 1
-			unix.Write(wake, one[:])
+			wake.wake()
 		case <-finished:
 		}
 	}()
@@ -189,14 +199,14 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, erro
 }
 
 // loopCount is how many event loops closed-loop mode runs: one per CPU the
-// process may run on (its affinity mask, which a harness that pins itself
-// narrows at once, while GOMAXPROCS follows it only later), at most
-// GOMAXPROCS. Run reads it before a probe raises GOMAXPROCS (plan.loops).
+// process may run on (its affinity mask on Linux, which a harness that pins
+// itself narrows at once, while GOMAXPROCS follows it only later; NumCPU on
+// darwin, which has no affinity), at most GOMAXPROCS. Run reads it before a
+// probe raises GOMAXPROCS (plan.loops).
 func loopCount() int {
 	n := runtime.GOMAXPROCS(0)
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err == nil && set.Count() > 0 {
-		n = min(n, set.Count())
+	if cpus, ok := processCPUs(); ok && cpus > 0 {
+		n = min(n, cpus)
 	}
 	return n
 }
@@ -209,48 +219,29 @@ func (w *worker) newConn(index int) *lconn {
 	return k
 }
 
-// newWorker makes a worker with its epoll set, watching wake.
-func newWorker(p *plan, sa unix.Sockaddr, saErr error, wake int) (*worker, error) {
-	w := &worker{p: p, sa: sa, saErr: saErr, evs: make([]unix.EpollEvent, min(p.Connections+1, 1024)),
+// newWorker makes a worker with its poller, watching wake; the poller
+// takes up to p.Connections connections (indices 0..p.Connections-1).
+func newWorker(p *plan, sa unix.Sockaddr, saErr error, wake *waker) (*worker, error) {
+	w := &worker{p: p, sa: sa, saErr: saErr,
 		hist: hdrhistogram.New(1, p.maxMicros, 3), ttfb: hdrhistogram.New(1, p.maxMicros, 3)}
-	if err := w.newEpoll(); err != nil {
+	if err := w.pl.init(min(p.Connections+1, 1024), p.Connections); err != nil {
 		return nil, err
 	}
-	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_ADD, wake, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: wakeIndex}); err != nil {
-		w.epf.Close()
-		return nil, fmt.Errorf("load: epoll_ctl add eventfd: %w", err)
+	if err := w.pl.watch(wake); err != nil {
+		w.pl.close()
+		return nil, err
 	}
 	return w, nil
 }
 
-// newEpoll makes w's epoll set, non-blocking and registered with Go's
-// network poller as a file (epf), so that block can park the goroutine
-// until the set has an event.
-func (w *worker) newEpoll() error {
-	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
-	if err != nil {
-		return fmt.Errorf("load: epoll_create1: %w", err)
-	}
-	if err := unix.SetNonblock(ep, true); err != nil {
-		unix.Close(ep)
-		return fmt.Errorf("load: epoll set non-blocking: %w", err)
-	}
-	w.ep, w.epf = ep, os.NewFile(uintptr(ep), "epoll")
-	if w.epc, err = w.epf.SyscallConn(); err != nil {
-		w.epf.Close()
-		return fmt.Errorf("load: epoll set: %w", err)
-	}
-	return nil
-}
-
-// close closes the worker's sockets and its epoll set.
+// close closes the worker's sockets and its poller.
 func (w *worker) close() {
 	for _, k := range w.conns {
 		if k.fd >= 0 {
 			w.closeFD(k)
 		}
 	}
-	w.epf.Close()
+	w.pl.close()
 }
 
 // open connects every connection before the window and waits until all
@@ -280,19 +271,27 @@ func (w *worker) open(deadline time.Time) {
 		if connecting == 0 || !now.Before(deadline) || w.p.stop.Load() {
 			return
 		}
-		n, err := unix.EpollWait(w.ep, w.evs, ceilMillis(deadline.Sub(now)))
+		n, err := w.pl.wait(deadline.Sub(now))
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
 			return
 		}
-		for _, ev := range w.evs[:n] {
-			if ev.Fd == wakeIndex {
-				return
+		for i := range n {
+			index, cause, fault := w.pl.event(i)
+			if index < 0 {
+				if index == wakeIndex {
+					return
+				}
+				continue
 			}
-			if k := w.conns[ev.Fd]; k.state == lsConnecting {
-				w.connected(k)
+			if k := w.conns[index]; k.state == lsConnecting {
+				if fault {
+					w.faulted(k, cause)
+				} else {
+					w.connected(k, cause)
+				}
 			}
 		}
 	}
@@ -302,15 +301,16 @@ func (w *worker) open(deadline time.Time) {
 // first batch (or connects), then steps until the window ends or the run is
 // cancelled.
 //
-// The goroutine holds its thread with a 1 µs timer slack (a nap of 20 µs,
-// not 20 + the default 50) and gives it back with the default slack. It
-// must not let the thread end: a server the harness started from that
-// thread would get its parent-death signal (SIGKILL).
+// The goroutine holds its thread with a 1 µs timer slack on Linux (a nap
+// of 20 µs, not 20 + the default 50; darwin has none to set) and gives it
+// back with the default slack. It must not let the thread end: a server
+// the harness started from that thread would get its parent-death signal
+// (SIGKILL).
 func (w *worker) run() {
 	runtime.LockOSThread()
-	unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(time.Microsecond), 0, 0, 0)
+	setTimerSlack(time.Microsecond)
 	defer func() {
-		unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0) // 0: the thread's default
+		setTimerSlack(0) // 0: the thread's default
 		runtime.UnlockOSThread()
 	}()
 	w.start()
@@ -356,19 +356,30 @@ func (w *worker) step() bool {
 		return true
 	}
 	if err != nil {
-		return false // only for a broken epoll set (EBADF, EINVAL): nothing to count
+		return false // only for a broken poller (EBADF, EINVAL): nothing to count
 	}
-	for _, ev := range w.evs[:n] {
-		if ev.Fd == wakeIndex {
-			return false
+	for i := range n {
+		// On Linux event is the epoll data, cause 0 and fault false: the
+		// compiler inlines it and drops the fault branch.
+		index, cause, fault := w.pl.event(i)
+		if index < 0 {
+			if index == wakeIndex {
+				return false
+			}
+			continue // noIndex
 		}
-		switch k := w.conns[ev.Fd]; k.state {
+		k := w.conns[index]
+		if fault {
+			w.faulted(k, cause)
+			continue
+		}
+		switch k.state {
 		case lsReading:
 			w.readable(k)
 		case lsSending:
 			w.write(k)
 		case lsConnecting:
-			w.connected(k)
+			w.connected(k, cause)
 		}
 	}
 	// A send can complete another batch from bytes already buffered, which
@@ -385,7 +396,7 @@ func (w *worker) step() bool {
 }
 
 // ceilMillis is d in whole milliseconds rounded up, at least 0: epoll_wait's
-// timeout, so that the loop never wakes before a due time.
+// timeout (Linux), so that the loop never wakes before a due time.
 func ceilMillis(d time.Duration) int {
 	if d <= 0 {
 		return 0
@@ -393,48 +404,24 @@ func ceilMillis(d time.Duration) int {
 	return int((d + time.Millisecond - 1) / time.Millisecond)
 }
 
-// wait returns how many events epoll_wait put in w.evs within timeout: a
-// poll; if nothing is ready, a nap (napFor) and a second poll; then a
-// blocking wait (block). The polls and the nap (at most maxNap) are raw
-// system calls, which keep the P; the blocking wait parks the goroutine, so
-// other goroutines (probes, an in-process test server) run meanwhile.
+// wait returns how many events the poller holds (w.pl.event) within
+// timeout: a poll; if nothing is ready, a nap (napFor) and a second poll;
+// then a blocking wait (poller.block). On Linux the polls and the nap (at
+// most maxNap) are raw system calls, which keep the P; the blocking wait
+// parks the goroutine, so other goroutines (probes, an in-process test
+// server) run meanwhile.
 func (w *worker) wait(timeout time.Duration) (int, error) {
-	if n, err := epollWait(w.ep, w.evs, 0); n > 0 || err != nil {
+	if n, err := w.pl.poll(); n > 0 || err != nil {
 		return n, err
 	}
 	if nap := w.napFor(); nap > 0 && nap < timeout {
 		sleep(nap)
-		if n, err := epollWait(w.ep, w.evs, 0); n > 0 || err != nil {
+		if n, err := w.pl.poll(); n > 0 || err != nil {
 			return n, err
 		}
 		timeout -= nap
 	}
-	return w.block(timeout)
-}
-
-// block waits until w's epoll set has events, at most timeout, and returns
-// them as epoll_wait does (0 at the timeout). The goroutine parks in Go's
-// network poller, which watches the set itself: a blocking epoll_wait
-// system call would make sysmon take the P and hand it back on every wait
-// (futex and nanosleep calls on the generator's CPU, ~2× wrk's CPU per
-// response at c=1).
-func (w *worker) block(timeout time.Duration) (int, error) {
-	if err := w.epf.SetReadDeadline(time.Now().Add(timeout)); err != nil {
-		return 0, err
-	}
-	var n int
-	var err error
-	rerr := w.epc.Read(func(uintptr) bool {
-		n, err = epollWait(w.ep, w.evs, 0)
-		return n > 0 || err != nil
-	})
-	if errors.Is(rerr, os.ErrDeadlineExceeded) {
-		return 0, nil
-	}
-	if rerr != nil {
-		return 0, rerr
-	}
-	return n, err
+	return w.pl.block(timeout)
 }
 
 // napFor is how long the worker naps before it blocks: latency/napFraction,
@@ -487,24 +474,39 @@ func (w *worker) scan(now time.Time) {
 	}
 }
 
-// setEvents makes fd's epoll events ev. A failure (not expected: the socket
-// is registered) is a read error.
-func (w *worker) setEvents(k *lconn, ev uint32) bool {
+// setEvents makes what the poller watches k's socket for ev. A failure (not
+// expected: the socket is registered) is a read error ("epoll_ctl: ...",
+// "kevent: ...").
+func (w *worker) setEvents(k *lconn, ev interest) bool {
 	if k.events == ev {
 		return true
 	}
-	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_MOD, k.fd, &unix.EpollEvent{Events: ev, Fd: int32(k.index)}); err != nil {
-		w.fail(k, Read, fmt.Errorf("epoll_ctl: %w", err))
+	if err := w.pl.change(k.fd, k.index, k.events, ev); err != nil {
+		w.fail(k, Read, err)
 		return false
 	}
 	k.events = ev
 	return true
 }
 
-// closeFD closes k's socket, which also takes it out of the epoll set.
+// faulted handles a kernel error the poller reported for k's registration
+// (darwin: an EV_ERROR event, errno cause; never on Linux) as a failed
+// registration change: a connect error while connecting, else a read error.
+func (w *worker) faulted(k *lconn, cause unix.Errno) {
+	err := fmt.Errorf("kevent: %w", cause)
+	switch k.state {
+	case lsConnecting:
+		w.closeFD(k)
+		w.connectFailed(k, time.Now(), err)
+	case lsSending, lsReading:
+		w.fail(k, Read, err)
+	}
+}
+
+// closeFD closes k's socket, which also takes it out of the poller.
 func (w *worker) closeFD(k *lconn) {
 	unix.Close(k.fd)
-	k.fd, k.events, k.state = -1, 0, lsClosed
+	k.fd, k.events, k.state = -1, noInterest, lsClosed
 }
 
 // connect starts a new connection for k; its end comes as writability
@@ -521,12 +523,12 @@ func (w *worker) connect(k *lconn, now time.Time) {
 	}
 	// Even a connect that completed at once reports through writability, so
 	// there is one way in.
-	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLOUT, Fd: int32(k.index)}); err != nil {
+	if err := w.pl.add(fd, k.index, writeInterest); err != nil {
 		unix.Close(fd)
-		w.connectFailed(k, now, fmt.Errorf("epoll_ctl: %w", err))
+		w.connectFailed(k, now, err)
 		return
 	}
-	k.fd, k.events, k.state = fd, unix.EPOLLOUT, lsConnecting
+	k.fd, k.events, k.state = fd, writeInterest, lsConnecting
 	w.setDue(k, now.Add(w.p.Timeout))
 }
 
@@ -547,10 +549,16 @@ func (w *worker) connectFailed(k *lconn, now time.Time, err error) {
 
 // connected handles the end of k's connect: on success the connection waits
 // for the window (before it) or writes its first batch (inside it, counted
-// as a reconnect).
-func (w *worker) connected(k *lconn) {
+// as a reconnect). cause is the socket error the poller reported with a
+// hang-up (darwin: EV_EOF's fflags; 0 on Linux): the connect's error when
+// SO_ERROR has none left.
+func (w *worker) connected(k *lconn, cause unix.Errno) {
 	now := time.Now()
-	if err := connectError(k.fd); err != nil {
+	err := connectError(k.fd)
+	if err == nil && cause != 0 {
+		err = cause
+	}
+	if err != nil {
 		w.closeFD(k)
 		w.connectFailed(k, now, err)
 		return
@@ -559,7 +567,7 @@ func (w *worker) connected(k *lconn) {
 	k.untilCheck = 0 // a connection's first response is always checked
 	if !w.window {
 		k.state = lsIdle
-		w.setEvents(k, 0)
+		w.setEvents(k, noInterest)
 		return
 	}
 	if k.over(now) {
@@ -592,11 +600,11 @@ func (w *worker) write(k *lconn) {
 	}
 	if k.wrote += n; k.wrote < len(w.p.batch) {
 		k.state = lsSending
-		w.setEvents(k, unix.EPOLLOUT)
+		w.setEvents(k, writeInterest)
 		return
 	}
 	k.state = lsReading
-	if !w.setEvents(k, unix.EPOLLIN) {
+	if !w.setEvents(k, readInterest) {
 		return
 	}
 	if k.parse.buffered() > 0 {

@@ -23,7 +23,7 @@ func fakeLoop(tb testing.TB, depth int, path string) (*worker, int) {
 	}
 	p := &plan{config: cfg, batch: batch(cfg.Options), win: context.Background(), start: time.Now()}
 	p.end = p.start.Add(time.Hour)
-	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	wake, err := newWaker()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -31,26 +31,40 @@ func fakeLoop(tb testing.TB, depth int, path string) (*worker, int) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	setNonblocking(tb, fds)
 	tb.Cleanup(func() {
 		w.close() // closes fds[0]
 		unix.Close(fds[1])
-		unix.Close(wake)
+		wake.close()
 	})
 	k := w.newConn(0)
 	k.fd = fds[0]
 	w.conns = []*lconn{k}
-	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_ADD, k.fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: 0}); err != nil {
+	if err := w.pl.add(k.fd, 0, readInterest); err != nil {
 		tb.Fatal(err)
 	}
-	k.events = unix.EPOLLIN
+	k.events = readInterest
 	k.parse.reset(k)
 	w.window = true
 	k.state, k.sent, k.pending = lsReading, time.Now(), depth
 	return w, fds[1]
+}
+
+// setNonblocking makes both descriptors of a socket pair or pipe
+// non-blocking and close-on-exec (portable: darwin has no SOCK_NONBLOCK or
+// pipe2).
+func setNonblocking(tb testing.TB, fds [2]int) {
+	tb.Helper()
+	for _, fd := range fds {
+		unix.CloseOnExec(fd)
+		if err := unix.SetNonblock(fd, true); err != nil {
+			tb.Fatal(err)
+		}
+	}
 }
 
 // loopRound plays the server for one batch: it writes depth plaintext
@@ -103,7 +117,7 @@ func TestLoopDoesNotAllocate(t *testing.T) {
 }
 
 // BenchmarkLoop measures the event loop per response over a Unix socket
-// pair, the test playing the server: epoll_wait, read, parse, latency
+// pair, the test playing the server: epoll_wait (kevent on darwin), read, parse, latency
 // record, count, and the next batch's write (with the kernel's share of
 // those system calls and of the server's write and read).
 func BenchmarkLoop(b *testing.B) {
@@ -180,18 +194,19 @@ func TestNapFor(t *testing.T) {
 // wait returns a ready event at once, one that comes during the nap or the
 // blocking wait when it comes, and nothing once its timeout has passed.
 func TestWait(t *testing.T) {
-	w := &worker{evs: make([]unix.EpollEvent, 4), latency: float64(20 * time.Millisecond)} // naps 1 ms
-	if err := w.newEpoll(); err != nil {
+	w := &worker{latency: float64(20 * time.Millisecond)} // naps 1 ms
+	if err := w.pl.init(4, 8); err != nil {
 		t.Fatal(err)
 	}
-	defer w.epf.Close()
+	defer w.pl.close()
 	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK); err != nil {
+	if err := unix.Pipe(p[:]); err != nil {
 		t.Fatal(err)
 	}
+	setNonblocking(t, p)
 	defer unix.Close(p[0])
 	defer unix.Close(p[1])
-	if err := unix.EpollCtl(w.ep, unix.EPOLL_CTL_ADD, p[0], &unix.EpollEvent{Events: unix.EPOLLIN, Fd: 7}); err != nil {
+	if err := w.pl.add(p[0], 7, readInterest); err != nil {
 		t.Fatal(err)
 	}
 
@@ -215,8 +230,8 @@ func TestWait(t *testing.T) {
 		}
 		n, err := w.wait(10 * time.Second)
 		<-done
-		if n != 1 || err != nil || w.evs[0].Fd != 7 {
-			t.Errorf("write after %v: wait = %d, %v (fd %d); want 1 event of fd 7", after, n, err, w.evs[0].Fd)
+		if index, _, _ := w.pl.event(0); n != 1 || err != nil || index != 7 {
+			t.Errorf("write after %v: wait = %d, %v (index %d); want 1 event of index 7", after, n, err, index)
 		}
 		var b [8]byte
 		unix.Read(p[0], b[:])

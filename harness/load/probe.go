@@ -10,7 +10,6 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tfbench/tfbench/harness/suite"
-	"golang.org/x/sys/unix"
 )
 
 // prober runs the interference probe of one run (Options.Probe): one
@@ -269,15 +268,13 @@ func raiseProcs() (restore func()) {
 }
 
 // defaultProcs reports whether GOMAXPROCS n is likely the runtime's default:
-// no GOMAXPROCS variable, and n not below the CPUs of the process's
-// affinity mask (a program that lowered it set it on purpose).
+// no GOMAXPROCS variable, and n not below the CPUs the process may run on
+// (processCPUs: its affinity mask on Linux; a program that lowered it set
+// it on purpose).
 func defaultProcs(n int) bool {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return false
 	}
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return false
-	}
-	return n >= set.Count()
+	cpus, ok := processCPUs()
+	return ok && n >= cpus
 }

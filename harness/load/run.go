@@ -24,13 +24,13 @@ import (
 // errors.
 //
 // Run returns an error only for invalid options (naming the field), a
-// failed eventfd or epoll set-up other than the generator's own errnos, and
-// ctx.Err() if ctx is cancelled before the window ends; then the Result
-// covers the part of the window that ran (Window says how long). Network
-// trouble never makes Run fail: it goes into Result.Errors. Neither does
-// the generator running out of its own resources (class Generator): if
-// even the event loops' eventfd or epoll set cannot be made (EMFILE at a
-// tiny open-file limit), Run returns at once a Result with Window 0, no
+// failed eventfd, epoll or kqueue set-up other than the generator's own
+// errnos, and ctx.Err() if ctx is cancelled before the window ends; then the
+// Result covers the part of the window that ran (Window says how long).
+// Network trouble never makes Run fail: it goes into Result.Errors. Neither
+// does the generator running out of its own resources (class Generator): if
+// even the event loops' eventfd, epoll set or kqueue cannot be made (EMFILE
+// at a tiny open-file limit), Run returns at once a Result with Window 0, no
 // responses and Errors[Generator] 1, e.g. "eventfd: too many open files
 // (generator: RLIMIT_NOFILE 8 for 64 connections)".
 func Run(ctx context.Context, o Options) (*Result, error) {

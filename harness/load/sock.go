@@ -2,10 +2,7 @@ package load
 
 import (
 	"fmt"
-	"io"
 	"net"
-	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -42,8 +39,9 @@ func sockaddr(addr string) (unix.Sockaddr, error) {
 // to inject an errno such as EADDRNOTAVAIL.
 var sockoptHook func(fd int) error
 
-// dial opens a non-blocking TCP socket (close-on-exec, TCP_NODELAY as Go's
-// net and wrk set it) and starts connecting it to sa. It returns the socket
+// dial opens a non-blocking TCP socket (newSocket: close-on-exec, and on
+// darwin SO_NOSIGPIPE; TCP_NODELAY as Go's net and wrk set it) and starts
+// connecting it to sa. It returns the socket
 // and whether the connect is still in progress (then writability reports its
 // end, and connectError its outcome); on an error no socket is left open.
 func dial(sa unix.Sockaddr) (fd int, inProgress bool, err error) {
@@ -51,7 +49,7 @@ func dial(sa unix.Sockaddr) (fd int, inProgress bool, err error) {
 	if _, ok := sa.(*unix.SockaddrInet6); ok {
 		family = unix.AF_INET6
 	}
-	fd, err = unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	fd, err = newSocket(family)
 	if err != nil {
 		return -1, false, err
 	}
@@ -92,60 +90,4 @@ func connectError(fd int) error {
 		return unix.Errno(v)
 	}
 	return nil
-}
-
-// readFD reads from the non-blocking socket fd into b (len(b) > 0) with one
-// read(2). It returns io.EOF when the peer closed its side, unix.EAGAIN when
-// nothing is there. It uses a raw system call: a read of a non-blocking
-// socket does not block, so the scheduler need not be told (this saves the
-// runtime's entersyscall/exitsyscall on every read).
-func readFD(fd int, b []byte) (int, error) {
-	for {
-		n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-		switch {
-		case e == unix.EINTR:
-			continue
-		case e != 0:
-			return 0, e
-		case n == 0:
-			return 0, io.EOF
-		}
-		return int(n), nil
-	}
-}
-
-// writeFD writes b to the non-blocking socket fd with one write(2) (raw, as
-// readFD) and returns how many bytes the socket took; unix.EAGAIN with 0
-// when its buffer is full.
-func writeFD(fd int, b []byte) (int, error) {
-	for {
-		n, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-		switch {
-		case e == unix.EINTR:
-			continue
-		case e != 0:
-			return 0, e
-		}
-		return int(n), nil
-	}
-}
-
-// epollWait is epoll_wait(2) on ep as a raw system call (epoll_pwait with no
-// signal mask, which every Linux architecture has): the events ready within
-// msec milliseconds (0: a poll; -1: no limit), unix.EINTR when a signal came
-// first.
-func epollWait(ep int, evs []unix.EpollEvent, msec int) (int, error) {
-	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(ep), uintptr(unsafe.Pointer(unsafe.SliceData(evs))), uintptr(len(evs)), uintptr(msec), 0, 0)
-	if e != 0 {
-		return 0, e
-	}
-	return int(n), nil
-}
-
-// sleep sleeps d on CLOCK_MONOTONIC as a raw system call, so the runtime
-// neither hands off the P nor wakes sysmon; only for naps of microseconds.
-// A signal ends it early.
-func sleep(d time.Duration) {
-	ts := unix.NsecToTimespec(int64(d))
-	unix.RawSyscall6(unix.SYS_CLOCK_NANOSLEEP, unix.CLOCK_MONOTONIC, 0, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
 }
