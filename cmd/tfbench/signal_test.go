@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -126,8 +124,7 @@ func owned(t *testing.T, pid int) []string {
 	}
 	var out []string
 	for _, p := range ps {
-		comm, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p.Pid), "comm"))
-		out = append(out, strconv.Itoa(p.Pid)+" ("+strings.TrimSpace(string(comm))+")")
+		out = append(out, p.String()) // comm as the process table read it: /proc stat, darwin's kinfo_proc
 	}
 	return out
 }

@@ -49,13 +49,11 @@ const PreloadName = "eventloop.cjs"
 // longer than this is reported as not answering.
 const DefaultTimeout = 10 * time.Second
 
-// sunPath is the longest Unix socket path Linux accepts (sun_path holds
-// 108 bytes with the terminating NUL); maxSock is the longest socket name
-// in a folder, a 7-digit pid (pid_max is at most 4194304) plus ".sock".
-const (
-	sunPath = 107
-	maxSock = len("/4194304.sock")
-)
+// maxSock is the longest socket name in a folder, a 7-digit pid (Linux's
+// pid_max is at most 4194304; darwin's pids stay below 100000) plus
+// ".sock". sunPath, the longest Unix socket path, is per system
+// (sunpath_*.go).
+const maxSock = len("/4194304.sock")
 
 // WritePreload writes the preload script into folder dir (created if
 // missing) as PreloadName and returns its absolute path, the one Env puts
@@ -76,7 +74,7 @@ func WritePreload(dir string) (string, error) {
 
 // Dir is the socket folder of the server tagged tag in run folder runDir:
 // runDir/eventloop/tag, absolute. When a socket path in it would not fit a
-// Unix socket address (107 bytes), it is os.TempDir()/tfbench-eventloop-
+// Unix socket address (sunPath: 107 bytes on Linux, 103 on darwin), it is os.TempDir()/tfbench-eventloop-
 // and 16 hex digits of the long path's SHA-256 instead, the same for the
 // same server.
 func Dir(runDir, tag string) string {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -269,7 +270,15 @@ func TestDir(t *testing.T) {
 	if other := Dir(long, "node-http-default-r2"); other == got {
 		t.Errorf("Dir is %q for two servers", got)
 	}
-	// The edge: a socket path of exactly 107 bytes stays in the run folder.
+	// The edge: a socket path of exactly sunPath bytes (107 on Linux, 103
+	// on darwin) stays in the run folder, one more does not.
+	if sunPath != map[string]int{"linux": 107, "darwin": 103}[runtime.GOOS] {
+		t.Errorf("sunPath = %d on %s", sunPath, runtime.GOOS)
+	}
+	over := "/" + strings.Repeat("e", sunPath-maxSock-len("/eventloop/t"))
+	if got := Dir(over, "t"); got == over+"/eventloop/t" {
+		t.Errorf("Dir(%d bytes) = %q, a socket path of %d bytes", len(over), got, len(got)+maxSock)
+	}
 	edge := "/" + strings.Repeat("e", sunPath-maxSock-len("/eventloop/t")-1)
 	if got := Dir(edge, "t"); got != edge+"/eventloop/t" || len(got)+maxSock != sunPath {
 		t.Errorf("Dir(%d bytes) = %q", len(edge), got)

@@ -63,6 +63,20 @@ func node(t *testing.T, rt framework.Runtime, env []string, args ...string) (str
 	return stdout.String(), stderr.String()
 }
 
+// shortSockDir makes an empty socket folder with a short path, removed at test
+// end: t.TempDir() under macOS's $TMPDIR (/var/folders/…/T/, about 50
+// bytes) plus a long test name can leave a socket path above darwin's 103
+// bytes (Linux allows 107).
+func shortSockDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "el")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 func sockets(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -101,10 +115,7 @@ func TestPreloadIsSilent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sockDir := filepath.Join(work, "sockets")
-	if err := os.Mkdir(sockDir, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	sockDir := shortSockDir(t)
 	// Folders where no socket can be made: a file, a path too long for a
 	// Unix socket address.
 	notDir := filepath.Join(work, "file")
@@ -167,10 +178,7 @@ if (process.argv[2] === 'child') {
 	if err := os.WriteFile(script, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(work, "sockets")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	dir := shortSockDir(t)
 	cmd := exec.Command(filepath.Join(rt.BinDir, "node"), script)
 	cmd.Env = eventloop.Env(os.Environ(), preload, dir)
 	var out bytes.Buffer

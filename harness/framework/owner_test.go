@@ -224,16 +224,19 @@ func TestKillAll(t *testing.T) {
 }
 
 // TestBuildTagsAndKillsLeftovers: a build sees TFBENCH_OWNER, and a daemon
-// it leaves behind (setsid, out of the group) is killed when it ends.
+// it leaves behind (its own session, out of the group and the tree: a
+// double fork through this test binary, detachMain) is killed when it ends.
 func TestBuildTagsAndKillsLeftovers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := t.TempDir()
 	s := &Spec{Name: "daemonizing", Dir: t.TempDir(),
 		Build: `echo "$TFBENCH_OWNER" > "$TFBENCH_BUILD_DIR/owner"
-setsid sleep 300 </dev/null >/dev/null 2>&1 &
-echo $! > "$TFBENCH_BUILD_DIR/pid"
-while [ "$(cat /proc/$!/comm)" != sleep ]; do sleep 0.01; done`}
+` + envDetach + `=1 '` + strings.ReplaceAll(exe, `'`, `'\''`) + `' sleep 300 > "$TFBENCH_BUILD_DIR/pid"`}
 	var log strings.Builder
-	err := s.BuildCmd(context.Background(), out, &log)
+	err = s.BuildCmd(context.Background(), out, &log)
 	// Kill the daemon at test end should the build have left it.
 	if b, rerr := os.ReadFile(filepath.Join(out, "pid")); rerr == nil {
 		if pid, aerr := strconv.Atoi(strings.TrimSpace(string(b))); aerr == nil {

@@ -98,6 +98,6 @@ func TestPeakRSSOfSelf(t *testing.T) {
 	}
 	runtime.KeepAlive(buf)
 	if after < before+60<<20 {
-		t.Errorf("VmHWM grew from %d to %d bytes after touching 64 MiB", before, after)
+		t.Errorf("peak RSS (VmHWM on Linux, the highest sampled RSS on darwin) grew from %d to %d bytes after touching 64 MiB", before, after)
 	}
 }
