@@ -2,7 +2,8 @@
 // its targets (issue 5, harness/target) from the results.json of one run
 // holding engine (pool, serialized), go-stdlib and node-http: `go tool task
 // bench:engine` runs it on suites/engine.yaml. Exit status 0 when every
-// target is met, 1 when one is not (a row missed, not shown or unknown), 2
+// target is met, 1 when one is not (a row missed, not shown or unknown) or
+// the run was not pinned (macOS: the targets are per core), 2
 // on bad usage or a file that is not a readable results file.
 //
 //	go run ./cmd/engine-ratios RESULTS.json
@@ -15,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/target"
@@ -46,6 +48,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "Run %s, suite %s, %d rounds: peak RPS (median over rounds at each variant's own peak level), engine/pool's ratios and CPU time per request.\n\n",
 		f.RunID, f.Suite.Name, f.Suite.Rounds)
+	if !f.Host.Pinned() {
+		fmt.Fprintf(stdout, "CPU sets: %s. The targets are per core: not met on this run, whatever its rows say.\n\n", probe.NotPinned)
+	}
 	if err := ratio.Write(stdout, ratio.Table(f), columns); err != nil {
 		fmt.Fprintln(stderr, "engine-ratios:", err)
 		return 2
@@ -63,6 +68,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := ratio.WriteLevels(stdout, ratio.SameLevelP99(f, "engine/pool", "node-http/default"), "engine/pool", "node-http/default"); err != nil {
 		fmt.Fprintln(stderr, "engine-ratios:", err)
 		return 2
+	}
+	if !f.Host.Pinned() {
+		fmt.Fprintf(stderr, "engine-ratios: the targets are per core and run %s was not pinned (no CPU affinity on %s)\n", f.RunID, f.Host.OS)
+		return 1
 	}
 	if !ok {
 		var missed []string

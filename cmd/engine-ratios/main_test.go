@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
@@ -152,6 +153,7 @@ func fixture(ss []series) *results.File {
 		SchemaVersion: results.SchemaVersion, MethodVersion: results.MethodVersion, RunID: "20261205-090000",
 		Command: []string{"tfbench", "bench", "--suite", "suites/engine.yaml", "--frameworks", "engine:*,go-stdlib,node-http"},
 		Status:  results.Complete, Started: time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC), Finished: time.Date(2026, 12, 5, 10, 8, 0, 0, time.UTC), Seed: 1,
+		Host: probe.Host{OS: "debian 12.8", GeneratorCPUs: "0", ServerCPUs: "1", Disjoint: true},
 		Suite: results.Suite{Name: "engine", File: "suites/engine.yaml", Hash: "fixture", Rounds: 5, Tests: []results.Test{
 			test("json", suite.JSON, nil, []int{16, 64, 256}, 1, 200, 16, 0),
 			test("plaintext", suite.Plaintext, nil, []int{64, 256}, 16, 200, 64, 0),
@@ -260,6 +262,46 @@ func TestGolden(t *testing.T) {
 // a third lower p99, every row fully separated) meets every target: exit 0,
 // nothing on stderr (testdata/met.golden).
 func TestAllMet(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.json")
+	if err := os.WriteFile(path, encode(t, fixture(allMet())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{path}, &stdout, &stderr)
+	golden(t, "met.golden", stdout.String())
+	if code != 0 || stderr.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+	}
+}
+
+// TestNotPinned: the same run on a host without CPU affinity (macOS, issue
+// 17) says so before the tables and exits 1: the targets are per core.
+func TestNotPinned(t *testing.T) {
+	f := fixture(allMet())
+	f.Host.GeneratorCPUs, f.Host.ServerCPUs, f.Host.Disjoint, f.Host.OS = "", "", false, "darwin 15.1"
+	path := filepath.Join(t.TempDir(), "results.json")
+	if err := os.WriteFile(path, encode(t, f), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{path}, &stdout, &stderr)
+	met, err := os.ReadFile("testdata/met.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(met), "\n\n")
+	want := first + "\n\nCPU sets: not pinned: generator and server share the machine's cores. The targets are per core: not met on this run, whatever its rows say.\n\n" + rest
+	if stdout.String() != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
+	}
+	if wantErr := "engine-ratios: the targets are per core and run " + f.RunID + " was not pinned (no CPU affinity on darwin 15.1)\n"; code != 1 || stderr.String() != wantErr {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, stderr.String(), wantErr)
+	}
+}
+
+// allMet is fixtureSeries with the engine ahead everywhere: 1.5× every
+// other variant's RPS, a third lower p99, every row fully separated.
+func allMet() []series {
 	var ss []series
 	best := map[[2]any]float64{} // the highest other RPS by test and N
 	for _, x := range fixtureSeries {
@@ -284,16 +326,7 @@ func TestAllMet(t *testing.T) {
 		ss = append(ss, series{fw: "engine", variant: "pool", test: x.test, n: x.n, conns: x.conns, cpu: x.cpu / 2,
 			rps: fill([]float64{best[k] * 1.5}, 5), p99: mul(x.p99, 2.0/3)})
 	}
-	path := filepath.Join(t.TempDir(), "results.json")
-	if err := os.WriteFile(path, encode(t, fixture(ss)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stdout, stderr bytes.Buffer
-	code := run([]string{path}, &stdout, &stderr)
-	golden(t, "met.golden", stdout.String())
-	if code != 0 || stderr.Len() != 0 {
-		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
-	}
+	return ss
 }
 
 // fill repeats v's values up to n rounds.
