@@ -4,8 +4,10 @@ import (
 	"archive/tar"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,6 +89,20 @@ func fetchPackage(ctx context.Context, registry, name, version, dir string) erro
 	return nil
 }
 
+// statusError is a GET answered other than 200: "GET URL: 404 Not Found".
+type statusError struct {
+	url, status string
+	code        int
+}
+
+func (e *statusError) Error() string { return "GET " + e.url + ": " + e.status }
+
+// notFound reports whether err is a GET answered 404.
+func notFound(err error) bool {
+	var se *statusError
+	return errors.As(err, &se) && se.code == http.StatusNotFound
+}
+
 // get GETs u and returns the body of a 200 answer.
 func get(ctx context.Context, u string) (io.ReadCloser, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -100,7 +116,7 @@ func get(ctx context.Context, u string) (io.ReadCloser, error) {
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
+		return nil, &statusError{url: u, status: resp.Status, code: resp.StatusCode}
 	}
 	return resp.Body, nil
 }
@@ -173,4 +189,76 @@ func writeEntry(r io.Reader, to string, perm os.FileMode) error {
 		return err
 	}
 	return f.Close()
+}
+
+// DefaultNodeDist is where EnsureRuntime downloads a Node.js release the npm
+// registry lacks for this platform, unless NODEJS_ORG_MIRROR (the variable
+// node-gyp and nvm read) names another copy of nodejs.org/dist.
+const DefaultNodeDist = "https://nodejs.org/dist/"
+
+// NodeDistPlatform is a nodejs.org/dist tarball's platform, "<os>-<arch>"
+// (darwin/arm64 → "darwin-arm64", linux/amd64 → "linux-x64").
+func NodeDistPlatform(goos, goarch string) string {
+	if goarch == "amd64" {
+		goarch = "x64"
+	}
+	return goos + "-" + goarch
+}
+
+// fetchNodeDist downloads node-vVERSION-PLATFORM.tar.gz from dist (a
+// nodejs.org/dist base URL), checks its SHA-256 against SHASUMS256.txt
+// beside it and unpacks it into dir. Errors name the tarball and the URL.
+func fetchNodeDist(ctx context.Context, dist, version, platform, dir string) error {
+	name := "node-v" + version + "-" + platform + ".tar.gz"
+	base, err := url.JoinPath(dist, "v"+version)
+	if err != nil {
+		return fmt.Errorf("%s: mirror %q: %w", name, dist, err)
+	}
+	sumsURL, tarURL := base+"/SHASUMS256.txt", base+"/"+name
+	body, err := get(ctx, sumsURL)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	sums, err := io.ReadAll(io.LimitReader(body, 1<<20))
+	body.Close()
+	if err != nil {
+		return fmt.Errorf("%s: GET %s: %w", name, sumsURL, err)
+	}
+	want := ""
+	for _, line := range strings.Split(string(sums), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[1] == name {
+			want = f[0]
+		}
+	}
+	if want == "" {
+		return fmt.Errorf("%s: %s does not list it", name, sumsURL)
+	}
+	tgz, err := os.CreateTemp(filepath.Dir(dir), ".download-*.tar.gz")
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer os.Remove(tgz.Name())
+	defer tgz.Close()
+	if body, err = get(ctx, tarURL); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tgz, h), io.LimitReader(body, maxTarball+1))
+	body.Close()
+	if err != nil {
+		return fmt.Errorf("%s: GET %s: %w", name, tarURL, err)
+	}
+	if n > maxTarball {
+		return fmt.Errorf("%s: GET %s: larger than %d MiB", name, tarURL, maxTarball>>20)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		return fmt.Errorf("%s: sha256 %s does not match SHASUMS256.txt's %s", name, got, want)
+	}
+	if _, err := tgz.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := unpack(tgz, dir); err != nil {
+		return fmt.Errorf("%s: unpack %s: %w", name, tarURL, err)
+	}
+	return nil
 }

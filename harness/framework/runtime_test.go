@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
 	"fmt"
@@ -327,12 +328,103 @@ func TestEnsureRuntimeRegistryErrors(t *testing.T) {
 	t.Run("not found", func(t *testing.T) {
 		reg, _ := fakeRegistry(t, "v"+pinnedNode, false)
 		t.Setenv("npm_config_registry", reg)
+		t.Setenv("NODEJS_ORG_MIRROR", reg+"dist/")
 		_, err := EnsureRuntime(context.Background(), "node@24.0.99", ".", t.TempDir(), nil)
-		want := "runtime node@24.0.99: " + pkg + "@24.0.99: GET " + reg + pkg + "/24.0.99: 404 Not Found"
+		tarball := "node-v24.0.99-" + NodeDistPlatform(runtime.GOOS, runtime.GOARCH) + ".tar.gz"
+		want := "runtime node@24.0.99: " + pkg + "@24.0.99: GET " + reg + pkg + "/24.0.99: 404 Not Found; " +
+			tarball + ": GET " + reg + "dist/v24.0.99/SHASUMS256.txt: 404 Not Found"
 		if err == nil || err.Error() != want {
 			t.Errorf("unknown version: %v, want %q", err, want)
 		}
 	})
+}
+
+// fakeDist serves, under /dist/ of a new server, a nodejs.org release
+// node-vVERSION-PLATFORM.tar.gz (bin/node prints nodeVersion; bin/npm links
+// to the release's own npm) and SHASUMS256.txt, with a wrong sum if corrupt.
+func fakeDist(t *testing.T, mux *http.ServeMux, version, nodeVersion string, corrupt bool) {
+	t.Helper()
+	top := "node-v" + version + "-" + NodeDistPlatform(runtime.GOOS, runtime.GOARCH)
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, e := range []struct{ name, body, link string }{
+		{name: "bin/node", body: "#!/bin/sh\nif [ \"$1\" = --version ]; then echo " + nodeVersion + "; else echo node \"$@\"; fi\n"},
+		{name: "bin/npm", link: "../lib/node_modules/npm/bin/npm-cli.js"},
+		{name: "lib/node_modules/npm/bin/npm-cli.js", body: "// the release's own npm\n"},
+	} {
+		h := &tar.Header{Name: top + "/" + e.name, Mode: 0o755, Size: int64(len(e.body)), Typeflag: tar.TypeReg}
+		if e.link != "" {
+			h.Typeflag, h.Linkname, h.Size = tar.TypeSymlink, e.link, 0
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(e.body))
+	}
+	tw.Close()
+	gz.Close()
+	tarball := buf.Bytes()
+	sum := sha256.Sum256(tarball)
+	if corrupt {
+		sum = sha256.Sum256([]byte("something else"))
+	}
+	mux.HandleFunc("/dist/v"+version+"/SHASUMS256.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "%x  node-v%s-aix-ppc64.tar.gz\n%x  %s.tar.gz\n", sha256.Sum256(nil), version, sum, top)
+	})
+	mux.HandleFunc("/dist/v"+version+"/"+top+".tar.gz", func(w http.ResponseWriter, r *http.Request) { w.Write(tarball) })
+}
+
+// TestEnsureRuntimeFromNodeDist: a release the npm registry lacks for this
+// platform (as npm lacks darwin builds of most Node.js 24 releases) comes
+// from NODEJS_ORG_MIRROR, checked against SHASUMS256.txt, with npm from the
+// registry; a wrong sum is an error naming both.
+func TestEnsureRuntimeFromNodeDist(t *testing.T) {
+	const version = "24.22.9"
+	reg, _ := fakeRegistry(t, "v"+pinnedNode, false)
+	mux := http.NewServeMux()
+	fakeDist(t, mux, version, "v"+version, false)
+	fakeDist(t, mux, "24.22.8", "v24.22.8", true)
+	dist := httptest.NewServer(mux)
+	t.Cleanup(dist.Close)
+	t.Setenv("npm_config_registry", reg)
+	t.Setenv("NODEJS_ORG_MIRROR", dist.URL+"/dist/")
+	t.Setenv("PATH", "/usr/bin:/bin")
+	pkg, _ := NodePackage(runtime.GOOS, runtime.GOARCH)
+	platform := NodeDistPlatform(runtime.GOOS, runtime.GOARCH)
+
+	root := t.TempDir()
+	var log strings.Builder
+	rt, err := EnsureRuntime(context.Background(), "node@"+version, ".", root, &log)
+	if err != nil {
+		t.Fatalf("%v\nlog:\n%s", err, log.String())
+	}
+	bin := filepath.Join(root, "node-"+version, "node", "bin")
+	if want := (Runtime{Name: "node", Version: version, BinDir: bin}); rt != want {
+		t.Errorf("EnsureRuntime = %#v, want %#v", rt, want)
+	}
+	wantLog := "runtime node@" + version + ": downloading " + pkg + "@" + version + " from " + reg + "\n" +
+		"runtime node@" + version + ": not in the npm registry; downloading node-v" + version + "-" + platform + ".tar.gz from " + dist.URL + "/dist/\n" +
+		"runtime node@" + version + ": downloading npm@" + NPMVersion + " from " + reg + "\n" +
+		"runtime node@" + version + ": installed " + bin + " with npm " + NPMVersion + "\n"
+	if log.String() != wantLog {
+		t.Errorf("log:\n%s\nwant:\n%s", log.String(), wantLog)
+	}
+	// bin/npm is tfbench's script (the release's link replaced, its target
+	// untouched), running the registry's npm on the installed node.
+	out, err := exec.Command(filepath.Join(bin, "npm"), "ci").Output()
+	if err != nil || string(out) != "node "+bin+"/../../npm/bin/npm-cli.js ci\n" {
+		t.Errorf("npm ci ran %q (%v)", out, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "node-"+version, "node", "lib", "node_modules", "npm", "bin", "npm-cli.js")); string(b) != "// the release's own npm\n" {
+		t.Errorf("the release's npm-cli.js became %q", b)
+	}
+
+	_, err = EnsureRuntime(context.Background(), "node@24.22.8", ".", root, nil)
+	want := "runtime node@24.22.8: " + pkg + "@24.22.8: GET " + reg + pkg + "/24.22.8: 404 Not Found; node-v24.22.8-" + platform + ".tar.gz: sha256 "
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "does not match SHASUMS256.txt's "+fmt.Sprintf("%x", sha256.Sum256([]byte("something else")))) {
+		t.Errorf("corrupt release: %v, want %q… does not match SHASUMS256.txt's …", err, want)
+	}
 }
 
 func TestUnpackRejectsEscapes(t *testing.T) {
