@@ -3,6 +3,7 @@ package loadgencmp
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -131,4 +132,151 @@ func Listen(port int) (fd int, addr string, err error) {
 type serverConn struct {
 	count   Counter
 	pending []byte // response bytes the socket did not take yet
+}
+
+// Serve answers every request on the listening socket lfd (from Listen) with
+// resp, until stop (a file descriptor, e.g. a pipe's read end; -1 for none)
+// becomes readable or a system call fails; it returns nil after stop, else
+// the error naming the call.
+//
+// It is as cheap per request as a server can be, so that a load generator
+// against it measures itself, not the server: one thread (the calling
+// goroutine, locked to its OS thread), a level-triggered poller (epoll,
+// poll_linux.go; kqueue, poll_darwin.go), one read(2) of up to 256 KiB per
+// readiness event, the requests in it counted by their "\r\n\r\n" (so a
+// pipelined batch costs one read and one write), and the canned responses
+// written with one write(2) from a prebuilt buffer. It never allocates per
+// request. A response the socket does not take at once is kept, and the
+// connection is not read again until it is written (poller.want), so a
+// client that does not read cannot grow the server's memory. Requests are
+// not parsed: any bytes up to "\r\n\r\n" are one request.
+func Serve(lfd, stop int, resp []byte) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var pl poller
+	if err := pl.init(512); err != nil {
+		return err
+	}
+	defer pl.close()
+	if err := pl.add(lfd); err != nil {
+		return fmt.Errorf("%s listener: %w", pollAdd, err)
+	}
+	if stop >= 0 {
+		if err := pl.add(stop); err != nil {
+			return fmt.Errorf("%s stop: %w", pollAdd, err)
+		}
+	}
+
+	const batch = 256 // responses per prebuilt block
+	out := bytes.Repeat(resp, batch)
+	in := make([]byte, 256<<10)
+	conns := map[int]*serverConn{}
+	defer func() {
+		for fd := range conns {
+			unix.Close(fd)
+		}
+	}()
+	closeConn := func(fd int) {
+		unix.Close(fd) // also takes it out of the poller
+		delete(conns, fd)
+	}
+	// send writes b to fd; what the socket does not take goes to pending.
+	// It reports false if the connection failed and was closed.
+	send := func(fd int, c *serverConn, b []byte) bool {
+		for len(b) > 0 {
+			n, err := unix.Write(fd, b)
+			if err == unix.EINTR {
+				continue
+			}
+			if err == unix.EAGAIN {
+				c.pending = append(c.pending, b...)
+				if pl.want(fd, true) != nil {
+					closeConn(fd)
+					return false
+				}
+				return true
+			}
+			if err != nil {
+				closeConn(fd)
+				return false
+			}
+			b = b[n:]
+		}
+		return true
+	}
+	for {
+		n, err := pl.wait()
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", pollWait, err)
+		}
+		for i := range n {
+			fd := pl.fd(i)
+			switch fd {
+			case stop:
+				return nil
+			case lfd:
+				for {
+					cfd, err := accept(lfd)
+					if err == unix.EAGAIN || err == unix.ECONNABORTED {
+						break
+					}
+					if err == unix.EINTR {
+						continue
+					}
+					if err != nil {
+						return fmt.Errorf("%s: %w", acceptCall, err)
+					}
+					unix.SetsockoptInt(cfd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+					if err := pl.add(cfd); err != nil {
+						unix.Close(cfd)
+						return fmt.Errorf("%s connection: %w", pollAdd, err)
+					}
+					conns[cfd] = &serverConn{}
+				}
+				continue
+			}
+			c := conns[fd]
+			if c == nil {
+				continue
+			}
+			// Waiting to write: write what is left, then read again. Whether
+			// the connection waits decides, not the event: a stray one costs
+			// one EAGAIN.
+			if len(c.pending) > 0 {
+				p := c.pending
+				c.pending = nil
+				if !send(fd, c, p) {
+					continue
+				}
+				if len(c.pending) == 0 && pl.want(fd, false) != nil {
+					closeConn(fd)
+				}
+				continue
+			}
+			r, err := unix.Read(fd, in)
+			if err == unix.EAGAIN || err == unix.EINTR {
+				continue
+			}
+			if r <= 0 || err != nil {
+				closeConn(fd)
+				continue
+			}
+			for todo := c.count.Feed(in[:r]); todo > 0; {
+				k := min(todo, batch)
+				todo -= k
+				if !send(fd, c, out[:k*len(resp)]) {
+					break
+				}
+				if len(c.pending) > 0 {
+					// Socket full: keep the rest of the answers too.
+					for ; todo > 0; todo -= min(todo, batch) {
+						c.pending = append(c.pending, out[:min(todo, batch)*len(resp)]...)
+					}
+				}
+			}
+		}
+	}
 }
