@@ -134,22 +134,10 @@ type serverConn struct {
 	pending []byte // response bytes the socket did not take yet
 }
 
-// Serve answers every request on the listening socket lfd (from Listen) with
-// resp, until stop (a file descriptor, e.g. a pipe's read end; -1 for none)
-// becomes readable or a system call fails; it returns nil after stop, else
-// the error naming the call.
-//
-// It is as cheap per request as a server can be, so that a load generator
-// against it measures itself, not the server: one thread (the calling
-// goroutine, locked to its OS thread), a level-triggered poller (epoll,
-// poll_linux.go; kqueue, poll_darwin.go), one read(2) of up to 256 KiB per
-// readiness event, the requests in it counted by their "\r\n\r\n" (so a
-// pipelined batch costs one read and one write), and the canned responses
-// written with one write(2) from a prebuilt buffer. It never allocates per
-// request. A response the socket does not take at once is kept, and the
-// connection is not read again until it is written (poller.want), so a
-// client that does not read cannot grow the server's memory. Requests are
-// not parsed: any bytes up to "\r\n\r\n" are one request.
+// Serve answers every request (any bytes up to "\r\n\r\n") on the listening
+// socket lfd with resp until stop (an fd; -1 for none) is readable: nil then,
+// else the failing call's error. One locked thread, a level-triggered poller,
+// one read and one write per batch, unsent bytes held (doc.go says why).
 func Serve(lfd, stop int, resp []byte) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
