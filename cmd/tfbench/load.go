@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -35,7 +37,10 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print the sample as JSON instead of text")
 	// Flags may come before or after the URL, as with wrk and hey.
 	if err := fs.Parse(args); err != nil {
-		return parse(fs, args)
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "tfbench load: a URL is required")

@@ -195,8 +195,8 @@ func TestHelp(t *testing.T) {
 		if code := cli(context.Background(), []string{cmd, "--help"}, &stdout, &stderr); code != 0 {
 			t.Errorf("%s --help: exit %d", cmd, code)
 		}
-		if !strings.Contains(stderr.String(), "Usage: tfbench "+cmd) {
-			t.Errorf("%s --help printed %q", cmd, stderr.String())
+		if n := strings.Count(stderr.String(), "Usage: tfbench "+cmd); n != 1 {
+			t.Errorf("%s --help printed its usage %d times: %q", cmd, n, stderr.String())
 		}
 	}
 }
