@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -48,7 +49,8 @@ type Config struct {
 	// before the rounds (whole seconds).
 	Warmup time.Duration
 	// Generator and Server are the CPU sets the generators and the servers
-	// are pinned to (cpuset.Split); wrk gets -t len(Generator) (1 if empty).
+	// are pinned to (cpuset.Split); wrk gets -t len(Generator), or NumCPU
+	// when nothing is pinned (macOS), as tfbench then runs a loop per CPU.
 	Generator, Server cpuset.Set
 	// Log, when not nil, gets a progress line per step and run.
 	Log io.Writer
@@ -122,8 +124,14 @@ func (cfg Config) plan() ([]*Cell, map[string]*framework.Spec, error) {
 	return cells, wanted, nil
 }
 
-// threads is wrk's -t: the generator CPU count.
-func (cfg Config) threads() int { return max(len(cfg.Generator), 1) }
+// threads is wrk's -t: the generator CPU count, or where nothing is pinned
+// every CPU (tfbench's load then runs one event loop per CPU too).
+func (cfg Config) threads() int {
+	if len(cfg.Generator) == 0 {
+		return runtime.NumCPU()
+	}
+	return len(cfg.Generator)
+}
 
 // Compare runs the side-by-side measurement (see the package doc): it
 // starts every server of cfg on cfg.Server (adapters built and started by

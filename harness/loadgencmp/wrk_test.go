@@ -3,11 +3,13 @@ package loadgencmp
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -160,5 +162,16 @@ end
 `
 	if WrkScript != want {
 		t.Errorf("WrkScript:\n%s\nwant:\n%s", WrkScript, want)
+	}
+}
+
+// TestThreads: wrk's -t is the generator's CPU count, or every CPU where
+// nothing is pinned (macOS), matching tfbench's one event loop per CPU.
+func TestThreads(t *testing.T) {
+	if got := (Config{Generator: cpuset.Set{0, 2}}).threads(); got != 2 {
+		t.Errorf("threads with generator CPUs 0,2 = %d, want 2", got)
+	}
+	if got, want := (Config{}).threads(), runtime.NumCPU(); got != want {
+		t.Errorf("threads unpinned = %d, want NumCPU %d", got, want)
 	}
 }

@@ -98,9 +98,18 @@ func machineRows(f *results.File) [][]string {
 		{"Peak", "per level, the median RPS over rounds (a level with any failed round is not eligible); the peak is the highest such median; range = min–max over rounds at that level"},
 		{"Latency", "p50/p99 at the peak level from the rounds' merged HDR histograms (µs resolution, 3 significant digits); a closed loop at saturation, so latency restates throughput"},
 		{"Medians", "over rounds, interpolated like NumPy's default (montanaflynn/stats)"},
-		{"Server cost", "CPU time of the server's process tree during the window per response (ms); RSS = peak resident memory (VmHWM) of the tree"},
+		{"Server cost", "CPU time of the server's process tree during the window per response (ms); RSS = " + rssDefinition(h.OS)},
 		{"Method", fmt.Sprintf("method version %d, results schema %d", f.MethodVersion, f.SchemaVersion)},
 	}
+}
+
+// rssDefinition is what the RSS column means on a host whose OS is os
+// (probe.Host.OS): the kernel's high-water mark on Linux, sampled on macOS.
+func rssDefinition(os string) string {
+	if strings.HasPrefix(os, "darwin") {
+		return "the highest resident memory of the tree sampled before and after each window (macOS keeps no high-water mark; a peak between samples is missed)"
+	}
+	return "peak resident memory (VmHWM) of the tree"
 }
 
 func (b *builder) frameworks() {

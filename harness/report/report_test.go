@@ -151,6 +151,19 @@ func TestSubsetFlags(t *testing.T) {
 	}
 }
 
+// TestRSSDefinition: the "Server cost" row says how RSS was read: VmHWM on
+// Linux, sampled on macOS (issue 17).
+func TestRSSDefinition(t *testing.T) {
+	for os, want := range map[string]string{
+		"debian 12.8": "peak resident memory (VmHWM) of the tree",
+		"darwin 15.1": "the highest resident memory of the tree sampled before and after each window (macOS keeps no high-water mark; a peak between samples is missed)",
+	} {
+		if got := rssDefinition(os); got != want {
+			t.Errorf("rssDefinition(%q) = %q, want %q", os, got, want)
+		}
+	}
+}
+
 // TestCPUSetsRow: the method header's "CPU sets" row for a pinned host, a
 // one-CPU host and a host without CPU affinity (macOS, issue 17).
 func TestCPUSetsRow(t *testing.T) {
