@@ -78,25 +78,11 @@ func TestResponse(t *testing.T) {
 // one response each, in order, and stops when its stop descriptor becomes
 // readable.
 func TestServe(t *testing.T) {
-	resp, err := Response(Chunked)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lfd, addr, err := Listen(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopR, stopW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopR.Close()
-	served := make(chan error, 1)
-	go func() { served <- Serve(lfd, int(stopR.Fd()), resp) }()
+	addr, served, stop := startServe(t, Chunked)
 	stopped := false
 	defer func() {
 		if !stopped {
-			stopW.Close()
+			stop()
 			<-served
 		}
 	}()
@@ -130,7 +116,7 @@ func TestServe(t *testing.T) {
 	if n := br.Buffered(); n != 0 {
 		t.Errorf("%d bytes after 3 responses to 3 requests, want 0", n)
 	}
-	stopW.Close()
+	stop()
 	stopped = true
 	select {
 	case err := <-served:
@@ -147,23 +133,9 @@ func TestServe(t *testing.T) {
 // order: the server keeps what the socket did not take, waits until it can
 // write (EPOLLOUT on Linux, EVFILT_WRITE on macOS) and then reads again.
 func TestServeBackpressure(t *testing.T) {
-	resp, err := Response(Length)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lfd, addr, err := Listen(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopR, stopW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopR.Close()
-	served := make(chan error, 1)
-	go func() { served <- Serve(lfd, int(stopR.Fd()), resp) }()
+	addr, served, stop := startServe(t, Length)
 	defer func() {
-		stopW.Close()
+		stop()
 		if err := <-served; err != nil {
 			t.Errorf("Serve after stop: %v, want nil", err)
 		}
@@ -198,4 +170,27 @@ func TestServeBackpressure(t *testing.T) {
 	if left := br.Buffered(); left != 0 {
 		t.Errorf("%d bytes after %d responses, want 0", left, n)
 	}
+}
+
+// startServe runs Serve with server kind kind on a fresh listener: its
+// address, the channel Serve's result arrives on, and stop, which makes the
+// stop descriptor readable (Serve then returns).
+func startServe(t *testing.T, kind string) (addr string, served <-chan error, stop func()) {
+	t.Helper()
+	resp, err := Response(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lfd, addr, err := Listen(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopR, stopW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopR.Close() })
+	done := make(chan error, 1)
+	go func() { done <- Serve(lfd, int(stopR.Fd()), resp) }()
+	return addr, done, func() { stopW.Close() }
 }
