@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -126,12 +125,7 @@ func (cfg Config) plan() ([]*Cell, map[string]*framework.Spec, error) {
 
 // threads is wrk's -t: the generator CPU count, or where nothing is pinned
 // every CPU (tfbench's load then runs one event loop per CPU too).
-func (cfg Config) threads() int {
-	if len(cfg.Generator) == 0 {
-		return runtime.NumCPU()
-	}
-	return len(cfg.Generator)
-}
+func (cfg Config) threads() int { return cfg.Generator.Usable() }
 
 // Compare runs the side-by-side measurement (see the package doc): it
 // starts every server of cfg on cfg.Server (adapters built and started by

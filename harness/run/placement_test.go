@@ -1,7 +1,6 @@
 package run
 
 import (
-	goruntime "runtime"
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
@@ -21,16 +20,5 @@ func TestPlacementNote(t *testing.T) {
 		if got := placementNote(c.gen, c.srv); got != c.want {
 			t.Errorf("placementNote(%v, %v) = %q, want %q", c.gen, c.srv, got, c.want)
 		}
-	}
-}
-
-// TestGeneratorCPUs: the saturation rule's CPU count is the pinned set's
-// size, or every logical CPU where nothing is pinned (macOS).
-func TestGeneratorCPUs(t *testing.T) {
-	if got := generatorCPUs(cpuset.Set{0, 1}); got != 2 {
-		t.Errorf("generatorCPUs({0,1}) = %d, want 2", got)
-	}
-	if got, want := generatorCPUs(nil), goruntime.NumCPU(); got != want {
-		t.Errorf("generatorCPUs(nil) = %d, want NumCPU %d", got, want)
 	}
 }

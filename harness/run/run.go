@@ -19,7 +19,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -927,7 +926,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 	if s.Responses > 0 {
 		s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
 	}
-	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, generatorCPUs(r.gen))
+	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, r.gen.Usable())
 	s.ServerLogFaults = logFaults(srv.LogPath, logFrom)
 	s.Gate = sweep.Gate(s, test.Gate, test.MinResponses)
 	if countsErr != nil {
@@ -1002,16 +1001,6 @@ func linkLatest(runsDir, id string) error {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(runsDir, "latest"))
-}
-
-// generatorCPUs is how many CPUs the generator may use: its pinned set, or
-// where nothing is pinned (macOS) every logical CPU, so that the saturation
-// rule still holds there: the generator kept the whole machine 90% busy.
-func generatorCPUs(gen cpuset.Set) int {
-	if len(gen) == 0 {
-		return goruntime.NumCPU()
-	}
-	return len(gen)
 }
 
 // placementNote is the line a run logs at its start when the generator and

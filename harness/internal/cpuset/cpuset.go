@@ -8,6 +8,7 @@ package cpuset
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -90,6 +91,15 @@ func (s Set) String() string {
 		i = j + 1
 	}
 	return b.String()
+}
+
+// Usable is how many CPUs a process placed on s may run on: len(s), or
+// every logical CPU when s is empty (no pinning, as on macOS).
+func (s Set) Usable() int {
+	if len(s) == 0 {
+		return runtime.NumCPU()
+	}
+	return len(s)
 }
 
 // Contains reports whether CPU c is in s.

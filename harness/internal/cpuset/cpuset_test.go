@@ -1,6 +1,7 @@
 package cpuset
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -84,5 +85,16 @@ func TestSplit(t *testing.T) {
 	_ = append(g, 99)
 	if !slices.Equal(s, Set{2, 3}) {
 		t.Errorf("server set aliased by generator set: %v", s)
+	}
+}
+
+// TestUsable: a set's CPU count, or every CPU for the empty set (no
+// pinning: the generator's share in the saturation rule, wrk's threads).
+func TestUsable(t *testing.T) {
+	if got := (Set{0, 2}).Usable(); got != 2 {
+		t.Errorf("Set{0,2}.Usable() = %d, want 2", got)
+	}
+	if got, want := Set(nil).Usable(), runtime.NumCPU(); got != want {
+		t.Errorf("Set(nil).Usable() = %d, want NumCPU %d", got, want)
 	}
 }
