@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"net/http"
 	"net/url"
@@ -58,33 +59,48 @@ func fetchPackage(ctx context.Context, registry, name, version, dir string) erro
 		return fmt.Errorf("%s: GET %s: no dist.tarball with a sha512 dist.integrity", where, metaURL)
 	}
 
-	tgz, err := os.CreateTemp(filepath.Dir(dir), ".download-*.tgz")
+	err = fetchTarball(ctx, meta.Dist.Tarball, dir, sha512.New(), func(sum []byte) error {
+		if got := base64.StdEncoding.EncodeToString(sum); got != want {
+			return fmt.Errorf("%s: sha512 %s does not match the registry's integrity %s", meta.Dist.Tarball, got, want)
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", where, err)
+	}
+	return nil
+}
+
+// fetchTarball GETs the gzip tarball at u into a temporary file beside dir
+// (at most maxTarball bytes), hashes it with h, lets check judge the digest
+// and unpacks it into dir. Errors name u; the caller says what it fetched.
+func fetchTarball(ctx context.Context, u, dir string, h hash.Hash, check func(sum []byte) error) error {
+	tgz, err := os.CreateTemp(filepath.Dir(dir), ".download-*.tgz")
+	if err != nil {
+		return err
 	}
 	defer os.Remove(tgz.Name())
 	defer tgz.Close()
-	body, err = get(ctx, meta.Dist.Tarball)
+	body, err := get(ctx, u)
 	if err != nil {
-		return fmt.Errorf("%s: %w", where, err)
+		return err
 	}
-	h := sha512.New()
 	n, err := io.Copy(io.MultiWriter(tgz, h), io.LimitReader(body, maxTarball+1))
 	body.Close()
 	if err != nil {
-		return fmt.Errorf("%s: GET %s: %w", where, meta.Dist.Tarball, err)
+		return fmt.Errorf("GET %s: %w", u, err)
 	}
 	if n > maxTarball {
-		return fmt.Errorf("%s: GET %s: larger than %d MiB", where, meta.Dist.Tarball, maxTarball>>20)
+		return fmt.Errorf("GET %s: larger than %d MiB", u, maxTarball>>20)
 	}
-	if got := base64.StdEncoding.EncodeToString(h.Sum(nil)); got != want {
-		return fmt.Errorf("%s: %s: sha512 %s does not match the registry's integrity %s", where, meta.Dist.Tarball, got, want)
+	if err := check(h.Sum(nil)); err != nil {
+		return err
 	}
 	if _, err := tgz.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("%s: %w", where, err)
+		return err
 	}
 	if err := unpack(tgz, dir); err != nil {
-		return fmt.Errorf("%s: unpack %s: %w", where, meta.Dist.Tarball, err)
+		return fmt.Errorf("unpack %s: %w", u, err)
 	}
 	return nil
 }
@@ -233,32 +249,14 @@ func fetchNodeDist(ctx context.Context, dist, version, platform, dir string) err
 	if want == "" {
 		return fmt.Errorf("%s: %s does not list it", name, sumsURL)
 	}
-	tgz, err := os.CreateTemp(filepath.Dir(dir), ".download-*.tar.gz")
+	err = fetchTarball(ctx, tarURL, dir, sha256.New(), func(sum []byte) error {
+		if got := hex.EncodeToString(sum); got != want {
+			return fmt.Errorf("sha256 %s does not match SHASUMS256.txt's %s", got, want)
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
-	}
-	defer os.Remove(tgz.Name())
-	defer tgz.Close()
-	if body, err = get(ctx, tarURL); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tgz, h), io.LimitReader(body, maxTarball+1))
-	body.Close()
-	if err != nil {
-		return fmt.Errorf("%s: GET %s: %w", name, tarURL, err)
-	}
-	if n > maxTarball {
-		return fmt.Errorf("%s: GET %s: larger than %d MiB", name, tarURL, maxTarball>>20)
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		return fmt.Errorf("%s: sha256 %s does not match SHASUMS256.txt's %s", name, got, want)
-	}
-	if _, err := tgz.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := unpack(tgz, dir); err != nil {
-		return fmt.Errorf("%s: unpack %s: %w", name, tarURL, err)
 	}
 	return nil
 }
