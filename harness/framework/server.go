@@ -73,6 +73,11 @@ type StartOptions struct {
 	// the preload makes Stop's SIGTERM a normal exit, so Node writes it).
 	// Server.ProfileDir names it; Stop leaves it.
 	ProfileDir string
+	// AllInterfaces has the server listen on every interface: HOST and
+	// HOSTNAME are set to 0.0.0.0 after the spec's and variant's env, so a
+	// generator on another host reaches it (issue 18). Readiness is still
+	// polled on 127.0.0.1.
+	AllInterfaces bool
 }
 
 // EnvCPUProfile names the file a profiled server writes its CPU profile to
@@ -355,6 +360,9 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 		if l.nodeProfile {
 			cmd.Env = eventloop.ProfileEnv(cmd.Env, l.profileDir)
 		}
+	}
+	if l.o.AllInterfaces {
+		cmd.Env = append(cmd.Env, "HOST=0.0.0.0", "HOSTNAME=0.0.0.0")
 	}
 	cmd.Env = append(cmd.Env, EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = logf, logf

@@ -139,9 +139,15 @@ type File struct {
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished,omitzero"`
 	// Seed is the seed of the per-round shuffles of framework order.
-	Seed          int64          `json:"seed"`
-	Suite         Suite          `json:"suite"`
-	Host          probe.Host     `json:"host"`
+	Seed  int64      `json:"seed"`
+	Suite Suite      `json:"suite"`
+	Host  probe.Host `json:"host"`
+	// ServerHost is the server's machine in a two-host run (--server-host,
+	// issue 18): Host is then the generator's alone. Nil: one host.
+	ServerHost *probe.Host `json:"server_host,omitempty"`
+	// Network is the path between the two hosts, measured before the
+	// first sample; nil on one host.
+	Network       *Network       `json:"network,omitempty"`
 	Frameworks    []Framework    `json:"frameworks"`
 	Verifications []Verification `json:"verifications"`
 	Samples       []sweep.Sample `json:"samples"`
@@ -154,6 +160,26 @@ type File struct {
 	// Nothing of that round is a sample.
 	Profiles []Profile `json:"profiles,omitempty"`
 }
+
+// Network is the path from the generator's host to the server's in a
+// two-host run, measured over TCP with the generator before the first
+// sample (agent.MeasureNetwork).
+type Network struct {
+	// Transport is how the server host was reached: "ssh user@host" or
+	// "command CMD".
+	Transport string `json:"transport"`
+	// Address is the server host's address the generator targets.
+	Address string `json:"address"`
+	// RTT is the median TCP connect time to the server host, ms.
+	RTT float64 `json:"rtt_ms"`
+	// LinkBytes is the link's measured capacity from the server host to
+	// the generator, bytes/s: a sample whose responses came near it is
+	// flagged (sweep.Sample.LinkSaturated).
+	LinkBytes float64 `json:"link_bytes_per_s"`
+}
+
+// TwoHosts reports whether the servers ran on a machine of their own.
+func (f *File) TwoHosts() bool { return f.ServerHost != nil }
 
 // Verification returns the verdict of framework variant on test, and
 // whether there is one.

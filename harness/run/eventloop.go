@@ -3,8 +3,7 @@ package run
 import (
 	"context"
 
-	"github.com/tfbench/tfbench/harness/eventloop"
-	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 )
@@ -14,11 +13,11 @@ import (
 // whether it did. A failure is logged ("framework/variant test N=… c=…:
 // event loop: …") and leaves the sample without an event-loop reading;
 // it never fails the gate.
-func (r *runner) eventLoopReset(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot) bool {
-	if srv.EventLoopDir == "" {
+func (r *runner) eventLoopReset(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot) bool {
+	if !srv.Monitored() {
 		return false
 	}
-	if err := eventloop.Reset(ctx, srv.EventLoopDir); err != nil {
+	if err := srv.EventLoopReset(ctx); err != nil {
 		r.logEventLoop(t, test, sh, err)
 		return false
 	}
@@ -29,11 +28,11 @@ func (r *runner) eventLoopReset(ctx context.Context, t Target, srv *framework.Se
 // processes right after the window (eventloop.Read), nil when the server is
 // not monitored, the reset before the window failed (already logged) or the
 // read fails (logged once here).
-func (r *runner) eventLoopRead(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot, reset bool) *sweep.EventLoop {
+func (r *runner) eventLoopRead(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, reset bool) *sweep.EventLoop {
 	if !reset {
 		return nil
 	}
-	el, err := eventloop.Read(ctx, srv.EventLoopDir)
+	el, err := srv.EventLoopRead(ctx)
 	if err != nil {
 		r.logEventLoop(t, test, sh, err)
 		return nil

@@ -1,17 +1,12 @@
 package run
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 )
@@ -22,7 +17,7 @@ import (
 // status 2)"; every later shot of the round becomes a sweep.Skipped sample
 // with that reason. The next round starts a fresh server.
 type serverWatch struct {
-	srv    *framework.Server
+	srv    serverhost.Server
 	target Target
 	round  int
 	exited string
@@ -68,7 +63,7 @@ func (w *serverWatch) exitedDuring() string {
 func (r *runner) serverExited(w *serverWatch, when string) {
 	w.exited = fmt.Sprintf("the server exited %s in round %d (%s)", when, w.round, exitText(w.srv.Err()))
 	r.logf("round %d/%d: %s: %s; the rest of its round is not measured; last lines of %s:\n%s",
-		w.round, r.cfg.Rounds, w.target.Name(), w.exited, w.srv.LogPath, indent(w.srv.LogTail(exitTail)))
+		w.round, r.cfg.Rounds, w.target.Name(), w.exited, w.srv.LogPath(), indent(w.srv.LogTail(exitTail)))
 }
 
 // exitText is how a server's leader ended, as os/exec says it ("exit
@@ -91,45 +86,6 @@ func failGate(g sweep.GateResult, why string) sweep.GateResult {
 		return sweep.GateResult{Reason: why}
 	}
 	return sweep.GateResult{Reason: g.Reason + "; " + why}
-}
-
-// maxLogScan is the most bytes of a server's log one sample's scan reads:
-// the first 1 MiB the server wrote during the sample.
-const maxLogScan = 1 << 20
-
-// logSize is the size of the file at path in bytes; 0 when it cannot be
-// read.
-func logSize(path string) int64 {
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0
-	}
-	return st.Size()
-}
-
-// logFaults counts the lines of the server log at path written from byte
-// offset from on (at most maxLogScan bytes) that name SQLite's SQLITE_BUSY
-// error or its message "database is locked", in any case: the server's
-// database copy was locked, a fault of the harness's copy, not of the
-// server (sweep.Gate, Sample.ServerLogFaults). An unreadable log counts 0.
-func logFaults(path string, from int64) int64 {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.NewSectionReader(f, from, maxLogScan))
-	if err != nil {
-		return 0
-	}
-	var n int64
-	for line := range bytes.Lines(b) {
-		l := bytes.ToLower(line)
-		if bytes.Contains(l, []byte("sqlite_busy")) || bytes.Contains(l, []byte("database is locked")) {
-			n++
-		}
-	}
-	return n
 }
 
 // fdSpare is how many open files the harness needs besides one per load
@@ -171,76 +127,4 @@ func fdPreflight(limit uint64, tests []suite.Test) string {
 		return ""
 	}
 	return fmt.Sprintf("harness: open-file limit %d is below %s + %d spare; those samples may fail as harness faults (ulimit -n)", limit, level, fdSpare)
-}
-
-// sourceGuard is the source dataset as the run found it: the SHA-256 of
-// its bytes and which SQLite side files (-wal, -shm, -journal) lay beside
-// it. Servers get copies (dataset.Copy); the source must not change.
-type sourceGuard struct {
-	path     string
-	sum      [sha256.Size]byte
-	sidecars map[string]bool
-}
-
-// sidecarSuffixes are the files SQLite keeps beside a database it has open
-// for writing (or left after a crash).
-var sidecarSuffixes = []string{"-wal", "-shm", "-journal"}
-
-// guardSource reads the source dataset at path. Errors name the file.
-func guardSource(path string) (sourceGuard, error) {
-	g := sourceGuard{path: path, sidecars: map[string]bool{}}
-	var err error
-	if g.sum, err = fileSum(path); err != nil {
-		return g, fmt.Errorf("dataset source %s: %w", path, err)
-	}
-	for _, s := range sidecarSuffixes {
-		g.sidecars[s] = exists(path + s)
-	}
-	return g, nil
-}
-
-// check reads the source dataset again and returns an error when its bytes
-// changed ("dataset source .tfbench/dataset/tfb.db changed during the run
-// (sha256 ab12cd34ef56… → 0f1e2d3c4b5a…)"), when a SQLite side file
-// appeared beside it ("… changed during the run (….db-wal appeared beside
-// it)"), or when it can no longer be read.
-func (g sourceGuard) check() error {
-	sum, err := fileSum(g.path)
-	if err != nil {
-		return fmt.Errorf("dataset source %s at the end of the run: %w", g.path, err)
-	}
-	if sum != g.sum {
-		return fmt.Errorf("dataset source %s changed during the run (sha256 %s… → %s…)", g.path, shortSum(g.sum), shortSum(sum))
-	}
-	for _, s := range sidecarSuffixes {
-		if !g.sidecars[s] && exists(g.path+s) {
-			return fmt.Errorf("dataset source %s changed during the run (%s appeared beside it)", g.path, g.path+s)
-		}
-	}
-	return nil
-}
-
-// shortSum is the first 12 hex digits of a SHA-256.
-func shortSum(sum [sha256.Size]byte) string { return hex.EncodeToString(sum[:6]) }
-
-// fileSum is the SHA-256 of the bytes of the file at path.
-func fileSum(path string) ([sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
-	f, err := os.Open(path)
-	if err != nil {
-		return sum, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return sum, err
-	}
-	copy(sum[:], h.Sum(nil))
-	return sum, nil
-}
-
-// exists reports whether a file is at path.
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

@@ -296,24 +296,6 @@ func TestSourceGuard(t *testing.T) {
 		t.Errorf("results %+v; want complete with its one passed sample", f)
 	}
 	noLeftovers(t, work, "guard")
-
-	g, err := guardSource(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.check(); err != nil {
-		t.Errorf("unchanged source: %v", err)
-	}
-	if err := os.WriteFile(path+"-wal", nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := g.check(); err == nil || err.Error() != fmt.Sprintf("dataset source %s changed during the run (%s-wal appeared beside it)", path, path) {
-		t.Errorf("-wal beside the source: %v", err)
-	}
-	os.Remove(path)
-	if err := g.check(); err == nil || !strings.HasPrefix(err.Error(), "dataset source "+path+" at the end of the run: open "+path+": no such file or directory") {
-		t.Errorf("source gone: %v", err)
-	}
 }
 
 // TestRenderCountsDown: render counts that answer verification but 503
@@ -372,33 +354,6 @@ func TestFDPreflight(t *testing.T) {
 	}
 	if openFileLimit() == 0 {
 		t.Error("RLIMIT_NOFILE unreadable")
-	}
-}
-
-// TestLogFaults counts the SQLITE_BUSY lines written after an offset, in
-// any case, over at most 1 MiB.
-func TestLogFaults(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "server.log")
-	old := "GET /updates: database is locked\n"
-	body := "listening\nGET /updates: Database Is Locked (5) (SQLITE_BUSY)\nok\nsqlite_busy retry\nGET /db: 200\nlast sqlite_busy without newline"
-	if err := os.WriteFile(path, []byte(old+body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if n := logFaults(path, int64(len(old))); n != 3 {
-		t.Errorf("%d lines, want 3", n)
-	}
-	if n := logFaults(path, 0); n != 4 {
-		t.Errorf("from the start: %d lines, want 4", n)
-	}
-	big := strings.Repeat("x", maxLogScan-1) + "\nSQLITE_BUSY past the scanned MiB\n"
-	if err := os.WriteFile(path, []byte(big), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if n := logFaults(path, 0); n != 0 {
-		t.Errorf("past 1 MiB: %d lines, want 0", n)
-	}
-	if n := logFaults(filepath.Join(t.TempDir(), "none.log"), 0); n != 0 {
-		t.Errorf("no log: %d", n)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/verify"
@@ -201,8 +202,8 @@ func TestPageCheckReadsWorld(t *testing.T) {
 	if err := dataset.Copy(DatasetPath(work), path); err != nil {
 		t.Fatal(err)
 	}
-	srv := &framework.Server{}
-	r := &runner{dbPaths: map[*framework.Server]string{srv: path}}
+	srv := &copyServer{path: path}
+	r := &runner{}
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -227,12 +228,21 @@ func TestPageCheckReadsWorld(t *testing.T) {
 	if err := r.pageCheck(srv, 3)(200, header, before); err == nil || err.Error() != want {
 		t.Errorf("the page from before the change: %v, want %q", err, want)
 	}
-	r.dbPaths[srv] = filepath.Join(work, "missing.db")
-	want = "cannot check the page's rows: database " + r.dbPaths[srv] + ": stat " + r.dbPaths[srv] + ": no such file or directory"
+	srv.path = filepath.Join(work, "missing.db")
+	want = "cannot check the page's rows: database " + srv.path + ": stat " + srv.path + ": no such file or directory"
 	if err := r.pageCheck(srv, 3)(200, header, before); err == nil || err.Error() != want {
 		t.Errorf("a missing copy: %v, want %q", err, want)
 	}
 }
+
+// copyServer is a server whose database copy is at path, opened anew on
+// each call; nothing else of it is there.
+type copyServer struct {
+	serverhost.Server
+	path string
+}
+
+func (s *copyServer) Database() (verify.Database, error) { return verify.OpenDatabase(s.path) }
 
 // TestChecksPage: a page test's check carries its sizes and cache state.
 func TestChecksPage(t *testing.T) {

@@ -74,7 +74,7 @@ func (r *runner) fetch(ctx context.Context, t Target) ([]Page, error) {
 			continue
 		}
 		p := Page{Test: test.Name, Type: test.Type, Path: suite.PathFor(testPath(t, test), max(test.Headline(), 1))}
-		status, body, err := verify.Fetch(ctx, srv.BaseURL, test.Type, p.Path, r.requestTimeout())
+		status, body, err := verify.Fetch(ctx, srv.BaseURL(), test.Type, p.Path, r.requestTimeout())
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

@@ -2,13 +2,10 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -73,9 +70,8 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 	rec := results.Profile{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, N: n, Connections: conns, Seconds: d.Seconds()}
 	step := fmt.Sprintf("profile round: %s %s%s c=%d (%s)", t.Name(), test.Name, nText(n), conns, how)
 	dest := filepath.Join(r.runDir, "profiles", t.Spec.Name, t.VariantName())
-	scratch := filepath.Join(dest, "."+test.Name)
 	tag := fmt.Sprintf("%s-%s-profile-%s", t.Spec.Name, t.VariantName(), test.Name)
-	srv, stop, err := r.startWith(ctx, t, tag, scratch)
+	srv, stop, err := r.startWith(ctx, t, tag, true)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -91,16 +87,14 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 		_, err = o.engine.Run(ctx, o.Options)
 	}
 	stop() // waits for the profiles to be written (startWith: profileStopGrace)
+	files, perr := srv.Profiles(dest, test.Name)
 	if err != nil {
-		os.RemoveAll(scratch)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return fmt.Errorf("%s: %w", step, err)
 	}
-	files, err := collectProfiles(srv.ProfileDir, dest, test.Name)
-	os.RemoveAll(scratch)
-	if err != nil {
+	if err = perr; err != nil {
 		rec.Error = err.Error()
 	} else if len(files) == 0 {
 		rec.Error = "no profile written (a Go adapter writes one to $" + framework.EnvCPUProfile + ", docs/profiles.md)"
@@ -132,63 +126,4 @@ func profileSummary(file string) string {
 		return size + "; " + err.Error()
 	}
 	return fmt.Sprintf("%s, %s samples, %.1f ms sampled", size, humanize.Comma(p.Samples), float64(p.Total)/float64(time.Millisecond))
-}
-
-// nodeProfileRE matches the name Node gives a --cpu-prof profile:
-// CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile.
-var nodeProfileRE = regexp.MustCompile(`^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.(\d+)\.cpuprofile$`)
-
-// collectProfiles moves the profiles a server wrote into dir to dest, named
-// after test: the Go adapter's framework.CPUProfileName as TEST.pprof; one
-// Node profile as TEST.cpuprofile, several as TEST.PID.cpuprofile (with
-// .THREAD for a worker thread's, .SEQ for a later one of the same thread).
-// It returns the new paths in name order; an empty file is not a profile.
-func collectProfiles(dir, dest, test string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	moves := map[string]string{} // from → to
-	var nodes []string
-	for _, e := range entries {
-		if info, err := e.Info(); err != nil || !info.Mode().IsRegular() || info.Size() == 0 {
-			continue
-		}
-		switch name := e.Name(); {
-		case name == framework.CPUProfileName:
-			moves[name] = test + ".pprof"
-		case strings.HasSuffix(name, ".cpuprofile"):
-			nodes = append(nodes, name)
-		}
-	}
-	for _, name := range nodes {
-		to := test + ".cpuprofile"
-		if len(nodes) > 1 {
-			to = test + "." + strings.TrimSuffix(name, ".cpuprofile") + ".cpuprofile"
-			if m := nodeProfileRE.FindStringSubmatch(name); m != nil {
-				to = test + "." + m[1]
-				if m[2] != "0" {
-					to += "." + m[2]
-				}
-				if m[3] != "001" {
-					to += "." + strings.TrimLeft(m[3], "0")
-				}
-				to += ".cpuprofile"
-			}
-		}
-		moves[name] = to
-	}
-	var out []string
-	for from, to := range moves {
-		target := filepath.Join(dest, to)
-		if err := os.Rename(filepath.Join(dir, from), target); err != nil {
-			return out, err
-		}
-		out = append(out, target)
-	}
-	slices.Sort(out)
-	return out, nil
 }

@@ -94,39 +94,3 @@ func TestBenchProfile(t *testing.T) {
 		t.Log(log.String())
 	}
 }
-
-// TestCollectProfiles: Node's names become TEST.cpuprofile (one) or
-// TEST.PID[.THREAD][.SEQ].cpuprofile (several), the Go adapter's
-// cpu.pprof TEST.pprof; empty files are no profile.
-func TestCollectProfiles(t *testing.T) {
-	for _, c := range []struct {
-		files, want []string
-	}{
-		{[]string{"CPU.20260102.030405.123.0.001.cpuprofile"}, []string{"db.cpuprofile"}},
-		{[]string{"CPU.20260102.030405.123.0.001.cpuprofile", "CPU.20260102.030405.124.0.001.cpuprofile", "CPU.20260102.030405.124.7.002.cpuprofile", "cpu.pprof"},
-			[]string{"db.123.cpuprofile", "db.124.7.2.cpuprofile", "db.124.cpuprofile", "db.pprof"}},
-		{[]string{"cpu.pprof", "empty.cpuprofile"}, []string{"db.pprof"}},
-	} {
-		dir, dest := t.TempDir(), t.TempDir()
-		for _, f := range c.files {
-			data := "x"
-			if strings.HasPrefix(f, "empty") {
-				data = ""
-			}
-			os.WriteFile(filepath.Join(dir, f), []byte(data), 0o644)
-		}
-		got, err := collectProfiles(dir, dest, "db")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range got {
-			got[i] = filepath.Base(got[i])
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%v: got %v, want %v", c.files, got, c.want)
-		}
-	}
-	if got, err := collectProfiles(filepath.Join(t.TempDir(), "missing"), t.TempDir(), "db"); err != nil || len(got) != 0 {
-		t.Errorf("missing folder: %v, %v", got, err)
-	}
-}

@@ -24,14 +24,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfbench/tfbench/dataset"
-	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/verify"
@@ -116,6 +115,12 @@ type Config struct {
 	// nothing of it is a sample (profile.go, docs/profiles.md).
 	Profile bool
 
+	// ServerHost, when set, is where the servers are built and run: another
+	// machine reached through harness/agent (issue 18). The generator then
+	// has this whole machine and the servers that one; nil is this machine,
+	// split into a generator and a server CPU set.
+	ServerHost serverhost.Host
+
 	// dateRecheck, when set, is verification's Date re-check delay
 	// (verify.Target.DateRecheck, raised to at least 1.1 s); 0 keeps the
 	// production 3 s. Only this package's tests set it, to save time.
@@ -123,7 +128,7 @@ type Config struct {
 }
 
 // DatasetPath is where the run keeps the source dataset inside WorkDir.
-func DatasetPath(workDir string) string { return filepath.Join(workDir, "dataset", "tfb.db") }
+func DatasetPath(workDir string) string { return serverhost.DatasetPath(workDir) }
 
 // Bench runs cfg and returns the results and the path of results.json,
 // which is rewritten after every sample. When ctx is cancelled it stops
@@ -166,17 +171,29 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	if ferr := r.rec.Finish(status); err == nil {
 		err = ferr
 	}
-	if gerr := r.guard.check(); gerr != nil {
-		err = errors.Join(err, gerr)
+	return r.rec.File(), r.rec.Path, r.finish(ctx, err)
+}
+
+// finish checks the host's source dataset (Host.Finish) and releases the
+// host, joining what fails to err. A gone host has nothing to check.
+func (r *runner) finish(ctx context.Context, err error) error {
+	if !errors.Is(err, serverhost.ErrGone) {
+		if gerr := r.host.Finish(context.WithoutCancel(ctx)); gerr != nil {
+			err = errors.Join(err, gerr)
+		}
 	}
-	return r.rec.File(), r.rec.Path, err
+	if r.cfg.ServerHost == nil {
+		if cerr := r.host.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+	}
+	return err
 }
 
 type runner struct {
 	cfg      Config
 	runDir   string
-	source   string
-	guard    sourceGuard // the source dataset at the start
+	host     serverhost.Host // where the servers run (Config.ServerHost or Local)
 	rec      *results.Recorder
 	gen, srv cpuset.Set
 	logf     func(format string, a ...any)
@@ -186,11 +203,8 @@ type runner struct {
 	broken map[string]string
 	// verified marks targets whose verification ran.
 	verified map[string]bool
-	client   *http.Client                 // reads render counts
-	runtimes map[string]framework.Runtime // by buildKey
-	builds   map[string]*framework.Build  // by buildKey
-	dbPaths  map[*framework.Server]string
-	preload  string // the event-loop preload in the run folder (eventloop.WritePreload)
+	client   *http.Client                // reads render counts
+	builds   map[string]serverhost.Build // by buildKey
 	// firstDir is the absolute source folder of each adapter name's first
 	// target: its build keeps the plain build folder (buildTag).
 	firstDir map[string]string
@@ -232,36 +246,44 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	r := &runner{
 		cfg: cfg, runDir: filepath.Join(cfg.WorkDir, "runs", cfg.RunID),
 		failed: map[string]map[string]bool{}, broken: map[string]string{},
-		verified: map[string]bool{}, client: &http.Client{Timeout: 10 * time.Second}, runtimes: map[string]framework.Runtime{}, builds: map[string]*framework.Build{}, dbPaths: map[*framework.Server]string{},
+		verified: map[string]bool{}, client: &http.Client{Timeout: 10 * time.Second}, builds: map[string]serverhost.Build{},
 		firstDir: firstDir,
 	}
 	r.logf = func(format string, a ...any) { fmt.Fprintf(cfg.Log, format+"\n", a...) }
-	r.source = DatasetPath(cfg.WorkDir)
-	created, err := dataset.Ensure(r.source)
-	if err != nil {
-		return nil, fmt.Errorf("dataset %s: %w", r.source, err)
-	}
-	if created {
-		r.logf("dataset: generated %s", r.source)
-	}
-	if r.guard, err = guardSource(r.source); err != nil {
-		return nil, err
-	}
-	r.gen, r.srv = cpuset.Split(cpuset.Online())
-	if cpuset.Disjoint(r.gen, r.srv) {
-		if err := cpuset.PinProcess(r.gen); err != nil {
-			return nil, fmt.Errorf("pin the load generator to CPU %s: %w", r.gen, err)
+	var serverInfo *probe.Host
+	if cfg.ServerHost == nil {
+		r.gen, r.srv = cpuset.Split(cpuset.Online())
+		if cpuset.Disjoint(r.gen, r.srv) {
+			if err := cpuset.PinProcess(r.gen); err != nil {
+				return nil, fmt.Errorf("pin the load generator to CPU %s: %w", r.gen, err)
+			}
 		}
+		r.host = serverhost.NewLocal(serverhost.LocalConfig{WorkDir: cfg.WorkDir, CPUs: r.srv})
+	} else {
+		// Two hosts: the generator has this whole machine, the servers that
+		// one (their CPU sets are whole machines, issue 18).
+		r.host = cfg.ServerHost
+		r.gen = cpuset.Online()
+	}
+	if err := r.host.Begin(ctx, serverhost.Run{ID: cfg.RunID, Dir: r.runDir, Keep: cfg.Keep, Log: cfg.Log}); err != nil {
+		return nil, err
 	}
 	host := probe.HostInfo(ctx)
-	host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), r.srv.String(), cpuset.Disjoint(r.gen, r.srv)
-	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
-	r.rec, err = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
-	if err != nil {
-		return nil, err
+	if cfg.ServerHost == nil {
+		host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), r.srv.String(), cpuset.Disjoint(r.gen, r.srv)
+	} else {
+		info, err := r.host.Info(ctx)
+		if err != nil {
+			return nil, err
+		}
+		serverInfo = &info
+		host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), info.ServerCPUs, true
 	}
-	if r.preload, err = eventloop.WritePreload(r.runDir); err != nil {
-		return nil, err
+	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
+	var err2 error
+	r.rec, err2 = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
+	if err2 != nil {
+		return nil, err2
 	}
 	return r, nil
 }
@@ -383,42 +405,22 @@ func (r *runner) buildTag(t Target) string {
 	return "@" + hex.EncodeToString(h[:4])
 }
 
-// build installs the runtime target t runs on and stages its adapter's
-// build for that runtime under framework.StageRoot (WorkDir/build/NAME/
-// RUNTIME[+VARIANT], then @TAG for a second source tree: buildTag).
+// build has the host build target t's adapter for its runtime in
+// framework.StageRoot (WorkDir/build/NAME/RUNTIME[+VARIANT], then @TAG for
+// a second source tree: buildTag), logging to logs/NAME-SLUG-build.log.
 func (r *runner) build(ctx context.Context, t Target) error {
-	s, spec := t.Spec.ForVariant(t.Variant), t.Spec.RuntimeOf(t.Variant)
-	root := framework.StageRoot(r.cfg.WorkDir, t.Spec, t.Variant) + r.buildTag(t)
+	root := framework.StageRoot("", t.Spec, t.Variant) + r.buildTag(t)
 	slug := filepath.Base(root)
-	logPath := filepath.Join(r.runDir, "logs", s.Name+"-"+slug+"-build.log")
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
-		return err
-	}
-	lf, err := os.Create(logPath)
-	if err != nil {
-		return err
-	}
-	defer lf.Close()
 	// The runtime's lines (downloading, installed, reusing) go to the run's
 	// progress too: a first download takes a while.
-	rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, framework.RuntimesDir(r.cfg.WorkDir), io.MultiWriter(lf, r.cfg.Log))
+	b, err := r.host.Build(ctx, serverhost.BuildRequest{Spec: t.Spec, Variant: t.Variant, Stage: root,
+		LogName: t.Spec.Name + "-" + slug + "-build.log", Progress: r.cfg.Log})
 	if err != nil {
 		return err
 	}
-	r.runtimes[r.buildKey(t)] = rt
-	b, err := s.Stage(ctx, root, rt, lf)
-	if err != nil {
-		return fmt.Errorf("%w (log: %s)", err, logPath)
-	}
 	r.builds[r.buildKey(t)] = b
-	r.logf("%s (%s): %s", s.Name, slug, b)
+	r.logf("%s (%s): %s", t.Spec.Name, slug, b.Text)
 	return nil
-}
-
-// runtimeOf is the installed runtime target t runs on (the zero Runtime
-// when its adapter names none or its build failed).
-func (r *runner) runtimeOf(t Target) framework.Runtime {
-	return r.runtimes[r.buildKey(t)]
 }
 
 func (r *runner) frameworkRecord(t Target) results.Framework {
@@ -426,7 +428,7 @@ func (r *runner) frameworkRecord(t Target) results.Framework {
 	if t.Variant.Start != "" {
 		start = t.Variant.Start
 	}
-	rt := r.runtimeOf(t).String()
+	rt := r.builds[r.buildKey(t)].Runtime
 	if rt == "" {
 		rt = t.Spec.RuntimeOf(t.Variant)
 	}
@@ -437,9 +439,7 @@ func (r *runner) frameworkRecord(t Target) results.Framework {
 	for _, p := range t.Spec.Versions {
 		f.Versions = append(f.Versions, results.Package{Name: p.Name, Version: p.Version})
 	}
-	if b := r.builds[r.buildKey(t)]; b != nil {
-		f.Build = b.Hash
-	}
+	f.Build = r.builds[r.buildKey(t)].Hash
 	return f
 }
 
@@ -455,6 +455,9 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errors.Is(err, serverhost.ErrGone) {
+			return err
+		}
 		r.logf("round %d: %s: %v", round, t.Name(), err)
 		r.broken[t.Name()] = "start failed: " + err.Error()
 		r.total -= left * r.plan(r.cfg.Tests)
@@ -462,7 +465,7 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 	}
 	defer stop()
 	if !r.verified[t.Name()] {
-		if err := r.verify(ctx, t, srv, r.dbPaths[srv]); err != nil {
+		if err := r.verify(ctx, t, srv); err != nil {
 			return err
 		}
 		for _, test := range r.cfg.Tests {
@@ -483,64 +486,34 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 	return nil
 }
 
-// start copies the dataset for t and starts its server on the server CPU
-// set. stop stops the server's process group and removes the copy (unless
-// Keep).
-func (r *runner) start(ctx context.Context, t Target, tag string) (srv *framework.Server, stop func(), err error) {
-	return r.startWith(ctx, t, tag, "")
+// start has the host start t's server on a fresh copy of the dataset (on
+// the server CPU set). stop stops the server's process group and removes
+// the copy (unless Keep).
+func (r *runner) start(ctx context.Context, t Target, tag string) (srv serverhost.Server, stop func(), err error) {
+	return r.startWith(ctx, t, tag, false)
 }
 
-// startWith is start with the server CPU-profiled into profileDir when it
-// is set (profile.go); stop then gives it at least profileStopGrace.
-func (r *runner) startWith(ctx context.Context, t Target, tag, profileDir string) (srv *framework.Server, stop func(), err error) {
-	dbPath := filepath.Join(r.runDir, "db", tag+".db")
-	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
-		return nil, nil, err
+// startWith is start with the server CPU-profiled when profiled is set
+// (profile.go); stop then gives it at least profileStopGrace.
+func (r *runner) startWith(ctx context.Context, t Target, tag string, profiled bool) (srv serverhost.Server, stop func(), err error) {
+	b, ok := r.builds[r.buildKey(t)]
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: not built", t.Name())
 	}
-	cleanup := func() {
-		if !r.cfg.Keep {
-			removeDB(dbPath)
-		}
+	req := serverhost.StartRequest{Build: b.ID, Variant: t.Variant.Name, Tag: tag, Profile: profiled}
+	if profiled {
+		req.Grace = profileStopGrace
 	}
-	if err := dataset.Copy(r.source, dbPath); err != nil {
-		cleanup()
-		return nil, nil, fmt.Errorf("copy the dataset for %s: %w", t.Name(), err)
-	}
-	port, err := framework.FreePort()
+	r.logf("%s: starting", t.Name())
+	srv, err = r.host.Start(ctx, req)
 	if err != nil {
-		cleanup()
 		return nil, nil, err
-	}
-	r.logf("%s: starting on port %d", t.Name(), port)
-	b := r.builds[r.buildKey(t)]
-	srv, err = framework.Start(ctx, b.Spec, framework.StartOptions{
-		Runtime: r.runtimeOf(t),
-		Variant: t.Variant.Name, Port: port, DatabasePath: dbPath, BuildDir: b.OutDir,
-		CPUs: r.srv, LogPath: filepath.Join(r.runDir, "logs", tag+".log"),
-		EventLoopPreload: r.preload, EventLoopDir: eventloop.Dir(r.runDir, tag), ProfileDir: profileDir,
-	})
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	r.dbPaths[srv] = dbPath
-	grace := r.cfg.StopGrace
-	if profileDir != "" {
-		grace = max(grace, profileStopGrace)
 	}
 	return srv, func() {
-		if err := srv.Stop(grace); err != nil {
+		if err := srv.Stop(r.cfg.StopGrace); err != nil {
 			r.logf("%s: stop: %v", t.Name(), err)
 		}
-		delete(r.dbPaths, srv)
-		cleanup()
 	}, nil
-}
-
-func removeDB(path string) {
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		os.Remove(path + suffix)
-	}
 }
 
 func (r *runner) checks(t Target) []verify.Check {
@@ -579,10 +552,10 @@ func notApplicable(t Target, test suite.Test) string {
 
 // confirmHits checks at verification that a cache-hit test's page is
 // served from t's cache: by its hit header, else by its render counts.
-func confirmHits(ctx context.Context, t Target, srv *framework.Server, test suite.Test) error {
+func confirmHits(ctx context.Context, t Target, srv serverhost.Server, test suite.Test) error {
 	c := t.Spec.Cache
 	path := suite.PathFor(c.Path, max(test.Headline(), 1))
-	if err := verify.CacheHit(ctx, srv.BaseURL, t.Spec.RenderCounts, c.HitHeader, c.HitValue, test.Type, path); err != nil {
+	if err := verify.CacheHit(ctx, srv.BaseURL(), t.Spec.RenderCounts, c.HitHeader, c.HitValue, test.Type, path); err != nil {
 		return fmt.Errorf("%s%w", sweep.CacheNotConfirmed, err)
 	}
 	return nil
@@ -590,8 +563,8 @@ func confirmHits(ctx context.Context, t Target, srv *framework.Server, test suit
 
 // verify runs verification of the selected tests on t's server; each
 // request is bounded by the tests' response timeout (the largest of them).
-func (r *runner) verify(ctx context.Context, t Target, srv *framework.Server, dbPath string) error {
-	target := verify.Target{BaseURL: srv.BaseURL, DatabasePath: dbPath, RequestTimeout: r.requestTimeout(), DateRecheck: r.cfg.dateRecheck}
+func (r *runner) verify(ctx context.Context, t Target, srv serverhost.Server) error {
+	target := verify.Target{BaseURL: srv.BaseURL(), Database: srv.Database, RequestTimeout: r.requestTimeout(), DateRecheck: r.cfg.dateRecheck}
 	res := verify.Run(ctx, target, r.checks(t))
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -615,7 +588,7 @@ func (r *runner) verify(ctx context.Context, t Target, srv *framework.Server, db
 				v.Reasons = append(v.Reasons, err.Error())
 			}
 		case t.Spec.RenderCounts != "":
-			if err := verify.Renders(ctx, srv.BaseURL, t.Spec.RenderCounts, test.Type, suite.PathFor(testPath(t, test), max(test.Headline(), 1))); err != nil {
+			if err := verify.Renders(ctx, srv.BaseURL(), t.Spec.RenderCounts, test.Type, suite.PathFor(testPath(t, test), max(test.Headline(), 1))); err != nil {
 				v.Status = verify.Fail
 				v.Reasons = append(v.Reasons, err.Error())
 			}
@@ -786,13 +759,13 @@ type engineOptions struct {
 // a sample of responses under load (verify.Checker; for page
 // verify.PageChecker against the World table of the server's copy, read
 // here, before each shot).
-func (r *runner) options(srv *framework.Server, test suite.Test, sh shot) (engineOptions, error) {
+func (r *runner) options(srv serverhost.Server, test suite.Test, sh shot) (engineOptions, error) {
 	e, err := load.EngineFor(test.Engine)
 	if err != nil {
 		return engineOptions{}, err
 	}
 	o := load.Options{
-		Addr: srv.Addr, Path: sh.path, Accept: test.Type.Accept(), Connections: sh.conns,
+		Addr: srv.Addr(), Path: sh.path, Accept: test.Type.Accept(), Connections: sh.conns,
 		Pipeline: sh.pipeline, Rate: sh.rate, Duration: sh.duration, Timeout: test.Timeout,
 	}
 	if e.Name() == "raw" {
@@ -825,10 +798,14 @@ const worldReadTimeout = 30 * time.Second
 // copy now, just before the shot: the copy changes between tests (updates
 // write it). A copy that cannot be read fails every checked response with
 // the error, so the sample's gate fails and the run goes on.
-func (r *runner) pageCheck(srv *framework.Server, n int) func(int, http.Header, []byte) error {
+func (r *runner) pageCheck(srv serverhost.Server, n int) func(int, http.Header, []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), worldReadTimeout)
 	defer cancel()
-	world, err := verify.ReadWorld(ctx, r.dbPaths[srv])
+	db, err := srv.Database()
+	var world verify.World
+	if err == nil {
+		world, err = verify.WorldOf(ctx, db)
+	}
 	if err != nil {
 		err = fmt.Errorf("cannot check the page's rows: %w", err)
 		return func(int, http.Header, []byte) error { return err }
@@ -856,7 +833,7 @@ func (r *runner) key(t Target, test suite.Test, sh shot, round int) sweep.Key {
 // be read fail the sample's gate ("render counts: GET …: …"); lines of the
 // log naming SQLITE_BUSY are counted in ServerLogFaults. Errors (which end
 // the run) are the load engine's: invalid options, ctx ending.
-func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, test suite.Test, sh shot, round int) (sweep.Sample, error) {
+func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (sweep.Sample, error) {
 	o, err := r.options(srv, test, sh)
 	if err != nil {
 		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
@@ -884,14 +861,14 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 		rendersBefore, countsErr = r.renderCounts(ctx, srv, counts, test.Timeout)
 	}
 	elReset := r.eventLoopReset(ctx, t, srv, test, sh)
-	logFrom := logSize(srv.LogPath)
-	before, _ := probe.Tree(ctx, srv.Pid)
+	logFrom := srv.LogMark()
+	before, _ := srv.Usage(ctx)
 	genBefore, _ := probe.Self(ctx)
 	res, err := o.engine.Run(ctx, o.Options)
 	if err != nil {
 		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
 	}
-	after, _ := probe.Tree(ctx, srv.Pid)
+	after, _ := srv.Usage(ctx)
 	genAfter, _ := probe.Self(ctx)
 	eventLoop := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
 	var renders *int64
@@ -927,7 +904,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 		s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
 	}
 	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, r.gen.Usable())
-	s.ServerLogFaults = logFaults(srv.LogPath, logFrom)
+	s.ServerLogFaults = srv.LogFaults(logFrom)
 	s.Gate = sweep.Gate(s, test.Gate, test.MinResponses)
 	if countsErr != nil {
 		s.Gate = failGate(s.Gate, "render counts: "+countsErr.Error())
@@ -937,13 +914,13 @@ func (r *runner) measure(ctx context.Context, t Target, srv *framework.Server, t
 
 // get sends one GET of path to srv with test's Accept, bounded by the
 // test's response timeout, and returns the status (the cache-hit warmup).
-func (r *runner) get(ctx context.Context, srv *framework.Server, path string, test suite.Test) (int, error) {
+func (r *runner) get(ctx context.Context, srv serverhost.Server, path string, test suite.Test) (int, error) {
 	if test.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, test.Timeout)
 		defer cancel()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.BaseURL+path, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.BaseURL()+path, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -961,13 +938,13 @@ func (r *runner) get(ctx context.Context, srv *framework.Server, path string, te
 // renderCounts reads the server's render counts (verify.RenderCounts),
 // bounded by timeout, the test's response timeout (when > 0), and by the
 // client's 10 s.
-func (r *runner) renderCounts(ctx context.Context, srv *framework.Server, path string, timeout time.Duration) (map[string]int64, error) {
+func (r *runner) renderCounts(ctx context.Context, srv serverhost.Server, path string, timeout time.Duration) (map[string]int64, error) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	return verify.RenderCounts(ctx, r.client, srv.BaseURL, path)
+	return verify.RenderCounts(ctx, r.client, srv.BaseURL(), path)
 }
 
 // suiteRecord is the results' record of suite s run with tests over

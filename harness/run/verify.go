@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/serverhost"
 )
 
 // Verify builds and starts every target of cfg once, on a fresh copy of the
@@ -32,9 +33,7 @@ func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Ver
 	if ferr := r.rec.Finish(status); err == nil {
 		err = ferr
 	}
-	if gerr := r.guard.check(); gerr != nil {
-		err = errors.Join(err, gerr)
-	}
+	err = r.finish(ctx, err)
 	f := r.rec.File()
 	return f.Frameworks, f.Verifications, r.rec.Path, err
 }
@@ -52,13 +51,16 @@ func (r *runner) verifyAll(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if errors.Is(err, serverhost.ErrGone) {
+				return err
+			}
 			r.broken[t.Name()] = "start failed: " + err.Error()
 			if err := r.rec.Framework(r.frameworkRecord(t)); err != nil {
 				return err
 			}
 			continue
 		}
-		err = r.verify(ctx, t, srv, r.dbPaths[srv])
+		err = r.verify(ctx, t, srv)
 		stop()
 		if err != nil {
 			return err

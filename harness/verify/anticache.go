@@ -34,13 +34,14 @@ func (v *verifier) antiCache(ctx context.Context, c Check, first Result, r *Resu
 		return
 	}
 	msg := fmt.Sprintf(`<b>tfbench check %04x</b> & "q"`, rand.IntN(0x10000))
-	row, err := insertFortune(ctx, db, v.target.DatabasePath, msg)
+	id, err := db.InsertFortune(ctx, msg)
+	row := fortune{ID: id, Message: msg}
 	if err != nil {
 		r.add(Fail, "test %q: fortunes anti-caching check: %v", c.Name, err)
 		return
 	}
 	defer func() {
-		if err := deleteFortune(context.WithoutCancel(ctx), db, v.target.DatabasePath, row.ID); err != nil {
+		if err := db.DeleteFortune(context.WithoutCancel(ctx), row.ID); err != nil {
 			r.add(Fail, "test %q: fortunes anti-caching check: %v; remove it before load", c.Name, err)
 		}
 	}()

@@ -60,7 +60,7 @@ func (v *verifier) worldSnapshot(ctx context.Context, c Check, r *Result) map[in
 	db, err := v.database()
 	if err == nil {
 		var world map[int64]int64
-		if world, err = readWorld(ctx, db, v.target.DatabasePath); err == nil {
+		if world, err = db.World(ctx); err == nil {
 			return world
 		}
 	}

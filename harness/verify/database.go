@@ -9,6 +9,61 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
 )
 
+// Database is a framework's database copy as verification reads and
+// changes it: the World table, one Fortune row added then removed, one
+// World row changed then restored. OpenDatabase is a copy on this host;
+// harness/agent's is a copy on the server host, changed there (issue 18).
+type Database interface {
+	// World returns the World table as id -> randomNumber.
+	World(ctx context.Context) (map[int64]int64, error)
+	// InsertFortune adds a Fortune row with an unused id (one above the
+	// largest) and returns the id.
+	InsertFortune(ctx context.Context, message string) (int, error)
+	// DeleteFortune removes the Fortune row id.
+	DeleteFortune(ctx context.Context, id int) error
+	// SetRandomNumber sets World row id's randomNumber to n.
+	SetRandomNumber(ctx context.Context, id int, n int64) error
+	// Where names the copy in errors: its path (HOST:PATH on another host).
+	Where() string
+	Close() error
+}
+
+// OpenDatabase opens the SQLite database copy at path on this host
+// (openDatabase's settings); errors name the file.
+func OpenDatabase(path string) (Database, error) {
+	db, err := openDatabase(path)
+	if err != nil {
+		return nil, err
+	}
+	return sqlDatabase{db, path}, nil
+}
+
+// sqlDatabase is a Database on this host.
+type sqlDatabase struct {
+	db   *sql.DB
+	path string
+}
+
+func (d sqlDatabase) World(ctx context.Context) (map[int64]int64, error) {
+	return readWorld(ctx, d.db, d.path)
+}
+
+func (d sqlDatabase) InsertFortune(ctx context.Context, message string) (int, error) {
+	f, err := insertFortune(ctx, d.db, d.path, message)
+	return f.ID, err
+}
+
+func (d sqlDatabase) DeleteFortune(ctx context.Context, id int) error {
+	return deleteFortune(ctx, d.db, d.path, id)
+}
+
+func (d sqlDatabase) SetRandomNumber(ctx context.Context, id int, n int64) error {
+	return setRandomNumber(ctx, d.db, d.path, id, n)
+}
+
+func (d sqlDatabase) Where() string { return d.path }
+func (d sqlDatabase) Close() error  { return d.db.Close() }
+
 // openDatabase opens the framework's own SQLite database copy with the
 // per-connection settings every adapter uses (DESIGN.md, The dataset):
 // busy_timeout 5000 ms and synchronous NORMAL. It fails if path does not

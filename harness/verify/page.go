@@ -34,16 +34,21 @@ const maxRowReasons = 3
 // (the framework's DATABASE_PATH), with the adapters' connection settings.
 // Errors name the file; a table whose ids are not exactly 1..N is an error.
 func ReadWorld(ctx context.Context, dbPath string) (World, error) {
-	db, err := openDatabase(dbPath)
+	db, err := OpenDatabase(dbPath)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	m, err := readWorld(ctx, db, dbPath)
+	return WorldOf(ctx, db)
+}
+
+// WorldOf reads the World table of db (ReadWorld's rules, on any Database).
+func WorldOf(ctx context.Context, db Database) (World, error) {
+	m, err := db.World(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return worldFromMap(m, dbPath)
+	return worldFromMap(m, db.Where())
 }
 
 // worldFromMap turns readWorld's id -> randomNumber map into a World; the

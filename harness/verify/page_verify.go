@@ -82,11 +82,11 @@ func (v *verifier) world(ctx context.Context) (World, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := readWorld(ctx, db, v.target.DatabasePath)
+	m, err := db.World(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return worldFromMap(m, v.target.DatabasePath)
+	return worldFromMap(m, db.Where())
 }
 
 // pageAntiCache changes the randomNumber of World row k (antiCacheRow, at
@@ -107,12 +107,12 @@ func (v *verifier) pageAntiCache(ctx context.Context, c Check, world World, n in
 	}
 	old := world[k-1]
 	changed := old%worldMax + 1
-	if err := setRandomNumber(ctx, db, v.target.DatabasePath, k, changed); err != nil {
+	if err := db.SetRandomNumber(ctx, k, changed); err != nil {
 		r.add(Fail, "test %q: page anti-caching check: %v", c.Name, err)
 		return
 	}
 	defer func() {
-		if err := setRandomNumber(context.WithoutCancel(ctx), db, v.target.DatabasePath, k, old); err != nil {
+		if err := db.SetRandomNumber(context.WithoutCancel(ctx), k, old); err != nil {
 			r.add(Fail, "test %q: page anti-caching check: %v; World row %d holds %d, restore %d before load", c.Name, err, k, changed, old)
 		}
 	}()

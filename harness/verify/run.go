@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 	"strings"
 	"time"
@@ -40,6 +39,9 @@ type Target struct {
 	// changes, then restores, one World row for the page anti-caching
 	// check; without it those checks fail.
 	DatabasePath string
+	// Database, when set, opens the copy in place of DatabasePath (a copy
+	// on another host, harness/agent); Run does not close what it returns.
+	Database func() (Database, error)
 	// RequestTimeout bounds each verification request, headers and body
 	// (http.Client.Timeout); 0 or less means 8 s, the timeout of TFB's load
 	// generator (TFB-RULES.md, Method); meant to be the suite's Timeout. A
@@ -124,15 +126,21 @@ func run(ctx context.Context, target Target, checks []Check, recheck time.Durati
 type verifier struct {
 	target Target
 	client *http.Client
-	db     *sql.DB
+	db     Database
+	owned  bool // db was opened here: close it
 	dbErr  error
 	dbDone bool
 }
 
 // database opens the target's database on first use.
-func (v *verifier) database() (*sql.DB, error) {
+func (v *verifier) database() (Database, error) {
 	if !v.dbDone {
-		v.db, v.dbErr = openDatabase(v.target.DatabasePath)
+		if v.target.Database != nil {
+			v.db, v.dbErr = v.target.Database()
+		} else {
+			v.db, v.dbErr = OpenDatabase(v.target.DatabasePath)
+			v.owned = v.dbErr == nil
+		}
 		v.dbDone = true
 	}
 	return v.db, v.dbErr
@@ -141,7 +149,7 @@ func (v *verifier) database() (*sql.DB, error) {
 // close releases the client's connections and the database.
 func (v *verifier) close() {
 	v.client.CloseIdleConnections()
-	if v.db != nil {
+	if v.owned {
 		v.db.Close()
 	}
 }

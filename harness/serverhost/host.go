@@ -1,0 +1,147 @@
+// Package serverhost is where a run's servers live: a Host builds adapters,
+// starts servers on fresh copies of the dataset, and reads their CPU, RSS,
+// logs and database copies where they run. Local is this machine;
+// harness/agent's Client is another one, reached over SSH or any stdio
+// command (issue 18). harness/run drives either through Host and Server.
+package serverhost
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/verify"
+)
+
+// Host builds and runs servers on one machine for one run.
+type Host interface {
+	// Begin readies the host for a run: its source dataset (made when
+	// missing), the run's folder there.
+	Begin(ctx context.Context, run Run) error
+	// Info is the machine's facts; ServerCPUs names the CPUs servers get.
+	Info(ctx context.Context) (probe.Host, error)
+	// Build stages and builds an adapter for one variant's runtime there.
+	Build(ctx context.Context, req BuildRequest) (Build, error)
+	// Start starts a server of a build on a fresh copy of the dataset.
+	Start(ctx context.Context, req StartRequest) (Server, error)
+	// Finish checks that the host's source dataset did not change during
+	// the run ("dataset source P changed during the run (sha256 … → …)").
+	Finish(ctx context.Context) error
+	// Close stops every server still running there and releases the host.
+	Close() error
+}
+
+// Run is what a host needs to know of the run it serves.
+type Run struct {
+	// ID is the run's ID; Dir its folder on the controller
+	// (WORK/runs/ID): db/ copies, logs/, event-loop sockets live under the
+	// host's own WORK/runs/ID.
+	ID, Dir string
+	// Keep keeps each server's database copy after it stops.
+	Keep bool
+	// Log receives progress lines ("dataset: generated P").
+	Log io.Writer
+}
+
+// Networked is a Host on another machine: Network measures the path to it
+// with the generator (TCP connect RTT, link capacity) before the first
+// sample.
+type Networked interface {
+	Network(ctx context.Context) (*results.Network, error)
+}
+
+// BuildRequest asks for one adapter built for one variant's runtime.
+type BuildRequest struct {
+	// Spec is the adapter as the controller found it (Spec.Dir: sources).
+	Spec    *framework.Spec
+	Variant framework.Variant
+	// Stage is the stage folder relative to the work dir,
+	// "build/NAME/RUNTIME[+VARIANT][@TAG]" (framework.StageRoot).
+	Stage string
+	// LogName is the build log's file name in the run's logs/ folder.
+	LogName string
+	// Log receives the build's output; Progress the runtime's lines
+	// (downloading, installed, reusing). Either may be nil.
+	Log, Progress io.Writer
+}
+
+// Build is an adapter built on a host.
+type Build struct {
+	// ID is the host's handle of the build, for StartRequest.Build.
+	ID string
+	// Hash is the hex SHA-256 of the build's inputs (Spec.SourceHash).
+	Hash string
+	// Runtime is the exact runtime built for ("go1.26.8", "node@24.11.1").
+	Runtime string
+	// Text is the build's one-line summary for the run's log.
+	Text string
+}
+
+// StartRequest asks for one server of a build.
+type StartRequest struct {
+	Build   string // Build.ID
+	Variant string // the variant's name
+	// Tag names the server's database copy, log and event-loop folder
+	// ("go-stdlib-default-r1").
+	Tag string
+	// Profile CPU-profiles the server into a scratch folder that
+	// Server.Profiles reads once it has stopped.
+	Profile bool
+	// Grace is the least SIGTERM grace Stop gives (a profiled server
+	// writes its profiles on exit); 0 is none.
+	Grace time.Duration
+}
+
+// Server is a started, ready server on a host.
+type Server interface {
+	// Addr is "HOST:PORT" as the generator reaches it; BaseURL is
+	// "http://" + Addr.
+	Addr() string
+	BaseURL() string
+	// Pid is the server's process-group leader on its host.
+	Pid() int
+	// LogPath names the server's log: a path, or HOST:PATH on another host.
+	LogPath() string
+	// Done is closed once the server's leader has exited; Err then says
+	// how ("exit status 2"), nil before.
+	Done() <-chan struct{}
+	Err() error
+	// LogTail is the last n lines the server wrote in this run.
+	LogTail(n int) string
+	// LogMark is the log's size in bytes now; LogFaults counts its lines
+	// since mark that name SQLITE_BUSY (LogFaults, the function).
+	LogMark() int64
+	LogFaults(mark int64) int64
+	// Usage reads the server's process tree: CPU seconds and peak RSS.
+	Usage(ctx context.Context) (probe.Usage, error)
+	// Database is the server's own database copy (verification's checks
+	// and the page check's World table run against it where it is),
+	// opened on first use and closed by Stop.
+	Database() (verify.Database, error)
+	// Monitored reports whether the server's event-loop delay is read
+	// (Node servers); EventLoopReset clears it before a window,
+	// EventLoopRead reads it after.
+	Monitored() bool
+	EventLoopReset(ctx context.Context) error
+	EventLoopRead(ctx context.Context) (sweep.EventLoop, error)
+	// Profiles moves the profiles a stopped, profiled server wrote into
+	// dest on this host, named after test (CollectProfiles).
+	Profiles(dest, test string) ([]string, error)
+	// Stop stops the server's processes (SIGTERM, then after grace
+	// SIGKILL) and removes its database copy unless the run keeps them.
+	Stop(grace time.Duration) error
+}
+
+// ErrGone is in the chain of every error a Host or Server returns once the
+// host cannot be reached (its agent died or its transport closed): a run
+// ends then, keeping what it measured.
+var ErrGone = errors.New("server host gone")
+
+// DatasetPath is where a work dir keeps the source dataset.
+func DatasetPath(workDir string) string { return filepath.Join(workDir, "dataset", "tfb.db") }
