@@ -19,8 +19,8 @@ import (
 
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/verify"
 )
