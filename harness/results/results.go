@@ -295,6 +295,15 @@ func (r *Recorder) Verified(vs ...Verification) error {
 	return r.write()
 }
 
+// Network records the path between the two hosts of a two-host run and
+// rewrites the file.
+func (r *Recorder) Network(n *Network) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.Network = n
+	return r.write()
+}
+
 // Sample records one sample and rewrites the file.
 func (r *Recorder) Sample(s sweep.Sample) error {
 	r.mu.Lock()

@@ -24,6 +24,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/load"
@@ -212,6 +214,25 @@ type runner struct {
 	// targets and failed tests will not measure), and when measuring began.
 	done, total time.Duration
 	measuring   time.Time
+	// linkBytes is the measured link capacity to a server host of its own,
+	// bytes/s (0 on one host): the rule of sweep.Sample.LinkSaturated.
+	linkBytes float64
+}
+
+// network measures and records the path to a server host of its own
+// (serverhost.Networked) before the first sample; one host has none.
+func (r *runner) network(ctx context.Context) error {
+	nh, ok := r.host.(serverhost.Networked)
+	if !ok {
+		return nil
+	}
+	n, err := nh.Network(ctx)
+	if err != nil {
+		return fmt.Errorf("measure the network to the server host: %w", err)
+	}
+	r.linkBytes = n.LinkBytes
+	r.logf("network: %s at %s: RTT %.3f ms (median TCP connect), link %s/s", n.Transport, n.Address, n.RTT, humanize.Bytes(uint64(n.LinkBytes)))
+	return r.rec.Network(n)
 }
 
 func newRunner(ctx context.Context, cfg Config) (*runner, error) {
@@ -311,6 +332,9 @@ func checkTargets(targets []Target) (firstDir map[string]string, err error) {
 
 func (r *runner) bench(ctx context.Context) error {
 	if err := r.buildAll(ctx); err != nil {
+		return err
+	}
+	if err := r.network(ctx); err != nil {
 		return err
 	}
 	if err := r.beforeMeasure(ctx); err != nil {
@@ -904,6 +928,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 		s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
 	}
 	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, r.gen.Usable())
+	s.LinkSaturated = sweep.LinkSaturated(s.BodyBytes, s.Window, r.linkBytes)
 	s.ServerLogFaults = srv.LogFaults(logFrom)
 	s.Gate = sweep.Gate(s, test.Gate, test.MinResponses)
 	if countsErr != nil {

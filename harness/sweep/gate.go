@@ -48,7 +48,8 @@ const maxExample = 300
 //
 // A harness fault fails the gate too, whatever the server did: errors of
 // GeneratorClass, GeneratorSaturated (the generator's CPU set ≥ 90% busy,
-// probe.Saturated), or SQLITE_BUSY / "database is locked" in an error
+// probe.Saturated), LinkSaturated (two hosts: the link ≥ 90% of its measured
+// capacity), or SQLITE_BUSY / "database is locked" in an error
 // example or in ServerLogFaults. The reason then starts with HarnessFault,
 // lists those faults, and adds the sample's other failures after
 // "; the sample also failed: ".
@@ -176,6 +177,9 @@ func harnessFaults(s Sample) []string {
 	}
 	if s.GeneratorSaturated {
 		faults = append(faults, "the load generator's CPU set was saturated (≥ 90% busy): it measured the generator")
+	}
+	if s.LinkSaturated {
+		faults = append(faults, "the network link was saturated (response bodies ≥ 90% of its measured capacity): it measured the link")
 	}
 	busy := ""
 	for _, c := range classOrder(s.Examples) {

@@ -119,6 +119,11 @@ type Sample struct {
 	// harness fault.
 	GeneratorCPU       float64 `json:"generator_cpu_s"`
 	GeneratorSaturated bool    `json:"generator_saturated"`
+	// LinkSaturated flags a sample of a two-host run whose response bodies
+	// came at 90% or more of the link's measured capacity (LinkCapacity,
+	// results.Network): it measured the network, and fails the gate as a
+	// harness fault, as a saturated generator does (issue 18).
+	LinkSaturated bool `json:"link_saturated,omitempty"`
 	// ServerLogFaults counts the lines the server wrote to its log during
 	// the window that name SQLite's SQLITE_BUSY or "database is locked"
 	// (filled by harness/run; absent from JSON when 0). Any such line fails
@@ -178,4 +183,14 @@ type GateResult struct {
 // (exit status 2)"). Its level is then not eligible for the peak.
 func Skipped(k Key, reason string) Sample {
 	return Sample{Key: k, Gate: GateResult{Reason: NotMeasured + reason}}
+}
+
+// LinkSaturated reports whether bodyBytes over a window of window seconds
+// came at 90% or more of a link of linkBytes bytes/s (0: not measured,
+// never saturated); the rule of Sample.LinkSaturated.
+func LinkSaturated(bodyBytes int64, window, linkBytes float64) bool {
+	if window <= 0 || linkBytes <= 0 {
+		return false
+	}
+	return float64(bodyBytes)/window >= 0.9*linkBytes
 }
