@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,6 +32,7 @@ type common struct {
 	keep, profile                       bool
 	seed                                int64
 	rounds                              int // 0 = the suite's
+	remote                              remote
 }
 
 // profileUsage is the --profile flag's help, bench's and ab's.
@@ -42,6 +44,7 @@ func (c *common) register(fs *flag.FlagSet, defaultSuite string, measuring bool)
 	fs.StringVar(&c.tests, "tests", "", "comma-separated test names from the suite (default: all)")
 	fs.StringVar(&c.dir, "frameworks-dir", "frameworks", "folder holding one adapter per subfolder")
 	fs.StringVar(&c.work, "work", ".tfbench", "scratch folder: dataset, builds, runs/<run-id>/ (results.json, logs)")
+	c.remote.register(fs)
 	if measuring {
 		fs.BoolVar(&c.keep, "keep", false, "keep each framework's database copy after its round")
 		fs.Int64Var(&c.seed, "seed", 0, "seed of the per-round framework shuffle (default: from the clock; recorded in results.json)")
@@ -87,7 +90,17 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	cfg.Progress = line.Step
+	client, err := c.remote.connect(ctx, line)
+	if err != nil {
+		return err
+	}
+	if client != nil {
+		cfg.ServerHost = client
+	}
 	f, path, err := run.Bench(ctx, cfg)
+	if client != nil {
+		err = errors.Join(err, client.Close())
+	}
 	line.Done()
 	if f != nil {
 		md := filepath.Join(filepath.Dir(path), "report.md")
@@ -246,7 +259,17 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	client, err := c.remote.connect(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	if client != nil {
+		cfg.ServerHost = client
+	}
 	fws, vs, path, err := run.Verify(ctx, cfg)
+	if client != nil {
+		err = errors.Join(err, client.Close())
+	}
 	if err != nil {
 		return err
 	}

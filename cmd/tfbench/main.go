@@ -14,6 +14,7 @@
 //	tfbench profile    [--top N] [--each] FILE...
 //	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--probe PATH] [--json]
 //	tfbench frameworks [--dir DIR]
+//	tfbench agent      [--work DIR]
 //
 // Ctrl-C (SIGINT) or SIGTERM stops a run: the servers are stopped, the
 // samples measured so far stay in results.json (status "interrupted") and
@@ -107,6 +108,7 @@ var commands = []struct {
 	{"profile", "where a CPU profile's time went (Node .cpuprofile or pprof): top functions by self time, time by area", profileCmd},
 	{"load", "drive load at any URL, like wrk or hey, and print the summary a sample gets", loadCmd},
 	{"frameworks", "list the framework adapters and their variants", frameworksCmd},
+	{"agent", "serve a controller's requests on stdin/stdout: the server side of bench --server-host or --server-cmd (started by them; docs/remote.md)", agentCmd},
 }
 
 // verdicts are the commands whose exit status 1 means only "a row is

@@ -187,3 +187,19 @@ func dedup(ps []procs.Proc) []procs.Proc {
 	}
 	return out
 }
+
+// KillOwnedBy sends SIGKILL to what the harness process harnessPid left
+// running: the processes its TFBENCH_OWNER tags name and their
+// descendants (an agent that died mid-run, issue 18). It returns how many
+// it signalled.
+func KillOwnedBy(harnessPid int) (int, error) {
+	ps, err := procs.Table()
+	if err != nil {
+		return 0, err
+	}
+	prefix := strconv.Itoa(harnessPid) + "-"
+	victims := procs.Tagged(ps, EnvOwner, func(v string) bool { return strings.HasPrefix(v, prefix) })
+	victims = dedup(append(victims, procs.Descendants(ps, pidsOf(victims)...)...))
+	procs.Kill(victims, syscall.SIGKILL)
+	return len(victims), nil
+}

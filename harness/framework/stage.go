@@ -70,7 +70,26 @@ type stamp struct {
 func (s *Spec) SourceHash(rt Runtime) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "tfbench build %d\nbuild %q\nruntime %q\n", BuildFormat, s.Build, rt.String())
-	err := walkSource(s.Dir, func(rel string, d fs.DirEntry, path string) error {
+	if err := hashTree(h, s.Dir); err != nil {
+		return "", fmt.Errorf("framework %s: hash sources: %w", s.Name, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// TreeHash is the hex SHA-256 of the files SourceHash covers under dir
+// alone (no build command, no runtime): the same on every host that has
+// the same sources, so a copy is checked against its original.
+func TreeHash(dir string) (string, error) {
+	h := sha256.New()
+	if err := hashTree(h, dir); err != nil {
+		return "", fmt.Errorf("hash sources in %s: %w", dir, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashTree writes what SourceHash covers of dir's files to h.
+func hashTree(h io.Writer, dir string) error {
+	return walkSource(dir, func(rel string, d fs.DirEntry, path string) error {
 		switch {
 		case d.IsDir():
 			fmt.Fprintf(h, "dir %q\n", rel)
@@ -97,10 +116,6 @@ func (s *Spec) SourceHash(rt Runtime) (string, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return "", fmt.Errorf("framework %s: hash sources: %w", s.Name, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // walkSource calls fn for every directory (except dir itself), regular file

@@ -159,7 +159,9 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 		return nil, "", err
 	}
 	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.cfg.Rounds, r.rec.Path)
-	if note := placementNote(r.gen, r.srv); note != "" {
+	if r.cfg.ServerHost != nil {
+		r.logf("CPU placement: two hosts: the load generator has this machine (CPUs %s), the servers the server host", r.gen)
+	} else if note := placementNote(r.gen, r.srv); note != "" {
 		r.logf("%s", note)
 	}
 	if warn := fdPreflight(openFileLimit(), r.cfg.Tests); warn != "" {

@@ -1,0 +1,704 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/serverhost"
+	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/verify"
+)
+
+// Transport is how the controller reaches an agent: a command whose stdin
+// and stdout carry the protocol (ssh, kubectl exec -i, sh -c …).
+type Transport struct {
+	// Argv is the command, e.g. ["ssh", "-p", "22", "bench@host",
+	// ".tfbench-agent/tfbench agent --work .tfbench-agent/work"].
+	Argv []string
+	// Name names the server host in errors and results: "ssh bench@host"
+	// or "command CMD".
+	Name string
+	// Addr is the server host's address as the generator reaches it.
+	Addr string
+	// SSH marks an ssh transport: its exit status 255 and messages are
+	// read as connection and authentication failures.
+	SSH bool
+}
+
+// helloTimeout bounds connecting and the hello exchange.
+const helloTimeout = 60 * time.Second
+
+// closeTimeout bounds the agent's orderly exit after shutdown.
+const closeTimeout = 30 * time.Second
+
+// Client is a serverhost.Host on the agent at the other end of a
+// Transport.
+type Client struct {
+	t     Transport
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	hello helloResult
+
+	wmu  sync.Mutex // stdin
+	mu   sync.Mutex
+	next uint64
+	wait map[uint64]*call
+	srvs map[string]*remoteServer
+	gone error         // set once the agent's output ended
+	done chan struct{} // closed then
+	exit chan struct{} // closed when the command has been reaped
+
+	stderr tail
+	run    serverhost.Run
+	sent   map[string]string // adapter name → tree hash sent
+}
+
+type call struct {
+	reply   chan message
+	streams map[string]io.Writer
+}
+
+// Dial starts the transport's command and says hello. Errors name the
+// host: unreachable, authentication refused, no agent there, a protocol
+// version mismatch, or the agent ending before it answered, with what it
+// wrote to stderr.
+func Dial(ctx context.Context, t Transport) (*Client, error) {
+	if len(t.Argv) == 0 {
+		return nil, errors.New("agent: no transport command")
+	}
+	c := &Client{t: t, wait: map[uint64]*call{}, srvs: map[string]*remoteServer{}, done: make(chan struct{}), exit: make(chan struct{}), sent: map[string]string{}}
+	c.cmd = exec.Command(t.Argv[0], t.Argv[1:]...)
+	// A process group of its own: the terminal's Ctrl-C reaches the
+	// controller, which stops the remote servers before it lets go.
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.cmd.Stderr = &c.stderr
+	var err error
+	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := c.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("server host %s: start %s: %w", t.Name, t.Argv[0], err)
+	}
+	go c.read(stdout)
+	hctx, cancel := context.WithTimeout(ctx, helloTimeout)
+	defer cancel()
+	var h helloResult
+	if err := c.call(hctx, "hello", helloArgs{Protocol: Protocol}, &h, nil); err != nil {
+		c.kill()
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("server host %s: no answer from the agent within %s%s", t.Name, helloTimeout, c.stderr.suffix())
+		}
+		return nil, c.dialError(err)
+	}
+	c.hello = h
+	return c, nil
+}
+
+// dialError words a failed hello: from ssh's own messages (exit status
+// 255) or from the agent's answer.
+func (c *Client) dialError(err error) error {
+	if !errors.Is(err, serverhost.ErrGone) {
+		return fmt.Errorf("server host %s: %w", c.t.Name, err)
+	}
+	code := -1
+	if c.cmd.ProcessState != nil {
+		code = c.cmd.ProcessState.ExitCode()
+	}
+	if code == 255 || code == 127 || strings.Contains(c.stderr.String(), "Permission denied") {
+		return classify(c.t.Name, c.t.SSH, code, c.stderr.String(), err)
+	}
+	return fmt.Errorf("server host %s: the agent ended before it answered (exit status %d)%s", c.t.Name, code, c.stderr.suffix())
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[i+1:])
+	}
+	return s
+}
+
+// read routes the agent's lines until its output ends; then every call
+// waiting and every server still running learn that the host is gone.
+func (c *Client) read(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	for sc.Scan() {
+		var m message
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			continue
+		}
+		c.mu.Lock()
+		switch {
+		case m.Event == "exited":
+			if s := c.srvs[m.Server]; s != nil {
+				s.exited(m.Error)
+			}
+		case m.Stream != "":
+			if cl := c.wait[m.ID]; cl != nil && cl.streams[m.Stream] != nil {
+				cl.streams[m.Stream].Write([]byte(m.Text))
+			}
+		default:
+			if cl := c.wait[m.ID]; cl != nil {
+				delete(c.wait, m.ID)
+				cl.reply <- m
+			}
+		}
+		c.mu.Unlock()
+	}
+	err := c.cmd.Wait()
+	close(c.exit)
+	status := "its output ended"
+	if err != nil {
+		status = err.Error()
+	}
+	c.mu.Lock()
+	c.gone = fmt.Errorf("%w: the agent on %s ended (%s)%s", serverhost.ErrGone, c.t.Name, status, c.stderr.suffix())
+	for _, s := range c.srvs {
+		s.exited(c.gone.Error())
+	}
+	close(c.done)
+	c.mu.Unlock()
+}
+
+// call sends one request and waits for its answer, decoding the result
+// into res (when not nil); stream lines go to streams by name. When ctx
+// ends first, the agent is asked to cancel the request.
+func (c *Client) call(ctx context.Context, op string, args, res any, streams map[string]io.Writer) error {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	cl := &call{reply: make(chan message, 1), streams: streams}
+	c.mu.Lock()
+	if c.gone != nil {
+		c.mu.Unlock()
+		return c.gone
+	}
+	c.next++
+	id := c.next
+	c.wait[id] = cl
+	c.mu.Unlock()
+	line, _ := json.Marshal(request{ID: id, Op: op, Args: raw})
+	c.wmu.Lock()
+	_, werr := c.stdin.Write(append(line, '\n'))
+	c.wmu.Unlock()
+	if werr != nil {
+		<-c.done
+		return c.gone
+	}
+	select {
+	case m := <-cl.reply:
+		if m.Error != "" {
+			return errors.New(m.Error)
+		}
+		if res != nil {
+			return json.Unmarshal(m.Result, res)
+		}
+		return nil
+	case <-c.done:
+		return c.gone
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.wait, id)
+		c.mu.Unlock()
+		c.send("cancel", cancelArgs{ID: id})
+		return ctx.Err()
+	}
+}
+
+// send writes a request whose answer nobody waits for.
+func (c *Client) send(op string, args any) {
+	raw, _ := json.Marshal(args)
+	c.mu.Lock()
+	c.next++
+	id := c.next
+	c.mu.Unlock()
+	line, _ := json.Marshal(request{ID: id, Op: op, Args: raw})
+	c.wmu.Lock()
+	c.stdin.Write(append(line, '\n'))
+	c.wmu.Unlock()
+}
+
+// Pid is the agent's process id on its host.
+func (c *Client) Pid() int { return c.hello.Pid }
+
+// Platform is the agent host's GOOS/GOARCH.
+func (c *Client) Platform() string { return c.hello.OS + "/" + c.hello.Arch }
+
+// Begin readies the agent's own work folder for the run: its dataset
+// (made there when missing) and runs/ID.
+func (c *Client) Begin(ctx context.Context, run serverhost.Run) error {
+	if run.Log == nil {
+		run.Log = io.Discard
+	}
+	c.run = run
+	all := !isLoopback(c.t.Addr)
+	return c.call(ctx, "begin", beginArgs{RunID: run.ID, Keep: run.Keep, AllInterfaces: all}, nil, map[string]io.Writer{"progress": run.Log})
+}
+
+func isLoopback(addr string) bool {
+	if addr == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(addr)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Info is the server host's facts, its CPU set the whole machine.
+func (c *Client) Info(ctx context.Context) (probe.Host, error) {
+	var h probe.Host
+	err := c.call(ctx, "info", struct{}{}, &h, nil)
+	return h, err
+}
+
+// Build sends the adapter's sources (once per run and adapter; checked
+// against their hash there) and has the agent build them; the build's
+// output goes to req.Log and the controller's logs/LogName too.
+func (c *Client) Build(ctx context.Context, req serverhost.BuildRequest) (serverhost.Build, error) {
+	hash, err := framework.TreeHash(req.Spec.Dir)
+	if err != nil {
+		return serverhost.Build{}, err
+	}
+	if c.sent[req.Spec.Name] != hash {
+		tar, err := framework.PackSources(req.Spec.Dir)
+		if err != nil {
+			return serverhost.Build{}, err
+		}
+		if err := c.call(ctx, "sources", sourcesArgs{Name: req.Spec.Name, Hash: hash, Tar: tar}, nil, nil); err != nil {
+			return serverhost.Build{}, err
+		}
+		c.sent[req.Spec.Name] = hash
+	}
+	logPath := filepath.Join(c.run.Dir, "logs", req.LogName)
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return serverhost.Build{}, err
+	}
+	lf, err := os.Create(logPath)
+	if err != nil {
+		return serverhost.Build{}, err
+	}
+	defer lf.Close()
+	streams := map[string]io.Writer{"log": lf, "progress": lf}
+	if req.Log != nil {
+		streams["log"] = io.MultiWriter(lf, req.Log)
+	}
+	if req.Progress != nil {
+		streams["progress"] = io.MultiWriter(lf, req.Progress)
+	}
+	var b buildResult
+	err = c.call(ctx, "build", buildArgs{Name: req.Spec.Name, Variant: req.Variant.Name, Stage: filepath.ToSlash(req.Stage), LogName: req.LogName}, &b, streams)
+	if err != nil {
+		return serverhost.Build{}, fmt.Errorf("on %s: %w (log: %s)", c.t.Name, err, logPath)
+	}
+	return serverhost.Build{ID: b.ID, Hash: b.Hash, Runtime: b.Runtime, Text: b.Text + " on " + c.t.Name}, nil
+}
+
+// Start has the agent start a server; the generator reaches it at the
+// transport's Addr and the port it got there.
+func (c *Client) Start(ctx context.Context, req serverhost.StartRequest) (serverhost.Server, error) {
+	var r startResult
+	err := c.call(ctx, "start", startArgs{Build: req.Build, Variant: req.Variant, Tag: req.Tag, Profile: req.Profile, GraceMS: req.Grace.Milliseconds()}, &r, nil)
+	if err != nil {
+		return nil, err
+	}
+	s := &remoteServer{c: c, name: r.Server, tag: req.Tag, pid: r.Pid, logPath: r.LogPath, monitored: r.Monitored, grace: req.Grace,
+		addr: net.JoinHostPort(c.t.Addr, strconv.Itoa(r.Port)), done: make(chan struct{})}
+	c.mu.Lock()
+	c.srvs[r.Server] = s
+	if c.gone != nil {
+		s.exited(c.gone.Error())
+	}
+	c.mu.Unlock()
+	return s, nil
+}
+
+// Finish checks the agent's source dataset.
+func (c *Client) Finish(ctx context.Context) error {
+	return c.call(ctx, "finish", struct{}{}, nil, nil)
+}
+
+// Close asks the agent to stop what still runs and exit, and waits for
+// the transport's command. When the agent died instead, a new one started
+// through the same transport kills what it left running (Reap), and Close
+// returns how that went.
+func (c *Client) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	err := c.call(ctx, "shutdown", struct{}{}, nil, nil)
+	if errors.Is(err, serverhost.ErrGone) {
+		err = nil
+		if c.hello.Pid != 0 {
+			n, rerr := Reap(ctx, c.t, c.hello.Pid)
+			if rerr != nil {
+				err = fmt.Errorf("server host %s: the agent died; stopping what it left running failed: %w", c.t.Name, rerr)
+			} else if n > 0 {
+				err = fmt.Errorf("server host %s: the agent died; %d processes it left running were killed", c.t.Name, n)
+			}
+		}
+	}
+	c.stdin.Close()
+	select {
+	case <-c.exit:
+	case <-time.After(closeTimeout):
+		c.kill()
+		<-c.exit
+	}
+	return err
+}
+
+// Gone reports the error that ended the agent, nil while it runs.
+func (c *Client) Gone() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gone
+}
+
+func (c *Client) kill() {
+	if c.cmd.Process != nil {
+		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// Reap starts a new agent through the same transport and has it kill what
+// the agent of pid left running there (its servers' process trees, by
+// their TFBENCH_OWNER tags); it returns how many processes that was.
+func Reap(ctx context.Context, t Transport, pid int) (int, error) {
+	c, err := Dial(ctx, t)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	var n int
+	err = c.call(ctx, "reap", reapArgs{Pid: pid}, &n, nil)
+	return n, err
+}
+
+// Network measures the path to the server host with the generator, over
+// TCP to a listener of the agent's: the median connect time of rttDials
+// connections (one round trip each), then the bytes/s linkConns
+// connections read from it over linkWindow.
+func (c *Client) Network(ctx context.Context) (*results.Network, error) {
+	var l linkResult
+	if err := c.call(ctx, "link", struct{}{}, &l, nil); err != nil {
+		return nil, err
+	}
+	addr := net.JoinHostPort(c.t.Addr, strconv.Itoa(l.Port))
+	var rtts []float64
+	d := net.Dialer{Timeout: 5 * time.Second}
+	for range rttDials {
+		start := time.Now()
+		conn, err := d.DialContext(ctx, "tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("connect to %s: %w", addr, err)
+		}
+		rtts = append(rtts, float64(time.Since(start).Microseconds())/1000)
+		conn.Close()
+	}
+	slices.Sort(rtts)
+	bps, err := linkRate(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &results.Network{Transport: c.t.Name, Address: c.t.Addr, RTT: rtts[len(rtts)/2], LinkBytes: bps}, nil
+}
+
+const (
+	rttDials   = 11
+	linkConns  = 4
+	linkWindow = time.Second
+)
+
+// linkRate reads from linkConns connections to addr for linkWindow and
+// returns the bytes/s they got together.
+func linkRate(ctx context.Context, addr string) (float64, error) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var total int64
+	var firstErr error
+	start := time.Now()
+	deadline := start.Add(linkWindow)
+	for range linkConns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, "tcp", addr)
+			if err != nil {
+				mu.Lock()
+				firstErr = cmpErr(firstErr, err)
+				mu.Unlock()
+				return
+			}
+			defer conn.Close()
+			conn.SetReadDeadline(deadline)
+			buf := make([]byte, 256<<10)
+			var n int64
+			for {
+				k, err := conn.Read(buf)
+				n += int64(k)
+				if err != nil {
+					break
+				}
+			}
+			mu.Lock()
+			total += n
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return 0, fmt.Errorf("link test to %s: %w", addr, firstErr)
+	}
+	return float64(total) / time.Since(start).Seconds(), nil
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// remoteServer is a server the agent started.
+type remoteServer struct {
+	c         *Client
+	name, tag string
+	pid       int
+	logPath   string
+	addr      string
+	monitored bool
+	grace     time.Duration
+
+	once sync.Once
+	done chan struct{}
+	err  error
+}
+
+// exited records the server's end (called with c.mu held).
+func (s *remoteServer) exited(why string) {
+	s.once.Do(func() {
+		if why != "" {
+			s.err = errors.New(why)
+		}
+		close(s.done)
+	})
+}
+
+func (s *remoteServer) Addr() string          { return s.addr }
+func (s *remoteServer) BaseURL() string       { return "http://" + s.addr }
+func (s *remoteServer) Pid() int              { return s.pid }
+func (s *remoteServer) LogPath() string       { return s.c.t.Name + ":" + s.logPath }
+func (s *remoteServer) Done() <-chan struct{} { return s.done }
+func (s *remoteServer) Monitored() bool       { return s.monitored }
+
+func (s *remoteServer) Err() error {
+	select {
+	case <-s.done:
+		return s.err
+	default:
+		return nil
+	}
+}
+
+// bg is the context of calls the Server interface gives none: bounded.
+func bg() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 30*time.Second)
+}
+
+func (s *remoteServer) LogTail(n int) string {
+	ctx, cancel := bg()
+	defer cancel()
+	var out string
+	if err := s.c.call(ctx, "log_tail", serverArgs{Server: s.name, N: n}, &out, nil); err != nil {
+		return "(the log on " + s.c.t.Name + " cannot be read: " + err.Error() + ")"
+	}
+	return out
+}
+
+func (s *remoteServer) LogMark() int64 {
+	ctx, cancel := bg()
+	defer cancel()
+	var n int64
+	s.c.call(ctx, "log_mark", serverArgs{Server: s.name}, &n, nil)
+	return n
+}
+
+func (s *remoteServer) LogFaults(mark int64) int64 {
+	ctx, cancel := bg()
+	defer cancel()
+	var n int64
+	s.c.call(ctx, "log_faults", serverArgs{Server: s.name, Mark: mark}, &n, nil)
+	return n
+}
+
+func (s *remoteServer) Usage(ctx context.Context) (probe.Usage, error) {
+	var u probe.Usage
+	err := s.c.call(ctx, "usage", serverArgs{Server: s.name}, &u, nil)
+	return u, err
+}
+
+func (s *remoteServer) EventLoopReset(ctx context.Context) error {
+	return s.c.call(ctx, "eventloop_reset", serverArgs{Server: s.name}, nil, nil)
+}
+
+func (s *remoteServer) EventLoopRead(ctx context.Context) (sweep.EventLoop, error) {
+	var el sweep.EventLoop
+	err := s.c.call(ctx, "eventloop_read", serverArgs{Server: s.name}, &el, nil)
+	return el, err
+}
+
+func (s *remoteServer) Database() (verify.Database, error) {
+	ctx, cancel := bg()
+	defer cancel()
+	var where string
+	if err := s.c.call(ctx, "db", dbArgs{Server: s.name, Call: "where"}, &where, nil); err != nil {
+		return nil, err
+	}
+	return remoteDB{s: s, where: s.c.t.Name + ":" + where}, nil
+}
+
+// Profiles copies the profiles the agent collected into dest.
+func (s *remoteServer) Profiles(dest, test string) ([]string, error) {
+	ctx, cancel := bg()
+	defer cancel()
+	var files []file
+	err := s.c.call(ctx, "profiles", serverArgs{Server: s.name, Test: test}, &files, nil)
+	if len(files) > 0 {
+		if merr := os.MkdirAll(dest, 0o755); merr != nil {
+			return nil, merr
+		}
+	}
+	var out []string
+	for _, f := range files {
+		p := filepath.Join(dest, filepath.Base(f.Name))
+		if werr := os.WriteFile(p, f.Data, 0o644); werr != nil {
+			return out, werr
+		}
+		out = append(out, p)
+	}
+	return out, err
+}
+
+// Stop stops the server there and copies its log into the controller's
+// run folder (logs/TAG.log).
+func (s *remoteServer) Stop(grace time.Duration) error {
+	grace = max(grace, s.grace)
+	ctx, cancel := context.WithTimeout(context.Background(), grace+time.Minute)
+	defer cancel()
+	err := s.c.call(ctx, "stop", serverArgs{Server: s.name, GraceMS: grace.Milliseconds()}, nil, nil)
+	if errors.Is(err, serverhost.ErrGone) {
+		return err
+	}
+	var log string
+	if lerr := s.c.call(ctx, "log", serverArgs{Server: s.name}, &log, nil); lerr == nil && s.c.run.Dir != "" {
+		p := filepath.Join(s.c.run.Dir, "logs", s.tag+".log")
+		if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+			os.WriteFile(p, []byte(log), 0o644)
+		}
+	}
+	return err
+}
+
+// remoteDB is a server's database copy on the agent's host.
+type remoteDB struct {
+	s     *remoteServer
+	where string
+}
+
+func (d remoteDB) call(ctx context.Context, a dbArgs, res any) error {
+	a.Server = d.s.name
+	return d.s.c.call(ctx, "db", a, res, nil)
+}
+
+func (d remoteDB) World(ctx context.Context) (map[int64]int64, error) {
+	var pairs [][2]int64
+	if err := d.call(ctx, dbArgs{Call: "world"}, &pairs); err != nil {
+		return nil, err
+	}
+	m := make(map[int64]int64, len(pairs))
+	for _, p := range pairs {
+		m[p[0]] = p[1]
+	}
+	return m, nil
+}
+
+func (d remoteDB) InsertFortune(ctx context.Context, message string) (int, error) {
+	var id int
+	err := d.call(ctx, dbArgs{Call: "insert_fortune", Message: message}, &id)
+	return id, err
+}
+
+func (d remoteDB) DeleteFortune(ctx context.Context, id int) error {
+	return d.call(ctx, dbArgs{Call: "delete_fortune", ID: id}, nil)
+}
+
+func (d remoteDB) SetRandomNumber(ctx context.Context, id int, n int64) error {
+	return d.call(ctx, dbArgs{Call: "set_random_number", ID: id, N: n}, nil)
+}
+
+func (d remoteDB) Where() string { return d.where }
+func (d remoteDB) Close() error  { return nil }
+
+// tail keeps the last tailBytes bytes written to it (the transport's
+// stderr).
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 4 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailBytes {
+		t.buf = t.buf[len(t.buf)-tailBytes:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// suffix is "; stderr: …" with the last lines, or "" when there are none.
+func (t *tail) suffix() string {
+	s := strings.TrimSpace(t.String())
+	if s == "" {
+		return ""
+	}
+	return "; its stderr ends: " + strings.ReplaceAll(s, "\n", " | ")
+}

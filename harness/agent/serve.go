@@ -1,0 +1,504 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/internal/cpuset"
+	"github.com/tfbench/tfbench/harness/serverhost"
+)
+
+// Config is what Serve needs.
+type Config struct {
+	// WorkDir is the agent's own scratch folder (its .tfbench): dataset/,
+	// src/ (the adapters' sources as received), build/, runtimes/, runs/.
+	WorkDir string
+	// Protocol is the version this agent speaks; 0 is Protocol (tests set
+	// another to see a mismatch refused).
+	Protocol int
+}
+
+// maxLine bounds one request line, bytes: an adapter's packed sources,
+// base64-encoded, are the largest.
+const maxLine = 128 << 20
+
+// Serve answers the controller's requests read from in, writing answers,
+// stream lines and events to out, until in ends or ctx is cancelled; then
+// it stops every server it started and returns. Requests run each in its
+// own goroutine, so cancel can end one in flight.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
+	if cfg.Protocol == 0 {
+		cfg.Protocol = Protocol
+	}
+	work, err := filepath.Abs(cfg.WorkDir)
+	if err != nil {
+		return err
+	}
+	a := &agent{cfg: cfg, work: work, out: json.NewEncoder(out), specs: map[string]*framework.Spec{},
+		servers: map[string]serverhost.Server{}, inflight: map[uint64]context.CancelFunc{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), maxLine)
+		for sc.Scan() {
+			select {
+			case lines <- append([]byte(nil), sc.Bytes()...):
+			case <-ctx.Done():
+				return
+			}
+		}
+		readErr <- sc.Err()
+	}()
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+		a.closeAll()
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-readErr:
+			return err // nil at EOF: the controller is gone or done
+		case line := <-lines:
+			var req request
+			if err := json.Unmarshal(line, &req); err != nil {
+				a.send(message{Error: fmt.Sprintf("agent: bad request line: %v", err)})
+				continue
+			}
+			if req.Op == "cancel" {
+				var c cancelArgs
+				json.Unmarshal(req.Args, &c)
+				a.cancel(c.ID)
+				a.reply(req.ID, struct{}{}, nil)
+				continue
+			}
+			if req.Op == "shutdown" {
+				a.closeAll()
+				a.reply(req.ID, struct{}{}, nil)
+				return nil
+			}
+			rctx, rcancel := context.WithCancel(ctx)
+			a.mu.Lock()
+			a.inflight[req.ID] = rcancel
+			a.mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer a.cancel(req.ID)
+				res, err := a.handle(rctx, req)
+				a.reply(req.ID, res, err)
+			}()
+		}
+	}
+}
+
+// agent is one Serve's state.
+type agent struct {
+	cfg  Config
+	work string
+
+	wmu sync.Mutex // out
+	out *json.Encoder
+
+	mu       sync.Mutex
+	helloed  bool
+	host     *serverhost.Local
+	specs    map[string]*framework.Spec // by adapter name, as received
+	servers  map[string]serverhost.Server
+	next     int
+	inflight map[uint64]context.CancelFunc
+	link     net.Listener
+}
+
+func (a *agent) send(m message) {
+	a.wmu.Lock()
+	defer a.wmu.Unlock()
+	a.out.Encode(m)
+}
+
+func (a *agent) reply(id uint64, res any, err error) {
+	if err != nil {
+		a.send(message{ID: id, Error: err.Error()})
+		return
+	}
+	b, merr := json.Marshal(res)
+	if merr != nil {
+		a.send(message{ID: id, Error: merr.Error()})
+		return
+	}
+	a.send(message{ID: id, Result: b})
+}
+
+func (a *agent) cancel(id uint64) {
+	a.mu.Lock()
+	c := a.inflight[id]
+	delete(a.inflight, id)
+	a.mu.Unlock()
+	if c != nil {
+		c()
+	}
+}
+
+// closeAll stops every server still running and the link listener.
+func (a *agent) closeAll() {
+	a.mu.Lock()
+	h, link := a.host, a.link
+	a.servers = map[string]serverhost.Server{}
+	a.mu.Unlock()
+	if h != nil {
+		h.Close()
+	}
+	if link != nil {
+		link.Close()
+	}
+}
+
+// stream is an io.Writer sending each write as a stream line of request id.
+type stream struct {
+	a    *agent
+	id   uint64
+	name string
+}
+
+func (s stream) Write(p []byte) (int, error) {
+	s.a.send(message{ID: s.id, Stream: s.name, Text: string(p)})
+	return len(p), nil
+}
+
+func (a *agent) server(name string) (serverhost.Server, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s, ok := a.servers[name]
+	if !ok {
+		return nil, fmt.Errorf("no server %q on this agent", name)
+	}
+	return s, nil
+}
+
+func (a *agent) handle(ctx context.Context, req request) (any, error) {
+	a.mu.Lock()
+	helloed, host := a.helloed, a.host
+	a.mu.Unlock()
+	if req.Op != "hello" && !helloed {
+		return nil, fmt.Errorf("agent: %q before hello", req.Op)
+	}
+	needsRun := map[string]bool{"build": true, "start": true, "finish": true}
+	if needsRun[req.Op] && host == nil {
+		return nil, fmt.Errorf("agent: %q before begin", req.Op)
+	}
+	switch req.Op {
+	case "hello":
+		var args helloArgs
+		if err := json.Unmarshal(req.Args, &args); err != nil {
+			return nil, err
+		}
+		if args.Protocol != a.cfg.Protocol {
+			return nil, fmt.Errorf("protocol version mismatch: the controller speaks tfbench agent protocol %d, this agent %d; use the same tfbench on both hosts", args.Protocol, a.cfg.Protocol)
+		}
+		a.mu.Lock()
+		a.helloed = true
+		a.mu.Unlock()
+		return helloResult{Protocol: a.cfg.Protocol, Pid: os.Getpid(), OS: runtime.GOOS, Arch: runtime.GOARCH, Work: a.work}, nil
+	case "begin":
+		var args beginArgs
+		if err := json.Unmarshal(req.Args, &args); err != nil {
+			return nil, err
+		}
+		if err := checkName(args.RunID); err != nil {
+			return nil, fmt.Errorf("run id: %w", err)
+		}
+		h := serverhost.NewLocal(serverhost.LocalConfig{WorkDir: a.work, CPUs: cpuset.Online(), AllInterfaces: args.AllInterfaces})
+		run := serverhost.Run{ID: args.RunID, Dir: filepath.Join(a.work, "runs", args.RunID), Keep: args.Keep, Log: stream{a, req.ID, "progress"}}
+		if err := h.Begin(ctx, run); err != nil {
+			return nil, err
+		}
+		a.mu.Lock()
+		a.host = h
+		a.mu.Unlock()
+		return struct{}{}, nil
+	case "info":
+		h := serverhost.NewLocal(serverhost.LocalConfig{CPUs: cpuset.Online()})
+		return h.Info(ctx)
+	case "sources":
+		return nil, a.sources(req.Args)
+	case "build":
+		var args buildArgs
+		if err := json.Unmarshal(req.Args, &args); err != nil {
+			return nil, err
+		}
+		a.mu.Lock()
+		spec := a.specs[args.Name]
+		a.mu.Unlock()
+		if spec == nil {
+			return nil, fmt.Errorf("agent: no sources of %s received", args.Name)
+		}
+		v, err := spec.Variant(args.Variant)
+		if err != nil {
+			return nil, err
+		}
+		if strings.Contains(args.Stage, "..") || filepath.IsAbs(args.Stage) || strings.ContainsAny(args.LogName, `/\`) {
+			return nil, fmt.Errorf("agent: stage %q or log %q leaves the work folder", args.Stage, args.LogName)
+		}
+		b, err := host.Build(ctx, serverhost.BuildRequest{Spec: spec, Variant: v, Stage: args.Stage, LogName: args.LogName,
+			Log: stream{a, req.ID, "log"}, Progress: stream{a, req.ID, "progress"}})
+		if err != nil {
+			return nil, err
+		}
+		return buildResult{ID: b.ID, Hash: b.Hash, Runtime: b.Runtime, Text: b.Text}, nil
+	case "start":
+		var args startArgs
+		if err := json.Unmarshal(req.Args, &args); err != nil {
+			return nil, err
+		}
+		if err := checkName(args.Tag); err != nil {
+			return nil, fmt.Errorf("tag: %w", err)
+		}
+		srv, err := host.Start(ctx, serverhost.StartRequest{Build: args.Build, Variant: args.Variant, Tag: args.Tag,
+			Profile: args.Profile, Grace: time.Duration(args.GraceMS) * time.Millisecond})
+		if err != nil {
+			return nil, err
+		}
+		_, port, _ := net.SplitHostPort(srv.Addr())
+		p, _ := strconv.Atoi(port)
+		a.mu.Lock()
+		a.next++
+		name := "s" + strconv.Itoa(a.next)
+		a.servers[name] = srv
+		a.mu.Unlock()
+		go func() {
+			<-srv.Done()
+			ev := message{Event: "exited", Server: name}
+			if err := srv.Err(); err != nil {
+				ev.Error = err.Error()
+			}
+			a.send(ev)
+		}()
+		return startResult{Server: name, Port: p, Pid: srv.Pid(), LogPath: srv.LogPath(), Monitored: srv.Monitored()}, nil
+	case "finish":
+		return struct{}{}, host.Finish(ctx)
+	case "link":
+		return a.linkListen()
+	case "reap":
+		var args reapArgs
+		if err := json.Unmarshal(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return framework.KillOwnedBy(args.Pid)
+	case "db":
+		return a.db(ctx, req.Args)
+	}
+	var args serverArgs
+	if err := json.Unmarshal(req.Args, &args); err != nil {
+		return nil, err
+	}
+	srv, err := a.server(args.Server)
+	if err != nil {
+		return nil, err
+	}
+	switch req.Op {
+	case "stop":
+		err := srv.Stop(time.Duration(args.GraceMS) * time.Millisecond)
+		a.mu.Lock()
+		delete(a.servers, args.Server)
+		a.mu.Unlock()
+		return struct{}{}, err
+	case "usage":
+		return srv.Usage(ctx)
+	case "log_tail":
+		return srv.LogTail(args.N), nil
+	case "log_mark":
+		return srv.LogMark(), nil
+	case "log_faults":
+		return srv.LogFaults(args.Mark), nil
+	case "log":
+		return readLog(srv.LogPath())
+	case "eventloop_reset":
+		return struct{}{}, srv.EventLoopReset(ctx)
+	case "eventloop_read":
+		return srv.EventLoopRead(ctx)
+	case "profiles":
+		return a.profiles(srv, args)
+	}
+	return nil, fmt.Errorf("agent: unknown request %q", req.Op)
+}
+
+// checkName refuses a run id or tag that could name a path elsewhere.
+func checkName(s string) error {
+	if s == "" || strings.ContainsAny(s, `/\`) || s == "." || s == ".." {
+		return fmt.Errorf("%q is not a plain name", s)
+	}
+	return nil
+}
+
+// sources unpacks an adapter's sources into src/HASH/NAME (kept: the same
+// sources are not sent twice to a folder that has them), checks their
+// TreeHash against the controller's, and loads its framework.yaml.
+func (a *agent) sources(raw json.RawMessage) error {
+	var args sourcesArgs
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	if err := checkName(args.Name); err != nil || len(args.Hash) < 12 {
+		return fmt.Errorf("agent: sources %q (hash %q): not a plain name and hash", args.Name, args.Hash)
+	}
+	dir := filepath.Join(a.work, "src", args.Hash[:12], args.Name)
+	got, err := framework.TreeHash(dir)
+	if err != nil || got != args.Hash {
+		os.RemoveAll(dir)
+		tmp := filepath.Join(a.work, "src", "."+args.Hash[:12]+"-"+args.Name)
+		os.RemoveAll(tmp)
+		if err := framework.UnpackSources(args.Tar, tmp); err != nil {
+			return err
+		}
+		if got, err = framework.TreeHash(tmp); err != nil {
+			return err
+		}
+		if got != args.Hash {
+			os.RemoveAll(tmp)
+			return fmt.Errorf("sources of %s differ after the copy: sha256 %s on the controller, %s here", args.Name, args.Hash[:12], got[:12])
+		}
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			return err
+		}
+	}
+	spec, err := framework.Load(filepath.Join(dir, framework.FileName))
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.specs[args.Name] = spec
+	a.mu.Unlock()
+	return nil
+}
+
+// maxLog is the most of a server's log the controller copies back, bytes
+// (its end).
+const maxLog = 8 << 20
+
+func readLog(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	from := max(0, st.Size()-maxLog)
+	b, err := io.ReadAll(io.NewSectionReader(f, from, maxLog))
+	return string(b), err
+}
+
+// profiles collects a stopped, profiled server's profiles and sends them.
+func (a *agent) profiles(srv serverhost.Server, args serverArgs) ([]file, error) {
+	dest, err := os.MkdirTemp(a.work, "profiles-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dest)
+	paths, err := srv.Profiles(dest, args.Test)
+	var files []file
+	for _, p := range paths {
+		b, rerr := os.ReadFile(p)
+		if rerr != nil {
+			return files, rerr
+		}
+		files = append(files, file{Name: filepath.Base(p), Data: b})
+	}
+	return files, err
+}
+
+// db runs one of verification's database calls on a server's copy.
+func (a *agent) db(ctx context.Context, raw json.RawMessage) (any, error) {
+	var args dbArgs
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, err
+	}
+	srv, err := a.server(args.Server)
+	if err != nil {
+		return nil, err
+	}
+	db, err := srv.Database()
+	if err != nil {
+		return nil, err
+	}
+	switch args.Call {
+	case "world":
+		m, err := db.World(ctx)
+		if err != nil {
+			return nil, err
+		}
+		pairs := make([][2]int64, 0, len(m))
+		for id, n := range m {
+			pairs = append(pairs, [2]int64{id, n})
+		}
+		return pairs, nil
+	case "insert_fortune":
+		return db.InsertFortune(ctx, args.Message)
+	case "delete_fortune":
+		return struct{}{}, db.DeleteFortune(ctx, args.ID)
+	case "set_random_number":
+		return struct{}{}, db.SetRandomNumber(ctx, args.ID, args.N)
+	case "where":
+		return db.Where(), nil
+	}
+	return nil, errors.New("agent: unknown database call " + strconv.Quote(args.Call))
+}
+
+// linkListen opens (once) the listener the controller measures the link
+// with: every connection it accepts gets zeros until it closes.
+func (a *agent) linkListen() (linkResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.link == nil {
+		ln, err := net.Listen("tcp", ":0")
+		if err != nil {
+			return linkResult{}, err
+		}
+		a.link = ln
+		go func() {
+			zeros := make([]byte, 64<<10)
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				go func() {
+					defer c.Close()
+					c.SetDeadline(time.Now().Add(linkServe))
+					for {
+						if _, err := c.Write(zeros); err != nil {
+							return
+						}
+					}
+				}()
+			}
+		}()
+	}
+	return linkResult{Port: a.link.Addr().(*net.TCPAddr).Port}, nil
+}
+
+// linkServe bounds one link-test connection on the agent.
+const linkServe = 30 * time.Second
