@@ -615,12 +615,9 @@ func (s *remoteServer) Stop(grace time.Duration) error {
 	grace = max(grace, s.grace)
 	ctx, cancel := context.WithTimeout(context.Background(), grace+time.Minute)
 	defer cancel()
-	err := s.c.call(ctx, "stop", serverArgs{Server: s.name, GraceMS: grace.Milliseconds()}, nil, nil)
-	if errors.Is(err, serverhost.ErrGone) {
-		return err
-	}
 	var log string
-	if lerr := s.c.call(ctx, "log", serverArgs{Server: s.name}, &log, nil); lerr == nil && s.c.run.Dir != "" {
+	err := s.c.call(ctx, "stop", serverArgs{Server: s.name, GraceMS: grace.Milliseconds()}, &log, nil)
+	if err == nil && s.c.run.Dir != "" {
 		p := filepath.Join(s.c.run.Dir, "logs", s.tag+".log")
 		if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
 			os.WriteFile(p, []byte(log), 0o644)

@@ -315,11 +315,17 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 	}
 	switch req.Op {
 	case "stop":
+		// The answer carries the server's log (its end), read once it is
+		// stopped: the controller keeps it in its run folder.
 		err := srv.Stop(time.Duration(args.GraceMS) * time.Millisecond)
 		a.mu.Lock()
 		delete(a.servers, args.Server)
 		a.mu.Unlock()
-		return struct{}{}, err
+		log, _ := readLog(srv.LogPath())
+		if err != nil {
+			return nil, err
+		}
+		return log, nil
 	case "usage":
 		return srv.Usage(ctx)
 	case "log_tail":
@@ -328,8 +334,6 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		return srv.LogMark(), nil
 	case "log_faults":
 		return srv.LogFaults(args.Mark), nil
-	case "log":
-		return readLog(srv.LogPath())
 	case "eventloop_reset":
 		return struct{}{}, srv.EventLoopReset(ctx)
 	case "eventloop_read":

@@ -269,3 +269,29 @@ func TestReportSlugPageCharts(t *testing.T) {
 		t.Errorf("%d files written despite the error", len(entries))
 	}
 }
+
+// TestMarkdownTwoHosts pins the machine rows of a two-host run (issue 18,
+// golden testdata/two-hosts.md): both hosts, the network path measured,
+// whole-machine CPU sets.
+func TestMarkdownTwoHosts(t *testing.T) {
+	f := pageFixture(t)
+	f.Host.Hostname, f.Host.GeneratorCPUs, f.Host.ServerCPUs, f.Host.Disjoint = "gen", "0-7", "0-15", true
+	f.ServerHost = &probe.Host{Hostname: "srv", CPUModel: "AMD EPYC 7B13", LogicalCPUs: 16, MemoryBytes: 64 << 30, OS: "debian 12.8", Kernel: "6.1.0", Arch: "x86_64", GoVersion: "go1.26.8", ServerCPUs: "0-15"}
+	f.Network = &results.Network{Transport: "ssh bench@10.0.0.2", Address: "10.0.0.2", RTT: 0.182, LinkBytes: 1.17e9}
+	var buf bytes.Buffer
+	if err := Markdown(&buf, f); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	golden(t, "two-hosts.md", out)
+	for _, want := range []string{
+		"| Hosts | two hosts: the load generator on one machine, the servers on another |",
+		"| Server host | srv: AMD EPYC 7B13, 16 logical CPUs, 64.0 GiB; debian 12.8, 6.1.0 x86_64 |",
+		"| Network | ssh bench@10.0.0.2, address 10.0.0.2: RTT 0.182 ms (median TCP connect), link 1170 MB/s measured before the first sample; a sample whose response bodies reach 90% of it fails the gate as a harness fault |",
+		"| CPU sets | whole machines: load generator on CPU 0-7 of its host, servers on CPU 0-15 of theirs |",
+	} {
+		if !strings.Contains(squeeze(out), squeeze(want)) {
+			t.Errorf("report lacks\n%s", want)
+		}
+	}
+}

@@ -85,12 +85,47 @@ func machineRows(f *results.File) [][]string {
 	case !h.Disjoint:
 		sets += " (not disjoint: too few CPUs, the generator competes with the server)"
 	}
-	return [][]string{
+	if f.TwoHosts() {
+		return append(twoHostRows(f), methodRows(f, h)...)
+	}
+	return append([][]string{
 		{"CPU", cpus},
 		{"Memory", fmt.Sprintf("%.1f GiB", float64(h.MemoryBytes)/(1<<30))},
 		{"OS, kernel", strings.TrimSpace(h.OS + ", " + h.Kernel + " " + h.Arch)},
 		{"Harness", h.GoVersion},
 		{"CPU sets", sets},
+	}, methodRows(f, h)...)
+}
+
+// twoHostRows describe a two-host run's machines (issue 18): each host's
+// CPU, memory and OS, the network path between them, whole-machine CPU
+// sets.
+func twoHostRows(f *results.File) [][]string {
+	g, s := f.Host, *f.ServerHost
+	machine := func(h probe.Host) string {
+		return fmt.Sprintf("%s: %s, %d logical CPUs, %.1f GiB; %s", orDash(h.Hostname), orDash(h.CPUModel), h.LogicalCPUs, float64(h.MemoryBytes)/(1<<30), strings.TrimSpace(h.OS+", "+h.Kernel+" "+h.Arch))
+	}
+	net := "not measured"
+	if n := f.Network; n != nil {
+		net = fmt.Sprintf("%s, address %s: RTT %.3f ms (median TCP connect), link %.0f MB/s measured before the first sample; a sample whose response bodies reach 90%% of it fails the gate as a harness fault", n.Transport, n.Address, n.RTT, n.LinkBytes/1e6)
+	}
+	return [][]string{
+		{"Hosts", "two hosts: the load generator on one machine, the servers on another"},
+		{"Generator host", machine(g)},
+		{"Server host", machine(s)},
+		{"Network", net},
+		{"Harness", g.GoVersion},
+		{"CPU sets", fmt.Sprintf("whole machines: load generator on CPU %s of its host, servers on CPU %s of theirs", orDash(g.GeneratorCPUs), orDash(g.ServerCPUs))},
+	}
+}
+
+// methodRows are the rows after the machine's: suite, settings, gate and
+// definitions.
+func methodRows(f *results.File, h probe.Host) [][]string {
+	if f.TwoHosts() {
+		h = *f.ServerHost
+	}
+	return [][]string{
 		{"Suite", fmt.Sprintf("`%s` (%s, sha256 %s), %s, frameworks shuffled per round", f.Suite.Name, f.Suite.File, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))},
 		{"Tests", testSettings(f.Suite.Tests)},
 		{"Gate", gateText(f.Suite.Tests)},
