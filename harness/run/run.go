@@ -168,6 +168,9 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 		r.logf("%s", warn)
 	}
 	err = r.bench(ctx)
+	if err == nil {
+		err = r.host.Gone() // the last target's servers went with their host
+	}
 	status := results.Complete
 	if err != nil {
 		status = results.Interrupted
@@ -474,6 +477,9 @@ func (r *runner) frameworkRecord(t Target) results.Framework {
 func (r *runner) target(ctx context.Context, t Target, round int) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if err := r.host.Gone(); err != nil {
+		return err
 	}
 	left := time.Duration(r.cfg.Rounds - round + 1) // rounds left for t, this one included
 	srv, stop, err := r.start(ctx, t, fmt.Sprintf("%s-%s-r%d", t.Spec.Name, t.VariantName(), round))

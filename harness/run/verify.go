@@ -26,6 +26,9 @@ func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Ver
 	}
 	r.logf("verify %s: %d framework variants × %d tests; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.rec.Path)
 	err = r.verifyAll(ctx)
+	if err == nil {
+		err = r.host.Gone()
+	}
 	status := results.Complete
 	if err != nil {
 		status = results.Interrupted

@@ -33,6 +33,9 @@ type Host interface {
 	// Finish checks that the host's source dataset did not change during
 	// the run ("dataset source P changed during the run (sha256 … → …)").
 	Finish(ctx context.Context) error
+	// Gone is the error that made the host unreachable (in ErrGone's
+	// chain), nil while it can be reached; Local is never gone.
+	Gone() error
 	// Close stops every server still running there and releases the host.
 	Close() error
 }

@@ -160,6 +160,9 @@ func (h *Local) Start(ctx context.Context, req StartRequest) (Server, error) {
 // Finish checks the source dataset against its bytes at NewLocal.
 func (h *Local) Finish(context.Context) error { return h.guard.check() }
 
+// Gone is nil: this machine is always there.
+func (h *Local) Gone() error { return nil }
+
 // Close stops the servers still running (with no grace).
 func (h *Local) Close() error {
 	h.mu.Lock()
