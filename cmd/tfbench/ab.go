@@ -26,6 +26,7 @@ func abCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Int64Var(&c.seed, "seed", 0, "seed of the per-round order of the two targets (default: from the clock; recorded in results.json)")
 	fs.IntVar(&c.rounds, "rounds", 0, fmt.Sprintf("interleaved rounds, at least %d (default: the suite's)", compare.MinRounds))
 	fs.BoolVar(&c.profile, "profile", false, profileUsage)
+	c.remote.register(fs)
 	newDir := fs.String("new-dir", "", "another source tree of BASE's adapter (a copy holding the change, named like the adapter): measure two builds")
 	require := fs.Bool("require-identical", false, "exit 3 before measuring when a test's response differs between BASE and NEW after masking (default: a warning)")
 	cf := compareFlags(fs, false)
@@ -70,7 +71,17 @@ func abCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg.Run.Suite, cfg.Run.Tests, cfg.Run.WorkDir, cfg.Run.Keep, cfg.Run.Seed, cfg.Run.Rounds = s, tests, c.work, c.keep, c.seed, c.rounds
 	cfg.Run.Profile = c.profile
 	cfg.Run.Log, cfg.Run.Progress, cfg.Run.Command = line, line.Step, c.command
+	client, err := c.remote.connect(ctx, line)
+	if err != nil {
+		return err
+	}
+	if client != nil {
+		cfg.Run.ServerHost = client
+	}
 	f, path, t, err := ab.Run(ctx, cfg)
+	if client != nil {
+		err = errors.Join(err, client.Close())
+	}
 	line.Done()
 	if f != nil {
 		md := filepath.Join(filepath.Dir(path), "report.md")

@@ -67,7 +67,7 @@ type Client struct {
 
 	stderr tail
 	run    serverhost.Run
-	sent   map[string]string // adapter name → tree hash sent
+	sent   map[string]bool // "TREEHASH/NAME" of the sources sent
 }
 
 type call struct {
@@ -83,7 +83,7 @@ func Dial(ctx context.Context, t Transport) (*Client, error) {
 	if len(t.Argv) == 0 {
 		return nil, errors.New("agent: no transport command")
 	}
-	c := &Client{t: t, wait: map[uint64]*call{}, srvs: map[string]*remoteServer{}, done: make(chan struct{}), exit: make(chan struct{}), sent: map[string]string{}}
+	c := &Client{t: t, wait: map[uint64]*call{}, srvs: map[string]*remoteServer{}, done: make(chan struct{}), exit: make(chan struct{}), sent: map[string]bool{}}
 	c.cmd = exec.Command(t.Argv[0], t.Argv[1:]...)
 	// A process group of its own: the terminal's Ctrl-C reaches the
 	// controller, which stops the remote servers before it lets go.
@@ -290,7 +290,7 @@ func (c *Client) Build(ctx context.Context, req serverhost.BuildRequest) (server
 	if err != nil {
 		return serverhost.Build{}, err
 	}
-	if c.sent[req.Spec.Name] != hash {
+	if !c.sent[hash+"/"+req.Spec.Name] {
 		tar, err := framework.PackSources(req.Spec.Dir)
 		if err != nil {
 			return serverhost.Build{}, err
@@ -298,7 +298,7 @@ func (c *Client) Build(ctx context.Context, req serverhost.BuildRequest) (server
 		if err := c.call(ctx, "sources", sourcesArgs{Name: req.Spec.Name, Hash: hash, Tar: tar}, nil, nil); err != nil {
 			return serverhost.Build{}, err
 		}
-		c.sent[req.Spec.Name] = hash
+		c.sent[hash+"/"+req.Spec.Name] = true
 	}
 	logPath := filepath.Join(c.run.Dir, "logs", req.LogName)
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
@@ -317,7 +317,7 @@ func (c *Client) Build(ctx context.Context, req serverhost.BuildRequest) (server
 		streams["progress"] = io.MultiWriter(lf, req.Progress)
 	}
 	var b buildResult
-	err = c.call(ctx, "build", buildArgs{Name: req.Spec.Name, Variant: req.Variant.Name, Stage: filepath.ToSlash(req.Stage), LogName: req.LogName}, &b, streams)
+	err = c.call(ctx, "build", buildArgs{Name: req.Spec.Name, Hash: hash, Variant: req.Variant.Name, Stage: filepath.ToSlash(req.Stage), LogName: req.LogName}, &b, streams)
 	if err != nil {
 		return serverhost.Build{}, fmt.Errorf("on %s: %w (log: %s)", c.t.Name, err, logPath)
 	}

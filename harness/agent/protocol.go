@@ -63,6 +63,7 @@ type (
 	}
 	buildArgs struct {
 		Name    string `json:"name"`
+		Hash    string `json:"hash"` // the sources' TreeHash (two trees of one adapter: ab --new-dir)
 		Variant string `json:"variant"`
 		Stage   string `json:"stage"`
 		LogName string `json:"log_name"`

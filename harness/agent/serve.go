@@ -121,7 +121,7 @@ type agent struct {
 	mu       sync.Mutex
 	helloed  bool
 	host     *serverhost.Local
-	specs    map[string]*framework.Spec // by adapter name, as received
+	specs    map[string]*framework.Spec // by "TREEHASH/NAME", as received
 	servers  map[string]serverhost.Server
 	next     int
 	inflight map[uint64]context.CancelFunc
@@ -245,10 +245,10 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 			return nil, err
 		}
 		a.mu.Lock()
-		spec := a.specs[args.Name]
+		spec := a.specs[args.Hash+"/"+args.Name]
 		a.mu.Unlock()
 		if spec == nil {
-			return nil, fmt.Errorf("agent: no sources of %s received", args.Name)
+			return nil, fmt.Errorf("agent: no sources of %s (sha256 %.12s) received", args.Name, args.Hash)
 		}
 		v, err := spec.Variant(args.Variant)
 		if err != nil {
@@ -391,7 +391,7 @@ func (a *agent) sources(raw json.RawMessage) error {
 		return err
 	}
 	a.mu.Lock()
-	a.specs[args.Name] = spec
+	a.specs[args.Hash+"/"+args.Name] = spec
 	a.mu.Unlock()
 	return nil
 }
