@@ -19,7 +19,7 @@ import (
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/internal/testenv"
+	"github.com/tfbench/tfbench/internal/testenv"
 	"github.com/tfbench/tfbench/harness/profile"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/internal/testenv"
+	"github.com/tfbench/tfbench/internal/testenv"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
