@@ -102,6 +102,9 @@ type Config struct {
 	// results.json and shown in the report, so a run limited to some
 	// frameworks or tests says so.
 	Command []string
+	// Shard is the slice of the plan Targets are (Shard.Targets; zero for
+	// the whole plan), recorded in results.json as File.Shard ("2/8").
+	Shard Shard
 	// BeforeMeasure, when not nil, is called by Bench once after the
 	// builds and before the first round with a Fetch of every selected
 	// test's response from any target (pages.go). The verdicts it returns
@@ -255,7 +258,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	}
 	host := probe.HostInfo(ctx)
 	host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), r.srv.String(), cpuset.Disjoint(r.gen, r.srv)
-	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
+	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	r.rec, err = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err != nil {
 		return nil, err
