@@ -76,17 +76,25 @@ func (c *common) config(log io.Writer) (run.Config, error) {
 
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--rounds N] [--keep] [--seed N] [--profile]", stderr)
+	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--rounds N] [--keep] [--seed N] [--profile] [--shard I/N]", stderr)
 	c.register(fs, "suites/tfb.yaml", true)
+	var shard shardFlag
+	shard.register(fs)
 	c.command = append([]string{"tfbench", "bench"}, args...)
 	reportPath := fs.String("report", "", "also write the markdown report to this file (it is always written beside results.json)")
 	copyResults := fs.String("copy-results", "", "also copy results.json to this file")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := shard.parse(); err != nil {
+		return err
+	}
 	line := progressLine(stdout)
 	cfg, err := c.config(line)
 	if err != nil {
+		return err
+	}
+	if err := shard.apply(&cfg, c.dir, line); err != nil {
 		return err
 	}
 	cfg.Progress = line.Step

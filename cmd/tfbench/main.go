@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	tfbench bench      [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE] [--profile]
+//	tfbench bench      [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE] [--profile] [--shard I/N]
 //	tfbench verify     [--suite FILE] [--frameworks LIST] [--tests LIST]
 //	tfbench dataset    [--out FILE] [--force]
 //	tfbench report     [--results FILE] [--out FILE]

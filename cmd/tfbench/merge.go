@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tfbench/tfbench/harness/results"
 )
@@ -59,7 +60,18 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d run%s\n", *out, len(set.Runs), map[bool]string{true: "s"}[len(set.Runs) != 1])
 	for _, r := range set.Runs {
-		fmt.Fprintf(stdout, "  %s: run %s on %s, %d samples\n", r.Label, r.File.RunID, r.File.Host.Hostname, len(r.File.Samples))
+		shard := ""
+		if r.File.Shard != "" {
+			shard = ", shard " + r.File.Shard
+		}
+		fmt.Fprintf(stdout, "  %s: run %s on %s%s, %d samples\n", r.Label, r.File.RunID, r.File.Host.Hostname, shard, len(r.File.Samples))
+	}
+	if missing := set.MissingShards(); len(missing) > 0 {
+		what := "shard " + missing[0] + " is"
+		if len(missing) > 1 {
+			what = "shards " + strings.Join(missing, ", ") + " are"
+		}
+		fmt.Fprintf(stderr, "tfbench merge: %s missing: their framework variants are not in %s\n", what, *out)
 	}
 	return nil
 }

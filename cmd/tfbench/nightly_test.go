@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +17,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/run"
 )
 
 // workflow is the part of .github/workflows/nightly.yml the test reads.
@@ -22,20 +25,26 @@ type workflow struct {
 	On   map[string]any `yaml:"on"`
 	Jobs map[string]struct {
 		RunsOn   string `yaml:"runs-on"`
+		Name     string `yaml:"name"`
 		Strategy struct {
 			Matrix struct {
-				Framework []string `yaml:"framework"`
+				Shard []int `yaml:"shard"`
 			} `yaml:"matrix"`
 		} `yaml:"strategy"`
 		Steps []struct {
-			Run string `yaml:"run"`
+			Name string            `yaml:"name"`
+			Uses string            `yaml:"uses"`
+			Run  string            `yaml:"run"`
+			Env  map[string]string `yaml:"env"`
+			With map[string]string `yaml:"with"`
 		} `yaml:"steps"`
 	} `yaml:"jobs"`
 }
 
-// taskfile is the part of Taskfile.yml the test reads.
+// taskfile is the part of Taskfile.yml the test reads (a var is a string
+// or, for a dynamic one, {sh: …}).
 type taskfile struct {
-	Vars  map[string]string `yaml:"vars"`
+	Vars  map[string]any `yaml:"vars"`
 	Tasks map[string]struct {
 		Cmds []any `yaml:"cmds"`
 	} `yaml:"tasks"`
@@ -53,10 +62,14 @@ func readYAML(t *testing.T, path string, v any) {
 }
 
 // TestNightlyWorkflow checks what makes the nightly workflow run locally as
-// written: it runs on a schedule and on demand; its matrix is every adapter
-// but the reference, as Taskfile's NIGHTLY_FRAMEWORKS; every step is one
-// `go tool task NAME` of a task that exists; and every tfbench command those
-// tasks run exists and takes the flags they pass.
+// written: it runs on a schedule and on demand; its bench matrix is shard:
+// 1..N with N Taskfile's NIGHTLY_SHARDS, every SHARD it passes is
+// "${{ matrix.shard }}/N" and every file it uploads the shard's
+// "shard-I-of-N.json"; the N shards of the adapters under frameworks/ are
+// valid (N at most the default variants other than go-stdlib) and cover
+// every one; every step is one `go tool task NAME` of a task that exists;
+// and every tfbench command those tasks run exists and takes the flags
+// they pass.
 func TestNightlyWorkflow(t *testing.T) {
 	var wf workflow
 	readYAML(t, "../../.github/workflows/nightly.yml", &wf)
@@ -69,24 +82,77 @@ func TestNightlyWorkflow(t *testing.T) {
 	if _, ok := wf.On["workflow_dispatch"]; !ok {
 		t.Error("nightly.yml cannot be started on demand (workflow_dispatch)")
 	}
+	nVar, _ := tf.Vars["NIGHTLY_SHARDS"].(string)
+	n, err := strconv.Atoi(nVar)
+	if err != nil || n < 1 {
+		t.Fatalf("Taskfile's NIGHTLY_SHARDS is %q, want a count of shards", nVar)
+	}
+	bench := wf.Jobs["bench"]
+	var want []int
+	for i := 1; i <= n; i++ {
+		want = append(want, i)
+	}
+	if got := bench.Strategy.Matrix.Shard; !slices.Equal(got, want) {
+		t.Errorf("the workflow's matrix is shard: %v; want %v (1 to NIGHTLY_SHARDS)", got, want)
+	}
+	of := fmt.Sprintf("/%d", n)
+	if !strings.Contains(bench.Name, "${{ matrix.shard }}"+of) {
+		t.Errorf("job bench is named %q; want it to name its shard ${{ matrix.shard }}%s", bench.Name, of)
+	}
+	shardSteps, uploads := 0, 0
+	for _, st := range bench.Steps {
+		if st.Run != "" {
+			if got := st.Env["SHARD"]; got != "${{ matrix.shard }}"+of {
+				t.Errorf("step %q passes SHARD=%q; want ${{ matrix.shard }}%s", st.Name, got, of)
+			}
+			shardSteps++
+		}
+		if strings.HasPrefix(st.Uses, "actions/upload-artifact@") {
+			if !strings.HasSuffix(st.With["path"], fmt.Sprintf("/shard-${{ matrix.shard }}-of-%d.json", n)) || !strings.Contains(st.With["name"], "shard-${{ matrix.shard }}") {
+				t.Errorf("an upload of job bench is named %q with path %q; want the shard's file shard-${{ matrix.shard }}-of-%d.json", st.With["name"], st.With["path"], n)
+			}
+			uploads++
+		}
+	}
+	if shardSteps != 2 || uploads != 2 {
+		t.Errorf("job bench has %d task steps and %d uploads; want 2 each (nightly:job, nightly:ssr-job)", shardSteps, uploads)
+	}
+	// The N shards of the adapters as the nightly runs them (no
+	// --frameworks): each valid, each with go-stdlib, together every
+	// default variant once.
 	specs, err := framework.Discover("../../frameworks")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []string
-	for _, s := range specs {
-		if s.Name != "go-stdlib" {
-			want = append(want, s.Name)
+	all, err := run.Select(specs, nil, "frameworks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var covered, variants []string
+	for _, tg := range all {
+		if tg.Name() != results.ReferenceVariant {
+			variants = append(variants, tg.Name())
 		}
 	}
-	matrix := wf.Jobs["bench"].Strategy.Matrix.Framework
-	local := strings.Fields(tf.Vars["NIGHTLY_FRAMEWORKS"])
-	slices.Sort(want)
-	for name, got := range map[string][]string{"the workflow's matrix": matrix, "Taskfile's NIGHTLY_FRAMEWORKS": local} {
-		got = slices.Sorted(slices.Values(got))
-		if !slices.Equal(got, want) {
-			t.Errorf("%s lists %v; the adapters other than go-stdlib are %v", name, got, want)
+	for i := 1; i <= n; i++ {
+		targets, err := run.Shard{I: i, N: n}.Targets(all, specs, "frameworks")
+		if err != nil {
+			t.Errorf("nightly shard %d/%d: %v", i, n, err)
+			continue
 		}
+		for _, tg := range targets {
+			if tg.Name() != results.ReferenceVariant {
+				covered = append(covered, tg.Name())
+			}
+		}
+		if !slices.ContainsFunc(targets, func(tg run.Target) bool { return tg.Name() == results.ReferenceVariant }) {
+			t.Errorf("nightly shard %d/%d has no %s", i, n, results.ReferenceVariant)
+		}
+	}
+	slices.Sort(covered)
+	slices.Sort(variants)
+	if !slices.Equal(covered, variants) {
+		t.Errorf("the %d nightly shards run %v; the default variants other than go-stdlib are %v", n, covered, variants)
 	}
 
 	if got := wf.Jobs["macos"].RunsOn; got != "macos-latest" {
@@ -223,13 +289,13 @@ func TestPublishPages(t *testing.T) {
 }
 
 // TestNightlyTasks runs the nightly workflow's steps as the workflow does,
-// through go-task, at a small scale (node-http and go-stdlib, json only, 5
-// rounds of 1 s; scratch folders): a job and its SSR half (the same small
-// suite in place of suites/ssr.yaml), then final and gate against three
-// baselines. A baseline where node-http was ten times as fast makes final
-// publish compare pages (the site's and ssr/'s) that say slower and gate
-// exit 1; the run itself as baseline passes; no baseline passes and says
-// so.
+// through go-task, at a small scale (shard 1/1 of node-http, with
+// go-stdlib, json only, 5 rounds of 1 s; scratch folders): a job and its
+// SSR half (the same small suite in place of suites/ssr.yaml), then final
+// and gate against three baselines. A baseline where node-http was ten
+// times as fast makes final publish compare pages (the site's and ssr/'s)
+// that say slower and gate exit 1; the run itself as baseline passes; no
+// baseline passes and says so.
 func TestNightlyTasks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs Node.js, builds node-http and go-stdlib, 5 rounds")
@@ -244,7 +310,7 @@ func TestNightlyTasks(t *testing.T) {
 		cmd := exec.Command("go", append([]string{"tool", "task", name}, extra...)...)
 		cmd.Dir = root
 		small := filepath.Join(root, "cmd/tfbench/testdata/ab.yaml")
-		cmd.Env = append(os.Environ(), "FRAMEWORK=node-http", "NIGHTLY="+nightly, "BASELINE="+baseline, "SSR_BASELINE="+baseline,
+		cmd.Env = append(os.Environ(), "FRAMEWORKS=node-http", "SHARD=1/1", "NIGHTLY="+nightly, "BASELINE="+baseline, "SSR_BASELINE="+baseline,
 			"SUITE="+small, "SSR_SUITE="+small, "SSR_ROUNDS=5", "NO_COLOR=1")
 		out, err := cmd.CombinedOutput()
 		code := 0
@@ -258,13 +324,13 @@ func TestNightlyTasks(t *testing.T) {
 	if out, code := task("nightly:job", "", "--", "--work", work); code != 0 {
 		t.Fatalf("nightly:job exit %d:\n%s", code, out)
 	}
-	job := filepath.Join(nightly, "jobs", "node-http.json")
+	job := filepath.Join(nightly, "jobs", "shard-1-of-1.json")
 	f, err := results.Read(job)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Suite.Rounds != 5 || len(f.Samples) != 10 {
-		t.Fatalf("job results: %d rounds, %d samples (want 5 rounds of node-http and go-stdlib)", f.Suite.Rounds, len(f.Samples))
+	if f.Suite.Rounds != 5 || len(f.Samples) != 10 || f.Shard != "1/1" {
+		t.Fatalf("job results: %d rounds, %d samples, shard %q (want 5 rounds of node-http and go-stdlib, shard 1/1)", f.Suite.Rounds, len(f.Samples), f.Shard)
 	}
 	// Without SSR results final renders the rest and says so.
 	if out, code := task("nightly:final", filepath.Join(t.TempDir(), "none.json")); code != 0 || !strings.Contains(out, "no SSR job results in "+nightly+"/ssr-jobs: the site has no ssr/") {
@@ -273,7 +339,7 @@ func TestNightlyTasks(t *testing.T) {
 	if out, code := task("nightly:ssr-job", "", "--", "--work", work); code != 0 {
 		t.Fatalf("nightly:ssr-job exit %d:\n%s", code, out)
 	}
-	ssrJob, err := results.Read(filepath.Join(nightly, "ssr-jobs", "node-http.json"))
+	ssrJob, err := results.Read(filepath.Join(nightly, "ssr-jobs", "shard-1-of-1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +349,7 @@ func TestNightlyTasks(t *testing.T) {
 	// From here on the SSR half holds the first job's results, so that its
 	// verdicts against each baseline are the main half's (a second
 	// measurement on a busy machine would make them noise).
-	if err := results.Write(filepath.Join(nightly, "ssr-jobs", "node-http.json"), f); err != nil {
+	if err := results.Write(filepath.Join(nightly, "ssr-jobs", "shard-1-of-1.json"), f); err != nil {
 		t.Fatal(err)
 	}
 

@@ -67,6 +67,7 @@ func (b *builder) header() {
 			b.printf("**A subset:** this run was limited with %s; frameworks or tests it left out are not in this report.\n\n", subset)
 		}
 	}
+	b.printf("%s", shardText(f))
 	b.printf("## Machine and method\n\n")
 	rows := machineRows(f)
 	b.table([]string{"What", "Value"}, rows, nil)
@@ -490,4 +491,16 @@ func subsetFlags(cmd []string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// shardText is the paragraph that says a run measured one shard of its
+// plan (results.File.Shard "I/N", bench --shard), or "" for the whole plan:
+// "**Shard 2 of 8:** …", naming the reference every shard runs.
+func shardText(f *results.File) string {
+	i, n, ok := strings.Cut(f.Shard, "/")
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("**Shard %s of %s:** this run measured one of %s slices of the plan's framework variants (`--shard %s`) and the reference %s; "+
+		"`tfbench merge` of the %s shards' results gives the whole plan's tables.\n\n", i, n, n, f.Shard, results.ReferenceVariant, n)
 }

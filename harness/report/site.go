@@ -171,6 +171,7 @@ func command(b *builder, f *results.File) {
 	if subset := subsetFlags(f.Command); subset != "" {
 		b.printf("**A subset:** this run was limited with %s; frameworks or tests it left out are not in this report.\n\n", subset)
 	}
+	b.printf("%s", shardText(f))
 }
 
 func date(f *results.File) string { return f.Started.UTC().Format("2006-01-02 15:04 UTC") }

@@ -451,3 +451,48 @@ func TestReportNoteText(t *testing.T) {
 		t.Errorf("noteText = %q, want %q", got, want)
 	}
 }
+
+// TestReportShard: a shard's report says which shard it is and how to get
+// the whole tables, in the single-file report, in the site's header and in
+// each run's section of a merged site; a run of the whole plan says
+// nothing of shards.
+func TestReportShard(t *testing.T) {
+	a := keep(siteFixture(t), 1, "go-stdlib", "node-http")
+	a.RunID, a.Shard, a.Command = "ra", "1/2", []string{"tfbench", "bench", "--shard", "1/2"}
+	b := keep(siteFixture(t), 2, "go-stdlib", "slow")
+	b.RunID, b.Shard, b.Command = "rb", "2/2", []string{"tfbench", "bench", "--shard", "2/2"}
+	shard1 := "Command: `tfbench bench --shard 1/2`\n\n**Shard 1 of 2:** this run measured one of 2 slices of the plan's framework variants (`--shard 1/2`) and the reference go-stdlib/default; `tfbench merge` of the 2 shards' results gives the whole plan's tables.\n\n"
+	shard2 := strings.ReplaceAll(shard1, "1/2", "2/2")
+	shard2 = strings.Replace(shard2, "Shard 1 of 2", "Shard 2 of 2", 1)
+
+	var md strings.Builder
+	if err := Markdown(&md, a); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "\n\n"+shard1+"## Machine and method\n") {
+		t.Errorf("report.md lacks the shard paragraph\n%s\n--- report.md:\n%s", shard1, md.String())
+	}
+	if index := site(t, single(b))["index.md"]; !strings.Contains(index, "\n\n"+shard2+"## Summary\n") {
+		t.Errorf("index.md lacks the shard paragraph\n%s\n--- index.md:\n%s", shard2, index)
+	}
+	s, err := results.Merge([]results.Run{{Label: "shard-1-of-2", File: a}, {Label: "shard-2-of-2", File: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := site(t, s)["index.md"]
+	for _, want := range []string{"## Run shard-1-of-2\n\nRun `ra`, 2026-11-29 19:30 UTC, complete.\n\n" + shard1 + "### Machine and method\n",
+		"## Run shard-2-of-2\n\nRun `rb`, 2026-11-29 19:30 UTC, complete.\n\n" + shard2 + "### Machine and method\n"} {
+		if !strings.Contains(index, want) {
+			t.Errorf("merged index.md lacks\n%s\n--- index.md:\n%s", want, index)
+		}
+	}
+
+	whole := siteFixture(t)
+	md.Reset()
+	if err := Markdown(&md, whole); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "Shard") || strings.Contains(site(t, single(whole))["index.md"], "Shard") {
+		t.Error("a run of the whole plan mentions a shard")
+	}
+}

@@ -134,7 +134,11 @@ type File struct {
 	RunID         string `json:"run_id"`
 	// Command is the command line that started the run, e.g.
 	// ["tfbench", "bench", "--tests", "json"].
-	Command  []string  `json:"command,omitempty"`
+	Command []string `json:"command,omitempty"`
+	// Shard is the slice of the plan this run measured, "I/N" (e.g. "2/8":
+	// the 2nd of 8, by framework variant, with the reference in each;
+	// `tfbench bench --shard`, run.Shard); empty for the whole plan.
+	Shard    string    `json:"shard,omitempty"`
 	Status   string    `json:"status"` // running, complete or interrupted
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished,omitzero"`

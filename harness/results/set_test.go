@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,6 +119,29 @@ func TestLabelOf(t *testing.T) {
 	for in, want := range map[string]string{"ci/nextjs.json": "nextjs", "astro.json": "astro", `c:\r\qwik.json`: "qwik", "run": "run"} {
 		if got := LabelOf(in); got != want {
 			t.Errorf("LabelOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMissingShards(t *testing.T) {
+	set := func(shards ...string) *Set {
+		s := &Set{}
+		for _, sh := range shards {
+			s.Runs = append(s.Runs, Run{Label: sh, File: &File{Shard: sh}})
+		}
+		return s
+	}
+	for _, c := range []struct {
+		shards []string
+		want   []string
+	}{
+		{[]string{"", ""}, nil},
+		{[]string{"1/3", "2/3", "3/3"}, nil},
+		{[]string{"2/8", "", "1/8", "4/8", "5/8", "6/8", "8/8"}, []string{"3/8", "7/8"}},
+		{[]string{"2/2", "1/3"}, []string{"1/2", "2/3", "3/3"}},
+	} {
+		if got := set(c.shards...).MissingShards(); !slices.Equal(got, c.want) {
+			t.Errorf("shards %q: missing %q, want %q", c.shards, got, c.want)
 		}
 	}
 }

@@ -103,6 +103,9 @@ type Config struct {
 	// results.json and shown in the report, so a run limited to some
 	// frameworks or tests says so.
 	Command []string
+	// Shard is the slice of the plan Targets are (Shard.Targets; zero for
+	// the whole plan), recorded in results.json as File.Shard ("2/8").
+	Shard Shard
 	// BeforeMeasure, when not nil, is called by Bench once after the
 	// builds and before the first round with a Fetch of every selected
 	// test's response from any target (pages.go). The verdicts it returns
@@ -305,7 +308,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 		serverInfo = &info
 		host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), info.ServerCPUs, true
 	}
-	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
+	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	var err2 error
 	r.rec, err2 = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err2 != nil {
