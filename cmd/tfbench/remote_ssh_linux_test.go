@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/internal/sshtest"
 	"github.com/tfbench/tfbench/internal/testenv"
-	"github.com/tfbench/tfbench/harness/results"
 )
 
 // TestRemoteSSH runs the smoke suite on go-stdlib and node-http over real
@@ -127,4 +127,3 @@ func TestRemoteSSHErrors(t *testing.T) {
 		}
 	}
 }
-

@@ -19,8 +19,8 @@ import (
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/internal/testenv"
 	"github.com/tfbench/tfbench/harness/profile"
+	"github.com/tfbench/tfbench/internal/testenv"
 )
 
 // pinnedNode is the Node.js the Node adapters name (runtime: node@…).

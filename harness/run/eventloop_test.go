@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/internal/testenv"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/internal/testenv"
 )
 
 // sharedRuntimes links work/runtimes to a folder of installed runtimes
