@@ -60,6 +60,8 @@ func TestGate(t *testing.T) {
 		{"generator errors and too few responses", Sample{Responses: 40, Success: 40, Errors: map[string]int64{"generator": 12}, Examples: map[string]string{"generator": emfile}}, 1,
 			"harness fault, not the server's: generator 12 (e.g. " + emfile + "); the sample also failed: 40 responses, fewer than the minimum 100"},
 		{"saturated generator", Sample{Responses: 1000, Success: 1000, GeneratorSaturated: true}, 1, "harness fault, not the server's: " + saturated},
+		{"saturated link", Sample{Responses: 1000, Success: 1000, LinkSaturated: true}, 1,
+			"harness fault, not the server's: the network link was saturated (response bodies ≥ 90% of its measured capacity): it measured the link"},
 		{"SQLITE_BUSY in the status example", Sample{Responses: 1000, Success: 900, StatusCounts: map[string]int64{"200": 900, "500": 100}, Errors: map[string]int64{"status": 100},
 			Examples: map[string]string{"status": busy}}, 1,
 			"harness fault, not the server's: SQLITE_BUSY from the server's database copy (e.g. " + busy + "); the sample also failed: success 90.000% below the gate 100% (200: 900, 500: 100; e.g. " + busy + ")"},
@@ -188,3 +190,23 @@ func TestFromResult(t *testing.T) {
 }
 
 func ptr(n int64) *int64 { return &n }
+
+// TestLinkSaturated: response bodies at 90% or more of the measured link
+// capacity over the window; no capacity measured (one host) never is.
+func TestLinkSaturated(t *testing.T) {
+	for _, c := range []struct {
+		bytes        int64
+		window, link float64
+		want         bool
+	}{
+		{900, 1, 1000, true},
+		{899, 1, 1000, false},
+		{1800, 2, 1000, true},
+		{1 << 40, 1, 0, false},
+		{1000, 0, 1000, false},
+	} {
+		if got := LinkSaturated(c.bytes, c.window, c.link); got != c.want {
+			t.Errorf("%d bytes in %g s on %g B/s: %v, want %v", c.bytes, c.window, c.link, got, c.want)
+		}
+	}
+}
