@@ -2,9 +2,11 @@ package agent
 
 import (
 	"context"
+	"debug/elf"
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,5 +141,30 @@ func TestLoadMachines(t *testing.T) {
 	err := LoadMachines(bad, &Options{})
 	if want := bad + `:2: key "server_hots": unknown key (want server_host, server_cmd, server_addr, ssh or agent_dir)`; err == nil || err.Error() != want {
 		t.Errorf("err %v, want %q", err, want)
+	}
+}
+
+// TestBinaryFor: this platform gets this binary; another is built from the
+// checkout (CGO_ENABLED=0), an ELF or Mach-O of that architecture.
+func TestBinaryFor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-builds tfbench")
+	}
+	self, _ := os.Executable()
+	if got, err := binaryFor(context.Background(), runtime.GOOS, runtime.GOARCH); err != nil || got != self {
+		t.Errorf("this platform: %q, %v; want %q", got, err, self)
+	}
+	other := map[string]string{"amd64": "arm64", "arm64": "amd64"}[runtime.GOARCH]
+	got, err := binaryFor(context.Background(), "linux", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.Open(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if want := map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64}[other]; f.Machine != want {
+		t.Errorf("%s: machine %v, want %v", got, f.Machine, want)
 	}
 }

@@ -231,11 +231,16 @@ func platform(sys, machine string) (goos, goarch string) {
 }
 
 // binaryFor is a tfbench binary for goos/goarch: this one when they are
-// this process's, else one built with CGO_ENABLED=0 from the module this
-// tfbench was started in (go build ./cmd/tfbench) into the user cache.
+// this process's, else one built with CGO_ENABLED=0 (go build
+// ./cmd/tfbench) in the tfbench checkout holding the working directory,
+// into the user cache.
 func binaryFor(ctx context.Context, goos, goarch string) (string, error) {
 	if goos == runtime.GOOS && goarch == runtime.GOARCH {
 		return os.Executable()
+	}
+	root, err := checkout()
+	if err != nil {
+		return "", err
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
@@ -243,11 +248,32 @@ func binaryFor(ctx context.Context, goos, goarch string) (string, error) {
 	}
 	out := filepath.Join(cache, "tfbench", "agent-"+goos+"-"+goarch)
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, "./cmd/tfbench")
+	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build tfbench for it (go build ./cmd/tfbench, from the tfbench checkout): %v: %s", err, strings.TrimSpace(string(msg)))
+		return "", fmt.Errorf("build tfbench for it (go build ./cmd/tfbench in %s): %v: %s", root, err, strings.TrimSpace(string(msg)))
 	}
 	return out, nil
+}
+
+// modulePath is tfbench's Go module, whose checkout binaryFor builds in.
+const modulePath = "github.com/tfbench/tfbench"
+
+// checkout is the tfbench checkout holding the working directory: the
+// nearest folder upwards whose go.mod declares modulePath.
+func checkout() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(strings.TrimSpace(string(b)), "module "+modulePath+"\n") {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("building tfbench for another platform needs its checkout: run from inside it (%s is not), or put a tfbench built for that host in its agent_dir", wd)
+		}
+	}
 }
 
 // sshRun runs script on the remote through ssh and returns its stdout;
