@@ -13,7 +13,7 @@
 //	tfbench compare    [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW
 //	tfbench profile    [--top N] [--each] FILE...
 //	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--probe PATH] [--json]
-//	tfbench frameworks [--dir DIR]
+//	tfbench frameworks [--frameworks-dir DIR]
 //	tfbench agent      [--work DIR]
 //
 // Ctrl-C (SIGINT) or SIGTERM stops a run: the servers are stopped, the
