@@ -15,7 +15,7 @@ import (
 
 func abCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("ab", "ab [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--profile] [--frameworks-dir DIR] [--work DIR] [--alpha 0.05] [--min-change 5%] [--seed N] [--keep] [--json FILE] [--out FILE.md] BASE [NEW]\n\n"+
+	fs := newFlags("ab", "ab [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--profile] [--frameworks-dir DIR] [--work DIR] [--alpha 0.05] [--min-change 5%] [--seed N] [--keep] [--json FILE] [--out FILE.md] [--server-host [USER@]HOST[:PORT] | --server-cmd CMD] [--server-addr ADDR] [--machines FILE] BASE [NEW]\n\n"+
 		"BASE is NAME or NAME:VARIANT; NEW is another VARIANT (or NAME:VARIANT), or, with --new-dir, omitted\n"+
 		"(the same variant of the adapter copy in DIR: two builds)", stderr)
 	fs.StringVar(&c.suite, "suite", "suites/nightly.yaml", "suite file")

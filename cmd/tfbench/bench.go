@@ -76,7 +76,7 @@ func (c *common) config(log io.Writer) (run.Config, error) {
 
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--rounds N] [--keep] [--seed N] [--profile] [--shard I/N]", stderr)
+	fs := newFlags("bench", "bench [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--report FILE] [--copy-results FILE] [--rounds N] [--keep] [--seed N] [--profile] [--server-host [USER@]HOST[:PORT] | --server-cmd CMD] [--server-addr ADDR] [--machines FILE] [--shard I/N]", stderr)
 	c.register(fs, "suites/tfb.yaml", true)
 	var shard shardFlag
 	shard.register(fs)
@@ -257,7 +257,7 @@ func bestPerTest(f *results.File) []string {
 
 func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
-	fs := newFlags("verify", "verify [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR]", stderr)
+	fs := newFlags("verify", "verify [--suite FILE] [--frameworks LIST] [--tests LIST] [--frameworks-dir DIR] [--work DIR] [--server-host [USER@]HOST[:PORT] | --server-cmd CMD] [--server-addr ADDR] [--machines FILE]", stderr)
 	c.register(fs, "suites/tfb.yaml", false)
 	c.command = append([]string{"tfbench", "verify"}, args...)
 	if err := parse(fs, args); err != nil {

@@ -53,8 +53,12 @@ func TestRemoteLocalTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Status != results.Complete || f.ServerHost == nil || f.Network == nil || !f.Host.Disjoint {
-		t.Fatalf("status %q, server host %+v, network %+v, disjoint %v", f.Status, f.ServerHost, f.Network, f.Host.Disjoint)
+	// One machine behind the agent: the run knows the CPUs are shared.
+	if f.Status != results.Complete || f.ServerHost == nil || f.Network == nil || f.Host.Disjoint || f.Host.ServerCPUs != "" || f.ServerHost.ServerCPUs == "" {
+		t.Fatalf("status %q, server host %+v, network %+v, host %+v", f.Status, f.ServerHost, f.Network, f.Host)
+	}
+	if want := "CPU placement: the server host is this machine (" + f.Host.Hostname + "): the load generator and the servers share CPUs "; !strings.Contains(c.stdout.String(), want) {
+		t.Errorf("stdout lacks %q", want)
 	}
 	if want := "command " + agentCommand(t, agentWork, ""); f.Network.Transport != want || f.Network.Address != "127.0.0.1" || f.Network.RTT <= 0 || f.Network.LinkBytes <= 0 {
 		t.Errorf("network %+v; want transport %q at 127.0.0.1 with an RTT and a link capacity", f.Network, want)
@@ -87,8 +91,9 @@ func TestRemoteLocalTransport(t *testing.T) {
 		}
 	}
 	report, err := os.ReadFile(filepath.Join(work, "runs", f.RunID, "report.md"))
-	if err != nil || !strings.Contains(string(report), "two hosts: the load generator on one machine, the servers on another") {
-		t.Errorf("report.md does not say two hosts (%v)", err)
+	if err != nil || !strings.Contains(string(report), "two hosts: the load generator on one machine, the servers on another") ||
+		!strings.Contains(string(report), "one machine: the server host is the generator's, so the load generator and the servers share CPU ") {
+		t.Errorf("report.md does not say two hosts on one machine (%v)", err)
 	}
 	for _, dir := range []string{agentWork, work} {
 		if left := processesUnder(dir); len(left) > 0 {
@@ -179,6 +184,8 @@ func TestRemoteFlagErrors(t *testing.T) {
 	}{
 		{[]string{"--server-host", "h", "--server-cmd", "x"}, "tfbench bench: --server-host and --server-cmd both given: name one way to the server host\n"},
 		{[]string{"--server-host", "bench@host:ssh"}, "tfbench bench: --server-host \"bench@host:ssh\": port \"ssh\" is not a number\n"},
+		{[]string{"--server-addr", "10.0.0.2"}, "tfbench bench: --server-addr names where the generator reaches a server host: give --server-host or --server-cmd too\n"},
+		{[]string{"--server-cmd", "cat"}, "tfbench bench: server host command cat: the answer to hello holds no result: is the other end tfbench agent?\n"},
 		{[]string{"--server-cmd", "exit 3"}, "tfbench bench: server host command exit 3: the agent ended before it answered (exit status 3)\n"},
 		{[]string{"--server-cmd", "echo refused >&2; exit 127"}, "tfbench bench: server host command echo refused >&2; exit 127: no tfbench agent there: refused\n"},
 	} {

@@ -136,6 +136,17 @@ func TestLoadMachines(t *testing.T) {
 	if o.ServerHost != "bench@10.0.0.2" || o.ServerAddr != "10.0.0.9" || o.SSH != "ssh -F cfg" {
 		t.Errorf("options %+v", o)
 	}
+	both := filepath.Join(dir, "both.yaml")
+	os.WriteFile(both, []byte("server_host: bench@10.0.0.2\nserver_cmd: kubectl exec -i srv -- tfbench agent\n"), 0o644)
+	o = Options{ServerCmd: "ssh-less"}
+	if err := LoadMachines(both, &o); err != nil || o.ServerHost != "" || o.ServerCmd != "ssh-less" {
+		t.Errorf("a --server-cmd flag over the file's server_host and server_cmd: %+v, %v", o, err)
+	}
+	number := filepath.Join(dir, "number.yaml")
+	os.WriteFile(number, []byte("server_host: 5\n"), 0o644)
+	if err, want := LoadMachines(number, &Options{}), number+`:1: key "server_host": must be a string, found 5 (quote it)`; err == nil || err.Error() != want {
+		t.Errorf("a number: %v, want %q", err, want)
+	}
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("server_host: h\nserver_hots: x\n"), 0o644)
 	err := LoadMachines(bad, &Options{})

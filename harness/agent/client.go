@@ -222,6 +222,9 @@ func (c *Client) call(ctx context.Context, op string, args, res any, streams map
 		if m.Error != "" {
 			return errors.New(m.Error)
 		}
+		if len(m.Result) == 0 {
+			return fmt.Errorf("the answer to %s holds no result: is the other end tfbench agent?", op)
+		}
 		if res != nil {
 			return json.Unmarshal(m.Result, res)
 		}

@@ -43,13 +43,18 @@ type Options struct {
 	Log io.Writer
 }
 
-// Remote reports whether o names another host at all.
-func (o Options) Remote() bool { return o.ServerHost != "" || o.ServerCmd != "" }
+// Remote reports whether o names another host at all (or only an
+// address, which Connect refuses).
+func (o Options) Remote() bool { return o.ServerHost != "" || o.ServerCmd != "" || o.ServerAddr != "" }
 
 // LoadMachines reads a machines file into o's empty fields: a YAML
 // mapping of server_host, server_cmd, server_addr, ssh and agent_dir,
-// each a string. Errors name the file, line and key.
+// each a string (a number or true is refused, not read as a name). A way
+// to the host already in o (a flag) wins over both of the file's:
+// server_host and server_cmd are then not read. Errors name the file,
+// line and key.
 func LoadMachines(path string, o *Options) error {
+	flagWay := o.ServerHost != "" || o.ServerCmd != ""
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -83,12 +88,23 @@ func LoadMachines(path string, o *Options) error {
 		if err != nil {
 			return err
 		}
+		if e.Value.Tag != "!!str" {
+			return f.Errorf(e.Value, e.Path, "must be a string, found %s (quote it)", e.Value.Value)
+		}
+		if flagWay && (e.Path == "server_host" || e.Path == "server_cmd") {
+			continue
+		}
 		if *dst == "" {
 			*dst = v
 		}
 	}
 	return nil
 }
+
+// connectTimeout is ssh's ConnectTimeout, seconds, unless the ssh command
+// sets its own: a host that drops packets fails in that time, not ssh's
+// minutes.
+const connectTimeout = 10
 
 // Connect reaches the agent o names and says hello: over ssh, after
 // putting this tfbench there when needed (sshBootstrap); or through
@@ -98,6 +114,8 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 		o.Log = io.Discard
 	}
 	switch {
+	case o.ServerHost == "" && o.ServerCmd == "" && o.ServerAddr != "":
+		return nil, errors.New("--server-addr names where the generator reaches a server host: give --server-host or --server-cmd too")
 	case o.ServerHost != "" && o.ServerCmd != "":
 		return nil, errors.New("--server-host and --server-cmd both given: name one way to the server host")
 	case o.ServerCmd != "":
@@ -120,7 +138,9 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 	if len(ssh) == 0 {
 		ssh = []string{"ssh"}
 	}
-	ssh = append(ssh, "-o", "BatchMode=yes")
+	// After the user's own options (ssh keeps the first value of each): no
+	// prompts, a bound on connecting, no chatter on stderr.
+	ssh = append(ssh, "-o", "BatchMode=yes", "-o", "ConnectTimeout="+strconv.Itoa(connectTimeout), "-o", "LogLevel=ERROR")
 	if port != "" {
 		ssh = append(ssh, "-p", port)
 	}

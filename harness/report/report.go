@@ -116,8 +116,17 @@ func twoHostRows(f *results.File) [][]string {
 		{"Server host", machine(s)},
 		{"Network", net},
 		{"Harness", g.GoVersion},
-		{"CPU sets", fmt.Sprintf("whole machines: load generator on CPU %s of its host, servers on CPU %s of theirs", orDash(g.GeneratorCPUs), orDash(g.ServerCPUs))},
+		{"CPU sets", cpuSets(g, s)},
 	}
+}
+
+// cpuSets is a two-host run's CPU sets row: whole machines, or shared
+// when the "server host" was the generator's machine (Disjoint false).
+func cpuSets(g, s probe.Host) string {
+	if !g.Disjoint {
+		return fmt.Sprintf("one machine: the server host is the generator's, so the load generator and the servers share CPU %s", orDash(g.GeneratorCPUs))
+	}
+	return fmt.Sprintf("whole machines: load generator on CPU %s of its host, servers on CPU %s of theirs", orDash(g.GeneratorCPUs), orDash(s.ServerCPUs))
 }
 
 // methodRows are the rows after the machine's: suite, settings, gate and

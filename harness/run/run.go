@@ -161,8 +161,10 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	if err := linkLatest(filepath.Join(cfg.WorkDir, "runs"), r.cfg.RunID); err != nil {
 		return nil, "", err
 	}
-	r.logf("run %s: %d framework variants × %d tests × %d rounds; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.cfg.Rounds, r.rec.Path)
-	if r.cfg.ServerHost != nil {
+	r.logf("run %s: %s × %s × %s; results in %s", r.cfg.RunID, plural(len(r.cfg.Targets), "framework variant"), plural(len(r.cfg.Tests), "test"), plural(r.cfg.Rounds, "round"), r.rec.Path)
+	if r.cfg.ServerHost != nil && r.sameMachine {
+		r.logf("CPU placement: the server host is this machine (%s): the load generator and the servers share CPUs %s", r.rec.File().Host.Hostname, r.gen)
+	} else if r.cfg.ServerHost != nil {
 		r.logf("CPU placement: two hosts: the load generator has this machine (CPUs %s), the servers the server host", r.gen)
 	} else if note := placementNote(r.gen, r.srv); note != "" {
 		r.logf("%s", note)
@@ -222,6 +224,8 @@ type runner struct {
 	// targets and failed tests will not measure), and when measuring began.
 	done, total time.Duration
 	measuring   time.Time
+	// sameMachine: the server host is this machine (same hostname).
+	sameMachine bool
 	// linkBytes is the measured link capacity to a server host of its own,
 	// bytes/s (0 on one host): the rule of sweep.Sample.LinkSaturated.
 	linkBytes float64
@@ -306,7 +310,10 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 			return nil, err
 		}
 		serverInfo = &info
-		host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), info.ServerCPUs, true
+		// Disjoint: the servers have CPUs of their own, unless the "other"
+		// host is this machine (the local transport).
+		host.GeneratorCPUs, host.Disjoint = r.gen.String(), !sameMachine(host, info)
+		r.sameMachine = !host.Disjoint
 	}
 	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	var err2 error
@@ -1016,6 +1023,12 @@ func linkLatest(runsDir, id string) error {
 	return os.Rename(tmp, filepath.Join(runsDir, "latest"))
 }
 
+// sameMachine reports whether two host records are one machine: the same
+// hostname and boot-independent facts (CPU model, memory).
+func sameMachine(a, b probe.Host) bool {
+	return a.Hostname != "" && a.Hostname == b.Hostname && a.CPUModel == b.CPUModel && a.MemoryBytes == b.MemoryBytes
+}
+
 // placementNote is the line a run logs at its start when the generator and
 // the servers do not each have CPUs of their own (issue 17): no affinity
 // (macOS) or one CPU. It is "" when the sets are disjoint.
@@ -1027,4 +1040,12 @@ func placementNote(gen, srv cpuset.Set) string {
 		return fmt.Sprintf("CPU placement: one CPU: the load generator and the servers share CPU %s", gen)
 	}
 	return ""
+}
+
+// plural is "1 round" or "N rounds".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }

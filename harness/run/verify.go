@@ -24,7 +24,7 @@ func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Ver
 	if err != nil {
 		return nil, nil, "", err
 	}
-	r.logf("verify %s: %d framework variants × %d tests; results in %s", r.cfg.RunID, len(r.cfg.Targets), len(r.cfg.Tests), r.rec.Path)
+	r.logf("verify %s: %s × %s; results in %s", r.cfg.RunID, plural(len(r.cfg.Targets), "framework variant"), plural(len(r.cfg.Tests), "test"), r.rec.Path)
 	err = r.verifyAll(ctx)
 	if err == nil {
 		err = r.host.Gone()
