@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/serverhost"
+	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
 // Config is what Serve needs.

@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/internal/yamlfile"
+	"github.com/tfbench/tfbench/internal/yamlfile"
 )
 
 // Options say where the servers run: over SSH (ServerHost) or through any

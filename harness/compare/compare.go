@@ -4,7 +4,7 @@
 // `tfbench compare` compares two results files (plain or merged, Sets);
 // `tfbench ab` compares two variants measured in one run (Variants); Rank is
 // the rule's statistics alone over any family of per-round pairs (the render
-// engine's targets, cmd/engine-ratios).
+// engine's targets, tools/engine-ratios).
 //
 // Verdict rule (issue 6), for each row: a framework variant on a suite test
 // at its headline N (ratio.Key), present in both sides:

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/tfbench/tfbench/harness/internal/procs"
+	"github.com/tfbench/tfbench/internal/procs"
 )
 
 // ErrExiting is the error Start and BuildCmdWith return (wrapped, naming

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/internal/procs"
+	"github.com/tfbench/tfbench/internal/procs"
 )
 
 // escapees returns the escape-mode fixture's processes that left the

@@ -10,7 +10,7 @@ import (
 
 	gnet "github.com/shirou/gopsutil/v4/net"
 
-	"github.com/tfbench/tfbench/harness/internal/procs"
+	"github.com/tfbench/tfbench/internal/procs"
 )
 
 // freePort is FreePort; tests replace it to lose the race for a port.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/internal/procs"
+	"github.com/tfbench/tfbench/internal/procs"
 )
 
 // hold listens on a free port of 127.0.0.1 until the test ends.

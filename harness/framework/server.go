@@ -19,8 +19,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tfbench/tfbench/harness/eventloop"
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
-	"github.com/tfbench/tfbench/harness/internal/procs"
+	"github.com/tfbench/tfbench/internal/cpuset"
+	"github.com/tfbench/tfbench/internal/procs"
 )
 
 // readyPoll is the interval between readiness requests.

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
-	"github.com/tfbench/tfbench/harness/internal/procs"
+	"github.com/tfbench/tfbench/internal/cpuset"
+	"github.com/tfbench/tfbench/internal/procs"
 )
 
 // The fixture adapter (testdata/frameworks/fixture) is built once, with its

@@ -59,8 +59,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/tfbench/tfbench/harness/internal/yamlfile"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/internal/yamlfile"
 )
 
 // FileName is the name of an adapter's spec file inside its directory.

@@ -2,7 +2,7 @@
 // headline N (a page test at every size), each variant's peak RPS, CPU time
 // per request and per-round figures at the peak level, and their ratios.
 // `go tool task bench:engine` prints the render engine's table with it
-// (cmd/engine-ratios; the targets are judged by harness/target).
+// (tools/engine-ratios; the targets are judged by harness/target).
 package ratio
 
 import (

@@ -3,7 +3,7 @@ package run
 import (
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
+	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
 // TestPlacementNote: the line a run logs at its start when the generator and

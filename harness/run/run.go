@@ -27,7 +27,6 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/progress"
@@ -36,6 +35,7 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/verify"
+	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
 // Target is one framework variant to measure.

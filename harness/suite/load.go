@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/tfbench/tfbench/harness/internal/yamlfile"
+	"github.com/tfbench/tfbench/internal/yamlfile"
 )
 
 // Error is a problem in a suite file, located by file, line and key (the

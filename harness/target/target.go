@@ -1,5 +1,5 @@
 // Package target judges goals on two framework variants of one run (the
-// render engine's targets, issue 5; cmd/engine-ratios) by compare's rank
+// render engine's targets, issue 5; tools/engine-ratios) by compare's rank
 // test over per-round values at each variant's own peak level, a target's
 // rows one Holm–Bonferroni family. A Target here is a goal, not a variant
 // to measure (run.Target).

@@ -72,7 +72,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--duration", "1500ms", "--servers", "length"}, "loadgen-compare: duration is 1.5s, want whole seconds >= 1s (wrk's -d unit)\n"},
 		{[]string{"--servers", " , "}, "loadgen-compare: --servers: none given\n"},
 		{[]string{"--servers", "length,nginx", "--frameworks-dir", filepath.Join("..", "..", "harness", "loadgencmp", "testdata", "frameworks")},
-			"loadgen-compare: unknown server \"nginx\": not a fixed-response server (length, chunked) nor an adapter in ../../harness/loadgencmp/testdata/frameworks (tiny)\n"},
+			"loadgen-compare: unknown server \"nginx\": not a fixed-response server (length, chunked) nor an adapter in ../../internal/loadgencmp/testdata/frameworks (tiny)\n"},
 		{[]string{"--servers", "node-http,length,node-http", "--frameworks-dir", fw}, "loadgen-compare: server \"node-http\" is given twice\n"},
 		{[]string{"--servers", "go-stdlib"}, "loadgen-compare: framework: discover: stat frameworks: no such file or directory\n"},
 		{[]string{"--servers", "length", "--tfbench", "no-such-tfbench"},

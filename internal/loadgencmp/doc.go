@@ -1,5 +1,5 @@
 // Package loadgencmp measures tfbench's load generator against wrk side by
-// side (issue 3, item 2; issue 13, item 3), for cmd/loadgen-compare and the
+// side (issue 3, item 2; issue 13, item 3), for tools/loadgen-compare and the
 // tasks bench:loadgen and bench:loadgen-memory.
 //
 // # Method

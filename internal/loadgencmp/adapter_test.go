@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/internal/procs"
+	"github.com/tfbench/tfbench/internal/procs"
 )
 
 func TestMain(m *testing.M) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
+	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
 // runSummaries is one generator's runs of one cell, summarized.

@@ -6,7 +6,7 @@
 // the run was not pinned (macOS: the targets are per core), 2
 // on bad usage or a file that is not a readable results file.
 //
-//	go run ./cmd/engine-ratios RESULTS.json
+//	go run ./tools/engine-ratios RESULTS.json
 package main
 
 import (

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
+	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
 // MemorySetting is the load of the memory run (bench:loadgen-memory): the

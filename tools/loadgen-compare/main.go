@@ -6,7 +6,7 @@
 // and of generator CPU seconds per 100,000 responses, and the tfbench/wrk
 // ratios against each cell's target (issues 3 and 13). With --memory it
 // instead runs `tfbench load` for 60 s and reports whether its resident
-// memory stayed flat. See package harness/loadgencmp for the method.
+// memory stayed flat. See package internal/loadgencmp for the method.
 //
 // Usage:
 //
@@ -20,7 +20,7 @@
 // or stop, a generator that failed, Ctrl-C). Run it through
 // `go tool task bench:loadgen` and `go tool task bench:loadgen-memory`.
 //
-// This file only parses flags and calls harness/loadgencmp.
+// This file only parses flags and calls internal/loadgencmp.
 package main
 
 import (
@@ -36,7 +36,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/loadgencmp"
+	"github.com/tfbench/tfbench/internal/loadgencmp"
 )
 
 func main() {
@@ -68,7 +68,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	memory := fs.Bool("memory", false, "instead of comparing, run tfbench load for --duration at c=256 depth 16 and sample its resident memory every second")
 	serve := fs.String("serve", "", "internal: run a fixed-response server of this kind (length, chunked) until standard input closes")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: loadgen-compare [flags]   (measures tfbench load against wrk; see go doc ./cmd/loadgen-compare)")
+		fmt.Fprintln(stderr, "Usage: loadgen-compare [flags]   (measures tfbench load against wrk; see go doc ./tools/loadgen-compare)")
 		fs.VisitAll(func(f *flag.Flag) {
 			if f.Name != "serve" {
 				fmt.Fprintf(stderr, "  --%s %s\n    \t%s\n", f.Name, f.DefValue, f.Usage)

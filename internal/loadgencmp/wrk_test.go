@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
 // wrk 4.1's summaries, captured from real runs (testdata/*.txt): the

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/internal/cpuset"
 	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
 // Config is one comparison's parameters.
