@@ -1,6 +1,6 @@
 // Package dataset makes and checks the one SQLite file every framework reads:
 // table World (10,000 rows of id and randomNumber) and table Fortune (the 12
-// standard TFB rows), as TFB-RULES.md ("The dataset") and DESIGN.md ("The
+// standard TFB rows), as docs/tfb-rules.md ("The dataset") and docs/design.md ("The
 // dataset") describe.
 //
 // The file is generated deterministically: the same World rows on every
@@ -50,7 +50,7 @@ type Fortune struct {
 }
 
 // Fortunes are the 12 standard TFB Fortune rows in id order, exactly as
-// TFB-RULES.md lists them (the em dashes are U+2014, the last row is
+// docs/tfb-rules.md lists them (the em dashes are U+2014, the last row is
 // Japanese, row 11 is a <script> element that every page must escape).
 var Fortunes = []Fortune{
 	{1, "fortune: No such file or directory"},
@@ -297,7 +297,7 @@ func Ensure(path string) (created bool, err error) {
 }
 
 // Copy makes dst a fresh byte copy of the dataset at src (one per framework
-// and round, DESIGN.md: every run works on its own copy). src is only read.
+// and round, docs/design.md: every run works on its own copy). src is only read.
 // An existing dst and any -wal/-shm files beside it are replaced or removed
 // first, so a stale journal from an earlier run cannot be replayed into the
 // new copy. The copy is written to a temporary file and renamed into place.

@@ -356,7 +356,7 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 		for _, v := range f.Verifications {
 			if v.Framework == fw.Name && v.Variant == fw.Variant {
 				verdicts++
-				// A warn is allowed only for what TFB-RULES.md flags rather than
+				// A warn is allowed only for what docs/tfb-rules.md flags rather than
 				// fails: framework markup around an exact fortunes table.
 				markup := v.Status == "warn" && v.Test == "fortunes" && len(v.Reasons) == 1 && strings.Contains(v.Reasons[0], "extra markup around the table")
 				noCache := v.Status == "n/a" && v.Test == "page-hit" && hitBy[fw.Name] == ""

@@ -1,5 +1,5 @@
 // Command go-stdlib is tfbench's reference server: the six TechEmpower tests
-// (TFB-RULES.md) and the page test (/ssr?rows=N, docs/ssr.md) on the Go
+// (docs/tfb-rules.md) and the page test (/ssr?rows=N, docs/ssr.md) on the Go
 // standard library alone, net/http, database/sql and html/template, with
 // modernc.org/sqlite (pure Go) as the SQLite driver.
 // Every ratio in tfbench's reports is taken against this server.
@@ -14,7 +14,7 @@
 //	               shutdown (tfbench bench --profile, docs/profiles.md)
 //
 // Every connection sets busy_timeout=5000 (ms) and synchronous=NORMAL
-// (DESIGN.md, The dataset: the same per-connection pragmas for every
+// (docs/design.md, The dataset: the same per-connection pragmas for every
 // adapter). Writes go through a separate one-connection pool whose
 // transactions begin IMMEDIATE, so concurrent updates queue in Go instead of
 // failing with SQLITE_BUSY on a lock upgrade. Each pool is fronted by a FIFO

@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// testFortunes are the 12 standard Fortune rows (TFB-RULES.md). The test
+// testFortunes are the 12 standard Fortune rows (docs/tfb-rules.md). The test
 // builds its own database so this module needs nothing from the root one.
 var testFortunes = []string{
 	"fortune: No such file or directory",

@@ -1,6 +1,6 @@
 // Package framework loads framework adapters (frameworks/<name>/framework.yaml)
 // and runs their servers: build, start on a CPU set, wait for readiness, and
-// stop the whole process group so that no process outlives a run (DESIGN.md,
+// stop the whole process group so that no process outlives a run (docs/design.md,
 // Framework adapters).
 //
 // # framework.yaml, schema 1
@@ -88,7 +88,7 @@ const (
 	// runs it from (scratch space under .tfbench/, outside the source tree).
 	EnvBuildDir = "TFBENCH_BUILD_DIR"
 	// EnvNodeEnv is set to "production" for every server and build
-	// (DESIGN.md: NODE_ENV=production or the equivalent); env may override it.
+	// (docs/design.md: NODE_ENV=production or the equivalent); env may override it.
 	EnvNodeEnv = "NODE_ENV"
 	// EnvOwner tags every server and build process with its owner,
 	// "<harness pid>-<n>" (n counts the servers and builds this harness

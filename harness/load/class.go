@@ -11,7 +11,7 @@ import (
 )
 
 // Class is an error class, the key of Result.Errors and Result.Examples
-// (DESIGN.md, "The load generator": connect, read, write, timeout, status;
+// (docs/design.md, "The load generator": connect, read, write, timeout, status;
 // check, for responses checked under load; generator, for the generator's
 // own failures).
 type Class string
@@ -35,7 +35,7 @@ const (
 	// Status: a counted response had a status outside 200..299.
 	Status Class = "status"
 	// Check: a counted response sampled for checking failed Options.Check
-	// (DESIGN.md, "The load generator": the same rules as verification, under
+	// (docs/design.md, "The load generator": the same rules as verification, under
 	// load). The response itself still counts in Responses and StatusCounts.
 	Check Class = "check"
 	// Generator: the load generator ran out of its own resources, whatever

@@ -7,7 +7,7 @@
 // An [Engine] runs one sample: Run(ctx, Options) returns a *[Result] for the
 // window given in [Options].Duration; its error is for bad options or a
 // cancelled ctx only. Engines differ in how they speak HTTP, never in what a
-// Result means (DESIGN.md, "The load generator"): the units, the window rule,
+// Result means (docs/design.md, "The load generator"): the units, the window rule,
 // the error classes and the checks below hold for every engine, and an engine
 // that cannot honour an option (a constant rate, checks, pipelining) refuses
 // it with an error rather than ignore it. Engine "raw" ([Raw], also the
@@ -28,7 +28,7 @@
 //     constant-rate mode runs one goroutine per connection;
 //   - the request is serialized once per run, with tfbench's fixed header set
 //     (Host, the test type's Accept, Connection: keep-alive, User-Agent
-//     suite.UserAgent, no Accept-Encoding; DESIGN.md, "Requests");
+//     suite.UserAgent, no Accept-Encoding; docs/design.md, "Requests");
 //   - pipelining depth N (closed-loop mode): N requests go out in one write,
 //     their N responses are read back in order (depth 1 is a plain closed
 //     loop);
@@ -83,7 +83,7 @@
 // request was sent (in constant-rate mode: also intended to be sent) and
 // answered inside the window count; requests in flight when it ends are
 // dropped from both numerator and denominator and their connections closed
-// (DESIGN.md, "A sample's window"). RPS is counted responses per second of
+// (docs/design.md, "A sample's window"). RPS is counted responses per second of
 // window.
 //
 // # Units
@@ -135,7 +135,7 @@
 // # Checks under load
 //
 // When [Options].Check is set, a sample of the counted responses is checked
-// against it (DESIGN.md: the same rules as verification, so that a server
+// against it (docs/design.md: the same rules as verification, so that a server
 // that breaks only under concurrency fails the gate): the first response of
 // every connection, after every (re)connect, then 1 in [Options].CheckEvery
 // (default [DefaultCheckEvery], 100) of that connection's responses. A

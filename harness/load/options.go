@@ -11,7 +11,7 @@ import (
 
 // DefaultCheckEvery is Options.CheckEvery's default: 1 in 100 responses is
 // checked under load, besides the first of every connection (issue 3, item
-// 5; DESIGN.md, "The load generator").
+// 5; docs/design.md, "The load generator").
 const DefaultCheckEvery = 100
 
 // Options describe one sample's load: where it goes, what it asks for and how
@@ -43,7 +43,7 @@ type Options struct {
 	// closed-loop mode. Must be >= 0 and finite; > 0 requires Pipeline 1.
 	Rate float64
 	// Check, when not nil, checks a sample of the counted responses under
-	// load (DESIGN.md: the same rules as verification): the first response
+	// load (docs/design.md: the same rules as verification): the first response
 	// of every connection, after every (re)connect, then 1 in CheckEvery of
 	// that connection's responses. It gets the response's status code, its
 	// header (keys canonical as http.CanonicalHeaderKey makes them, values as

@@ -9,7 +9,7 @@ import (
 // request serializes the GET request every connection sends, with tfbench's
 // fixed header set in this order: Host, Accept (omitted when empty),
 // Connection: keep-alive, User-Agent suite.UserAgent; no Accept-Encoding, so
-// no response is compressed (DESIGN.md, "Requests"). o must be validated.
+// no response is compressed (docs/design.md, "Requests"). o must be validated.
 func request(o Options) []byte {
 	var b bytes.Buffer
 	b.WriteString("GET ")

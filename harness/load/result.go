@@ -79,7 +79,7 @@ type Result struct {
 }
 
 // RPS is the throughput in requests/s: counted responses per second of
-// window (DESIGN.md, "A sample's window"). It is 0 for an empty window.
+// window (docs/design.md, "A sample's window"). It is 0 for an empty window.
 func (r *Result) RPS() float64 {
 	if r.Window <= 0 {
 		return 0

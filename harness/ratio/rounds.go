@@ -11,7 +11,7 @@ import (
 )
 
 // Reference is the variant key "framework/variant" every ratio is taken
-// against (DESIGN.md: go-stdlib is the reference).
+// against (docs/design.md: go-stdlib is the reference).
 const Reference = "go-stdlib/default"
 
 // Key names one row: a framework variant and a suite test at one N: in

@@ -22,7 +22,7 @@ import (
 // refuses a file with another version.
 const SchemaVersion = 1
 
-// MethodVersion is the version of the measurement method (DESIGN.md,
+// MethodVersion is the version of the measurement method (docs/design.md,
 // Measurement method: window, gate, peak, CPU sets, request headers). A
 // change to any of those bumps it, and results with different method
 // versions never compare. 2: the gate also requires, for adapters with

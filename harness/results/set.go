@@ -12,7 +12,7 @@ const KindMerged = "merged"
 
 // ReferenceVariant is the framework variant "framework/variant" that every
 // run may measure, so that each run keeps its own reference ratios
-// (DESIGN.md: go-stdlib is the reference; ratio.Reference spells the same).
+// (docs/design.md: go-stdlib is the reference; ratio.Reference spells the same).
 const ReferenceVariant = "go-stdlib/default"
 
 // Run is one results file inside a Set, with the label that names it in

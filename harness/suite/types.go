@@ -61,7 +61,7 @@ func (t Type) Accept() string {
 }
 
 // UserAgent is the fixed User-Agent every tfbench request carries, in
-// verification and under load, whatever the engine (DESIGN.md, Requests).
+// verification and under load, whatever the engine (docs/design.md, Requests).
 const UserAgent = "tfbench/1"
 
 // Settings are the values a test may take from the suite's defaults or set
@@ -84,7 +84,7 @@ type Settings struct {
 	// sample to pass the success gate; 1 means 100%.
 	Gate float64
 	// MinResponses is the fewest counted responses a sample needs to pass
-	// the gate (DESIGN.md: default 100).
+	// the gate (docs/design.md: default 100).
 	MinResponses int
 	// Engine names the load generator engine: "raw" (HTTP/1.1, the
 	// default) or "hey" (HTTPS and HTTP/2 targets; no pipelining, checks
@@ -154,7 +154,7 @@ type Suite struct {
 func (t Test) Headline() int { return HeadlineOf(t.Queries) }
 
 // HeadlineOf is the N a queries or updates test with row counts ns
-// reports as its headline figure (DESIGN.md: N = 20), or the largest N when
+// reports as its headline figure (docs/design.md: N = 20), or the largest N when
 // 20 is not measured; 0 for no N (the other test types).
 func HeadlineOf(ns []int) int {
 	best := 0

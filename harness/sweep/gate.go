@@ -37,7 +37,7 @@ var socketClasses = []string{string(load.Connect), string(load.Read), string(loa
 // Sample.Examples keeps the whole message.
 const maxExample = 300
 
-// Gate applies the success gate (DESIGN.md, Measurement method) to s: a
+// Gate applies the success gate (docs/design.md, Measurement method) to s: a
 // sample passes when it has at least minResponses counted responses, no
 // socket errors (connect, read, write, timeout), and a share of successes
 // (status 200) over counted responses of at least share (0..1; 1 = 100%).

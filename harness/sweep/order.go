@@ -5,7 +5,7 @@ import "math/rand/v2"
 // Order returns the order in which to run n framework variants in a round:
 // a permutation of 0..n-1 drawn from a PCG generator seeded by (seed,
 // round), so a run is reproducible from its recorded seed and every round
-// interleaves the frameworks differently (DESIGN.md, plan).
+// interleaves the frameworks differently (docs/design.md, plan).
 func Order(n int, seed int64, round int) []int {
 	r := rand.New(rand.NewPCG(uint64(seed), uint64(round)))
 	return r.Perm(n)

@@ -37,7 +37,7 @@ type Level struct {
 }
 
 // Peak is a series' headline: the highest median RPS over its eligible
-// levels (DESIGN.md, Peak), with the min–max range over rounds and the level
+// levels (docs/design.md, Peak), with the min–max range over rounds and the level
 // it came from. OK is false when no level was eligible; Reason then says why.
 type Peak struct {
 	Series

@@ -1,6 +1,6 @@
 // Package sweep runs the plan of a benchmark (frameworks × tests × N ×
 // levels × rounds, frameworks shuffled per round), applies the success gate
-// to every sample and picks each test's peak, all as DESIGN.md's
+// to every sample and picks each test's peak, all as docs/design.md's
 // "Measurement method" defines them.
 //
 // One Sample is one measured window: one framework variant, one test, one N,
@@ -13,7 +13,7 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// Key identifies a sample (DESIGN.md, Sample key): framework, variant,
+// Key identifies a sample (docs/design.md, Sample key): framework, variant,
 // runtime, test, N, connections, pipeline depth, engine and round.
 type Key struct {
 	Framework   string     `json:"framework"`
@@ -49,7 +49,7 @@ type Sample struct {
 	Responses int64 `json:"responses"`
 	// Success counts counted responses with status 200.
 	Success int64 `json:"success"`
-	// RPS is Responses / Window, requests/s (DESIGN.md, A sample's window).
+	// RPS is Responses / Window, requests/s (docs/design.md, A sample's window).
 	RPS float64 `json:"rps"`
 	// StatusCounts maps an HTTP status code (as text) to its count.
 	StatusCounts map[string]int64 `json:"status_counts,omitempty"`

@@ -13,7 +13,7 @@ import (
 
 // requestTimeout bounds one verification request, headers and body, when
 // Target.RequestTimeout is 0: TFB's load generator times a response out
-// after 8 s (TFB-RULES.md, Method).
+// after 8 s (docs/tfb-rules.md, Method).
 const requestTimeout = 8 * time.Second
 
 // maxBodyBytes bounds a response body read in verification (16 MiB); the

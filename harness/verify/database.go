@@ -65,7 +65,7 @@ func (d sqlDatabase) Where() string { return d.path }
 func (d sqlDatabase) Close() error  { return d.db.Close() }
 
 // openDatabase opens the framework's own SQLite database copy with the
-// per-connection settings every adapter uses (DESIGN.md, The dataset):
+// per-connection settings every adapter uses (docs/design.md, The dataset):
 // busy_timeout 5000 ms and synchronous NORMAL. It fails if path does not
 // exist rather than creating an empty database.
 func openDatabase(path string) (*sql.DB, error) {

@@ -1,6 +1,6 @@
 // Package verify checks a running framework server against the rules of the
 // six TechEmpower tests (json, plaintext, db, queries, fortunes, updates) as
-// TFB-RULES.md states them, and of tfbench's page test, before any load is
+// docs/tfb-rules.md states them, and of tfbench's page test, before any load is
 // applied, and checks single responses under load with the same
 // per-response rules.
 //

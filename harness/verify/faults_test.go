@@ -99,7 +99,7 @@ func TestTargetDefaults(t *testing.T) {
 		}
 	}
 	if requestTimeout != 8*time.Second {
-		t.Errorf("default request timeout %v, want 8s (TFB-RULES.md, Method)", requestTimeout)
+		t.Errorf("default request timeout %v, want 8s (docs/tfb-rules.md, Method)", requestTimeout)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"sync"
 )
 
-// expectedFortunesHTML is the reference fortunes page of TFB-RULES.md
+// expectedFortunesHTML is the reference fortunes page of docs/tfb-rules.md
 // (1,227 bytes): the 12 standard fortunes plus the id 0 row, sorted.
 //
 //go:embed fortunes-expected.html
@@ -19,7 +19,7 @@ var expectedFortunesHTML []byte
 // fortune is one Fortune row.
 type fortune = dataset.Fortune
 
-// standardFortunes is the Fortune table of the dataset (TFB-RULES.md, The
+// standardFortunes is the Fortune table of the dataset (docs/tfb-rules.md, The
 // dataset), by id.
 var standardFortunes = dataset.Fortunes
 

@@ -16,7 +16,7 @@ func TestRenderStandardIsTheReferenceFile(t *testing.T) {
 		t.Fatalf("renderPage(pageRows()) differs from fortunes-expected.html:\n%s\nwant:\n%s", got, expectedFortunesHTML)
 	}
 	if len(expectedFortunesHTML) != 1227 {
-		t.Errorf("fortunes-expected.html is %d bytes, want 1227 (TFB-RULES.md)", len(expectedFortunesHTML))
+		t.Errorf("fortunes-expected.html is %d bytes, want 1227 (docs/tfb-rules.md)", len(expectedFortunesHTML))
 	}
 	if !slices.Equal(scanPage(got).tokens, standardPage().tokens) {
 		t.Error("normalised tokens of the rendered page differ from the reference file's")

@@ -44,7 +44,7 @@ type Target struct {
 	Database func() (Database, error)
 	// RequestTimeout bounds each verification request, headers and body
 	// (http.Client.Timeout); 0 or less means 8 s, the timeout of TFB's load
-	// generator (TFB-RULES.md, Method); meant to be the suite's Timeout. A
+	// generator (docs/tfb-rules.md, Method); meant to be the suite's Timeout. A
 	// request that runs over fails its check with a reason such as
 	// `GET /json: Get "http://127.0.0.1:P/json": context deadline exceeded
 	// (Client.Timeout exceeded while awaiting headers)`.

@@ -1,5 +1,5 @@
 // Package cpuset pins the load generator and the server under test to
-// disjoint sets of CPUs (DESIGN.md, Measurement method: "The server and the
+// disjoint sets of CPUs (docs/design.md, Measurement method: "The server and the
 // generator run on disjoint CPU sets (sched_setaffinity, inherited by
 // children)"). Pinning is Linux's (cpuset_linux.go); darwin has no CPU
 // affinity, so there Online is nil and only the empty Set (no pinning) is
@@ -106,7 +106,7 @@ func (s Set) Usable() int {
 func (s Set) Contains(c int) bool { return slices.Contains(s, c) }
 
 // Split divides the available CPUs between the load generator and the
-// server (DESIGN.md, Measurement method). With two CPUs the generator gets
+// server (docs/design.md, Measurement method). With two CPUs the generator gets
 // the first and the server the second, so reports compare frameworks per
 // core. With more, the generator gets the first half rounded down (at least
 // one CPU) and the server the rest: 3 CPUs split 1+2, 4 split 2+2. With one

@@ -8,7 +8,7 @@
 // It serves the TFB json and plaintext tests: GET /json answers
 // {"message":"Hello, World!"} (application/json) and GET /plaintext answers
 // Hello, World! (text/plain), each with Server, Date (RFC 7231) and
-// Content-Length, as the TFB rules want (shared/TFB-RULES.md, "Every
+// Content-Length, as the TFB rules want (docs/tfb-rules.md, "Every
 // response"). GET /pids answers the process ids Main spawned as
 // {"self":PID,"children":[PID,...]}; every other path is 404. Only /json
 // and /plaintext requests count as requests (Config.After).

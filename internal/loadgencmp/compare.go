@@ -355,7 +355,7 @@ func ServeMain(kind string, stop int, w io.Writer) error {
 
 // Pinning returns the CPU sets for the generators and the servers:
 // cpuset.Split of the CPUs this process may run on (on 2 cores: generator
-// CPU 0, server CPU 1; DESIGN.md, Measurement method).
+// CPU 0, server CPU 1; docs/design.md, Measurement method).
 func Pinning() (generator, server cpuset.Set) {
 	return cpuset.Split(cpuset.Online())
 }
