@@ -40,7 +40,7 @@ func TestLoadShippedSuites(t *testing.T) {
 
 // TestLoadShippedSSRSuite: suites/ssr.yaml is the page sweep and the
 // cached page, with the probe and the low-rate sample (the figures the
-// README and the suite's comment rely on).
+// docs (docs/ssr.md) and the suite's comment rely on).
 func TestLoadShippedSSRSuite(t *testing.T) {
 	s, err := Load(filepath.Join("..", "..", "suites", "ssr.yaml"))
 	if err != nil {

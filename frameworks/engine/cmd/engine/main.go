@@ -2,7 +2,7 @@
 // app's TSX routes with esbuild, starts the V8 isolate pool, and serves
 // HTTP until SIGTERM or SIGINT, then shuts down gracefully.
 //
-// Environment (the tfbench harness sets PORT and DATABASE_PATH; README,
+// Environment (the tfbench harness sets PORT and DATABASE_PATH; docs/adapters.md,
 // Adding a framework):
 //
 //	PORT           required, TCP port 1..65535
