@@ -16,7 +16,7 @@ import (
 	"github.com/tfbench/tfbench/harness/sweep"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/page*.md from the current output")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the current output")
 
 // histMs encodes a histogram holding lo..hi ms in 1 ms steps (µs values).
 func histMs(t *testing.T, lo, hi int) []byte {
@@ -123,7 +123,7 @@ func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
