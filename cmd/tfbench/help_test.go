@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/help/*.golden from the current output")
+
+// goldenHelp compares got with testdata/help/name, rewriting it with -update.
+func goldenHelp(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "help", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", path, got)
+	}
+}
+
+// machineFree replaces what could differ between machines (the working
+// folder, the home folder) with placeholders, so the goldens hold only
+// what the CLI itself says.
+func machineFree(s string) string {
+	if wd, err := os.Getwd(); err == nil && wd != "/" {
+		s = strings.ReplaceAll(s, wd, "$PWD")
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
+		s = strings.ReplaceAll(s, home, "$HOME")
+	}
+	return s
+}
+
+// TestHelpGolden pins what `tfbench help` (the command list, on stdout)
+// and `tfbench CMD --help` for every command in commands (the synopsis and
+// flags with their defaults, on stderr) print: testdata/help/CMD.golden.
+func TestHelpGolden(t *testing.T) {
+	type helpCase struct{ name, file, stream string }
+	cases := []helpCase{{"help", "help.golden", "stdout"}}
+	for _, c := range commands {
+		cases = append(cases, helpCase{c.name, c.name + ".golden", "stderr"})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{c.name, "--help"}
+			if c.name == "help" {
+				args = []string{"help"}
+			}
+			var stdout, stderr bytes.Buffer
+			if code := cli(context.Background(), args, &stdout, &stderr); code != 0 {
+				t.Errorf("tfbench %s: exit status %d, want 0", strings.Join(args, " "), code)
+			}
+			got, other := stderr.String(), stdout.String()
+			if c.stream == "stdout" {
+				got, other = other, got
+			}
+			if other != "" {
+				t.Errorf("tfbench %s: the help belongs on %s alone, the other stream has:\n%s", strings.Join(args, " "), c.stream, other)
+			}
+			goldenHelp(t, c.file, machineFree(got))
+		})
+	}
+}
