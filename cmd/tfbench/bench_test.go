@@ -99,7 +99,7 @@ func TestBenchRoundsFlag(t *testing.T) {
 	if got := len(sample.FindAllString(out, -1)); got != 4 {
 		t.Errorf("%d sample lines with elapsed time and ETA, want 4:\n%s", got, out)
 	}
-	for _, want := range []string{"× 1 tests × 2 rounds", "; 4 samples, 0 failed the gate; 1 verification verdicts, 0 not a pass\n",
+	for _, want := range []string{"1 framework variant × 1 test × 2 rounds", "; 4 samples, 0 failed the gate; 1 verification verdicts, 0 not a pass\n",
 		"best per test (peak RPS, median over rounds):\n  json: go-stdlib/default "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)

@@ -161,7 +161,7 @@ func TestBenchRoundsAndLabel(t *testing.T) {
 			t.Errorf("step %d: %+v, want %+v", i, steps[i], want[i])
 		}
 	}
-	for _, line := range []string{"× 1 tests × 2 rounds", "round 1/2: fake/default@new json c=2: ", "round 2/2: fake/default@new json c=2: "} {
+	for _, line := range []string{"1 framework variant × 1 test × 2 rounds", "round 1/2: fake/default@new json c=2: ", "round 2/2: fake/default@new json c=2: "} {
 		if !strings.Contains(log.String(), line) {
 			t.Errorf("log lacks %q:\n%s", line, log.String())
 		}
