@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // Markdown writes t as markdown: a header naming both sides (files, runs,
@@ -54,27 +54,22 @@ func Markdown(w io.Writer, t *Table) error {
 	m.printf("Verdicts: %d slower, %d faster, %d same, %d unknown.\n\n", t.Count(Slower), t.Count(Faster), t.Count(Same), t.Count(Unknown))
 
 	multi := len(t.Base.Runs) > 1 || len(t.New.Runs) > 1
-	var header []string
-	var align []tw.Align
-	col := func(name string, a tw.Align) {
-		header = append(header, name)
-		align = append(align, a)
-	}
+	var tab texttab.Table
+	col := tab.Col
 	if t.BaseVariant == "" {
 		if multi {
-			col("Run", tw.AlignLeft)
+			col("Run", texttab.Left)
 		}
-		col("Framework", tw.AlignLeft)
-		col("Variant", tw.AlignLeft)
+		col("Framework", texttab.Left)
+		col("Variant", texttab.Left)
 	}
-	col("Test", tw.AlignLeft)
-	col("N", tw.AlignRight)
+	col("Test", texttab.Left)
+	col("N", texttab.Right)
 	for _, h := range []string{"Base peak RPS", "New peak RPS", "New/base", "Norm. new/base", "Base CPU ms/req", "New CPU ms/req", "Change", "p", "p (Holm)"} {
-		col(h, tw.AlignRight)
+		col(h, texttab.Right)
 	}
-	col("Verdict", tw.AlignLeft)
-	col("Why", tw.AlignLeft)
-	var rows [][]string
+	col("Verdict", texttab.Left)
+	col("Why", texttab.Left)
 	for _, r := range t.Rows {
 		var cells []string
 		if t.BaseVariant == "" {
@@ -100,10 +95,10 @@ func Markdown(w io.Writer, t *Table) error {
 		}
 		cells = append(cells, r.Test, n, peak(r.Base), peak(r.New), times(r.Ratio), times(r.NormRatio),
 			cpu(r.Base), cpu(r.New), change, p, ph, string(r.Verdict), r.Why)
-		rows = append(rows, cells)
+		tab.Row(cells...)
 	}
 	if m.err == nil {
-		m.err = report.Table(w, header, rows, align)
+		m.err = texttab.Markdown(w, tab)
 	}
 	for _, list := range []struct {
 		title string

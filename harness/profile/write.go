@@ -7,13 +7,11 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
-	"github.com/olekukonko/tablewriter/tw"
-
-	"github.com/tfbench/tfbench/harness/report"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // Write prints p: one line per file read, the sum when there are several,
-// then two tables (report.Table's markdown): self time by area and the
+// then two tables (texttab.Markdown): self time by area and the
 // top functions by self time, top rows each (0: all; the areas past top
 // are summed in one "other" row). Percentages are of the sampled time
 // without idle.
@@ -26,7 +24,7 @@ func Write(w io.Writer, p *Profile, top int) error {
 		fmt.Fprintf(w, "summed over %d files: %s samples: %s sampled%s\n",
 			len(p.Files), humanize.Comma(p.Samples), ms(p.Total), idleText(p.Idle))
 	}
-	right := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight}
+	right := []texttab.Align{texttab.Left, texttab.Right, texttab.Right}
 	areas := p.Areas()
 	var rows [][]string
 	for i, a := range areas {
@@ -41,7 +39,7 @@ func Write(w io.Writer, p *Profile, top int) error {
 		rows = append(rows, []string{a.Name, msNum(a.Self), share(a.Self, p.Total)})
 	}
 	fmt.Fprintf(w, "\nself time by area:\n\n")
-	if err := report.Table(w, []string{"area", "self ms", "self %"}, rows, right); err != nil {
+	if err := texttab.Markdown(w, texttab.Table{Header: []string{"area", "self ms", "self %"}, Rows: rows, Align: right}); err != nil {
 		return err
 	}
 	funcs := p.Funcs
@@ -55,8 +53,8 @@ func Write(w io.Writer, p *Profile, top int) error {
 		rows = append(rows, []string{f.Name, f.File, msNum(f.Self), share(f.Self, p.Total)})
 	}
 	fmt.Fprintf(w, "\n%s (of %d):\n\n", title, len(p.Funcs))
-	return report.Table(w, []string{"function", "file", "self ms", "self %"}, rows,
-		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight})
+	return texttab.Markdown(w, texttab.Table{Header: []string{"function", "file", "self ms", "self %"}, Rows: rows,
+		Align: []texttab.Align{texttab.Left, texttab.Left, texttab.Right, texttab.Right}})
 }
 
 func idleText(d time.Duration) string {

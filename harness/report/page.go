@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/chart"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // sizesOf is a page test's Sizes in one run (Tables' for a Set of one).
@@ -77,7 +77,7 @@ const pageLegend = "**Peak RPS** is the highest median over rounds of a level wh
 // tbl writes one table (and the blank line after it); cell makes a name
 // safe for it (inline on the site, as is in the single-file report). It
 // returns whether it wrote notes (they end in one newline).
-func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []tw.Align), cell func(string) string) bool {
+func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []texttab.Align), cell func(string) string) bool {
 	t := tt.Test
 	type noteKey struct{ who, text string }
 	var order []noteKey
@@ -100,17 +100,17 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []tw.Al
 	for _, sz := range tt.Sizes {
 		b.printf("### %s rows per page\n\n", Thousands(float64(sz.N)))
 		var header []string
-		var align []tw.Align
-		col := func(name string, a tw.Align) { header, align = append(header, name), append(align, a) }
+		var align []texttab.Align
+		col := func(name string, a texttab.Align) { header, align = append(header, name), append(align, a) }
 		if tt.Merged {
-			col("Run", tw.AlignLeft)
+			col("Run", texttab.Left)
 		}
-		col("Framework", tw.AlignLeft)
-		col("Variant", tw.AlignLeft)
+		col("Framework", texttab.Left)
+		col("Variant", texttab.Left)
 		for _, name := range []string{"Peak RPS", "Range (min–max)", "Connections", "CPU ms/req", "Page bytes", "TTFB p50 ms", "TTFB p99 ms", "p50 ms", "p99 ms", "Probe p99 ms", "Probe max ms", "Event loop p99 ms", "Event loop max ms"} {
-			col(name, tw.AlignRight)
+			col(name, texttab.Right)
 		}
-		col("Verification", tw.AlignLeft)
+		col("Verification", texttab.Left)
 		var rows [][]string
 		for _, r := range sz.Rows {
 			var line []string
@@ -146,12 +146,12 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []tw.Al
 		b.printf("At a constant %g pages/s over %s (latency from each request's intended send time), each cell the range over the rounds (min–max; one figure when they agree):\n\n", t.Rate, plural(t.RateConnections, "connection"))
 		header, align = nil, nil
 		if tt.Merged {
-			col("Run", tw.AlignLeft)
+			col("Run", texttab.Left)
 		}
-		col("Framework", tw.AlignLeft)
-		col("Variant", tw.AlignLeft)
+		col("Framework", texttab.Left)
+		col("Variant", texttab.Left)
 		for _, name := range []string{"Achieved RPS", "p50 ms", "p99 ms", "CPU ms/req", "Probe p50 ms", "Probe p99 ms", "Probe max ms", "Event loop max ms", "Rounds"} {
-			col(name, tw.AlignRight)
+			col(name, texttab.Right)
 		}
 		rows = nil
 		for _, r := range sz.Rate {
@@ -329,7 +329,7 @@ func sweepPage(w io.Writer, s *results.Set, t TestTable, charts []sweepChart) er
 		b.printf("The runs come from different machines: peak RPS, its range and the latencies are the raw figures of each row's run and do not compare across runs.\n\n")
 	}
 	b.printf("%s\n\n", pageLegend)
-	b.pageSizes(t, func(header []string, rows [][]string, align []tw.Align) {
+	b.pageSizes(t, func(header []string, rows [][]string, align []texttab.Align) {
 		b.table(header, rows, align)
 		b.printf("\n")
 	}, inline)

@@ -19,11 +19,11 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/dustin/go-humanize"
 	"github.com/montanaflynn/stats"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // Markdown writes the whole report for f to w.
@@ -50,9 +50,9 @@ func (b *builder) printf(format string, a ...any) {
 	}
 }
 
-func (b *builder) table(header []string, rows [][]string, align []tw.Align) {
+func (b *builder) table(header []string, rows [][]string, align []texttab.Align) {
 	if b.err == nil {
-		b.err = Table(b.w, header, rows, align)
+		b.err = texttab.Markdown(b.w, texttab.Table{Header: header, Rows: rows, Align: align})
 	}
 }
 
@@ -195,13 +195,13 @@ func (b *builder) test(t results.Test) {
 	}
 	rows := b.rowsFor(t.Name, suite.HeadlineOf(t.Queries))
 	header := []string{"Framework", "Variant", "Peak RPS", "% of best", "Range (min–max)", "Connections", "p50 ms", "p99 ms", "CPU ms/req", "RSS MB"}
-	align := []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	align := []texttab.Align{texttab.Left, texttab.Left, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right}
 	if t.Type == "fortunes" {
 		header = append(header, "Page bytes")
-		align = append(align, tw.AlignRight)
+		align = append(align, texttab.Right)
 	}
 	header = append(header, "Verification")
-	align = append(align, tw.AlignLeft)
+	align = append(align, texttab.Left)
 	var lines [][]string
 	var notes []string
 	for _, r := range rows {
@@ -235,7 +235,7 @@ func (b *builder) pageTest(t results.Test) {
 		b.byN(t)
 	}
 	tt := TestTable{Test: t, N: headlineOf(t), Sizes: sizesOf(b.f.RunID, b.f, b.peaks, t)}
-	if b.pageSizes(tt, func(header []string, rows [][]string, align []tw.Align) {
+	if b.pageSizes(tt, func(header []string, rows [][]string, align []texttab.Align) {
 		b.table(header, rows, align)
 		b.printf("\n")
 	}, func(s string) string { return s }) {
@@ -287,10 +287,10 @@ func cells(r Row, t results.Test) []string {
 func (b *builder) byN(t results.Test) {
 	b.printf("Peak RPS by N:\n\n")
 	header := []string{"Framework", "Variant"}
-	align := []tw.Align{tw.AlignLeft, tw.AlignLeft}
+	align := []texttab.Align{texttab.Left, texttab.Left}
 	for _, n := range t.Queries {
 		header = append(header, fmt.Sprintf("N = %d", n))
-		align = append(align, tw.AlignRight)
+		align = append(align, texttab.Right)
 	}
 	byN := make([][]Row, len(t.Queries))
 	for i, n := range t.Queries {
@@ -355,7 +355,7 @@ func merge(ss []sweep.Sample, pick func(sweep.Sample) []byte) *hdrhistogram.Hist
 func (b *builder) rateTable(t results.Test) []string {
 	b.printf("Latency at a constant %g requests/s over %d connections (from each request's intended send time; merged over rounds):\n\n", t.Rate, t.RateConnections)
 	header := []string{"Framework", "Variant", "Achieved RPS", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "p99 uncorrected ms"}
-	align := []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	align := []texttab.Align{texttab.Left, texttab.Left, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right}
 	var rows [][]string
 	var notes []string
 	for _, fw := range b.f.Frameworks {

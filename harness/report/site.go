@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/tfbench/tfbench/harness/chart"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // Site file names besides the per-test pages "<slug>.md" and charts
@@ -182,15 +182,15 @@ func date(f *results.File) string { return f.Started.UTC().Format("2006-01-02 15
 func summary(b *builder, s *results.Set, ts []TestTable) {
 	merged := len(s.Runs) > 1
 	var header []string
-	var align []tw.Align
+	var align []texttab.Align
 	if merged {
-		header, align = append(header, "Run"), append(align, tw.AlignLeft)
+		header, align = append(header, "Run"), append(align, texttab.Left)
 	}
 	header = append(header, "Framework", "Variant")
-	align = append(align, tw.AlignLeft, tw.AlignLeft)
+	align = append(align, texttab.Left, texttab.Left)
 	for _, t := range ts {
 		header = append(header, fmt.Sprintf("[%s](%s.md)", linkText(t.Test.Name), t.Slug))
-		align = append(align, tw.AlignRight)
+		align = append(align, texttab.Right)
 	}
 	var rows [][]string
 	for _, r := range s.Runs {
@@ -246,29 +246,29 @@ func page(w io.Writer, t TestTable, withChart bool) error {
 	}
 	fortunes := t.Test.Type == "fortunes"
 	var header []string
-	var align []tw.Align
-	col := func(name string, a tw.Align) { header, align = append(header, name), append(align, a) }
+	var align []texttab.Align
+	col := func(name string, a texttab.Align) { header, align = append(header, name), append(align, a) }
 	if t.Merged {
-		col("Run", tw.AlignLeft)
+		col("Run", texttab.Left)
 	}
-	col("Framework", tw.AlignLeft)
-	col("Variant", tw.AlignLeft)
-	col("Runtime", tw.AlignLeft)
-	col("Peak RPS", tw.AlignRight)
-	col("% of best", tw.AlignRight)
-	col("÷ "+ref, tw.AlignRight)
-	col("Connections", tw.AlignRight)
-	col("Pipeline", tw.AlignRight)
-	col("p50 ms", tw.AlignRight)
-	col("p99 ms", tw.AlignRight)
-	col("CPU ms/req", tw.AlignRight)
-	col("RSS MB", tw.AlignRight)
+	col("Framework", texttab.Left)
+	col("Variant", texttab.Left)
+	col("Runtime", texttab.Left)
+	col("Peak RPS", texttab.Right)
+	col("% of best", texttab.Right)
+	col("÷ "+ref, texttab.Right)
+	col("Connections", texttab.Right)
+	col("Pipeline", texttab.Right)
+	col("p50 ms", texttab.Right)
+	col("p99 ms", texttab.Right)
+	col("CPU ms/req", texttab.Right)
+	col("RSS MB", texttab.Right)
 	if fortunes {
-		col("Page bytes", tw.AlignRight)
+		col("Page bytes", texttab.Right)
 	}
-	col("Verification", tw.AlignLeft)
-	col("Range (min–max)", tw.AlignRight)
-	col("Rounds", tw.AlignRight)
+	col("Verification", texttab.Left)
+	col("Range (min–max)", texttab.Right)
+	col("Rounds", texttab.Right)
 	dash := "—"
 	var rows [][]string
 	var notes []string
@@ -358,7 +358,7 @@ func chartBars(t TestTable) []chart.Bar {
 
 // siteTable writes a markdown table whose cells are made safe as inline
 // markdown for GitHub and Jekyll (inline), followed by a blank line.
-func siteTable(b *builder, header []string, rows [][]string, align []tw.Align) {
+func siteTable(b *builder, header []string, rows [][]string, align []texttab.Align) {
 	safe := make([][]string, len(rows))
 	for i, r := range rows {
 		safe[i] = make([]string, len(r))
