@@ -34,6 +34,11 @@
 // it removes the machine's speed, so runs from different hosts compare;
 // the reference's own rows are left out then.
 //
+// The statistics (medians, the rank test, Holm–Bonferroni, the verdict from
+// numbers) are package rankstat's, with no wording; this package builds the
+// rows from results and words the outcomes (Why, Limit, warnings, notes);
+// format.go renders a Table as markdown (through texttab) or JSON.
+//
 // Results measured by different method versions or suites never compare
 // (ErrRefused). Different hosts, a saturated load generator and rps basis
 // across hosts are warnings; equal builds and hostnames are notes.
@@ -43,28 +48,26 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/aclements/go-moremath/stats"
-	mstats "github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/rankstat"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// Verdict is a row's outcome.
-type Verdict string
+// Verdict is a row's outcome (rankstat.Verdict).
+type Verdict = rankstat.Verdict
 
 // Verdicts (package doc, Verdict rule).
 const (
-	Faster  Verdict = "faster"
-	Slower  Verdict = "slower"
-	Same    Verdict = "same"
-	Unknown Verdict = "unknown"
+	Faster  = rankstat.Faster
+	Slower  = rankstat.Slower
+	Same    = rankstat.Same
+	Unknown = rankstat.Unknown
 )
 
 // Basis is what the rank test compares per round.
@@ -79,8 +82,9 @@ const (
 )
 
 // MinRounds is the fewest per-round values a side needs for a verdict: with
-// 5 rounds per side the smallest two-sided p is 2/C(10, 5) = 0.0079.
-const MinRounds = 5
+// 5 rounds per side the smallest two-sided p is 2/C(10, 5) = 0.0079
+// (rankstat.MinRounds).
+const MinRounds = rankstat.MinRounds
 
 // ErrRefused is wrapped by the error Sets returns for results that never
 // compare (different method versions or suite hashes); the message names
@@ -480,7 +484,7 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 	}
 	sd.OK = true
 	sd.Peak, sd.Connections, sd.Pipeline = r.Peak, r.Connections, r.Pipeline
-	sd.CPUms, _ = mstats.Median(slices.Collect(maps.Values(r.CPUms)))
+	sd.CPUms = rankstat.Median(slices.Collect(maps.Values(r.CPUms)))
 	sd.GeneratorSaturated = r.GeneratorSaturated
 	refKey := k
 	refKey.Framework, refKey.Variant, _ = strings.Cut(o.Reference, "/")
@@ -702,22 +706,28 @@ func Rank(pairs []Pair, o Options) (Family, error) {
 }
 
 func rank(pairs []Pair, o Options) Family {
-	f := Family{Outcomes: make([]Outcome, len(pairs))}
-	var tested []int
+	sp := make([]rankstat.Pair, len(pairs))
 	for i, pr := range pairs {
-		r := &f.Outcomes[i]
-		r.Verdict = Unknown
-		if len(pr.Base) > 0 && len(pr.New) > 0 {
-			mb, _ := mstats.Median(pr.Base)
-			mn, _ := mstats.Median(pr.New)
-			if mb > 0 {
-				r.Change = mn/mb - 1
-			}
-		}
-		if pr.Why != "" {
-			r.Why = pr.Why
-			continue
-		}
+		sp[i] = rankstat.Pair{Base: pr.Base, New: pr.New, Excluded: pr.Why != ""}
+	}
+	sf := rankstat.Rank(sp, o.Alpha, o.MinChange)
+	f := Family{Outcomes: make([]Outcome, len(pairs)), Detectable: sf.Detectable}
+	if sf.Tested > 0 && !sf.Detectable {
+		f.Limit = limitText(sf.N1, sf.N2, sf.Tested, o.Alpha)
+	}
+	for i, so := range sf.Outcomes {
+		f.Outcomes[i] = Outcome{Change: so.Change, Tested: so.Tested, U: so.U, P: so.P, PHolm: so.PHolm,
+			Verdict: so.Verdict, Why: why(pairs[i], so, f.Limit, o)}
+	}
+	return f
+}
+
+// why words an outcome's rankstat.Reason.
+func why(pr Pair, so rankstat.Outcome, limit string, o Options) string {
+	switch so.Reason {
+	case rankstat.Excluded:
+		return pr.Why
+	case rankstat.TooFewRounds:
 		var why []string
 		for _, s := range []struct {
 			name   string
@@ -727,80 +737,20 @@ func rank(pairs []Pair, o Options) Family {
 				why = append(why, fmt.Sprintf("%d rounds in %s", n, s.name))
 			}
 		}
-		if len(why) > 0 {
-			why[len(why)-1] += fmt.Sprintf(", need %d", MinRounds)
-			r.Why = strings.Join(why, "; ")
-			continue
-		}
-		r.Tested = true
-		tested = append(tested, i)
-		res, err := stats.MannWhitneyUTest(pr.New, pr.Base, stats.LocationDiffers)
-		switch {
-		case errors.Is(err, stats.ErrSamplesEqual):
-			r.P, r.U = 1, float64(len(pr.New)*len(pr.Base))/2
-		case err != nil: // ErrSampleSize cannot happen: both sides have MinRounds values
-			r.P = 1
-		default:
-			r.P, r.U = res.P, res.U
-		}
+		why[len(why)-1] += fmt.Sprintf(", need %d", MinRounds)
+		return strings.Join(why, "; ")
+	case rankstat.Undetectable:
+		return limit
+	case rankstat.AllEqual:
+		return "all rounds equal on both sides"
+	case rankstat.NotSignificant:
+		return fmt.Sprintf("not significant: p_holm %s ≥ α %g", pText(so.PHolm), o.Alpha)
+	case rankstat.Beyond:
+		return fmt.Sprintf("p_holm %s < α %g, change %s beyond ±%s", pText(so.PHolm), o.Alpha, pct(so.Change), minText(o.MinChange))
+	case rankstat.Within:
+		return fmt.Sprintf("significant (p_holm %s < α %g) but change %s within ±%s", pText(so.PHolm), o.Alpha, pct(so.Change), minText(o.MinChange))
 	}
-	ps := make([]float64, len(tested))
-	for j, i := range tested {
-		ps[j] = f.Outcomes[i].P
-	}
-	holm := Holm(ps)
-	// The smallest p any tested row can reach: the row with most rounds.
-	pmin, n1, n2 := 1.0, 0, 0
-	for _, i := range tested {
-		b, n := len(pairs[i].Base), len(pairs[i].New)
-		if p := MinP(b, n); p < pmin || n1 == 0 {
-			pmin, n1, n2 = p, b, n
-		}
-	}
-	m := len(tested)
-	f.Detectable = m > 0 && float64(m)*pmin < o.Alpha
-	if m > 0 && !f.Detectable {
-		f.Limit = limitText(n1, n2, m, o.Alpha)
-	}
-	for j, i := range tested {
-		r := &f.Outcomes[i]
-		r.PHolm = holm[j]
-		switch {
-		case !f.Detectable:
-			r.Verdict, r.Why = Unknown, f.Limit
-		case r.P == 1 && r.Change == 0 && allEqual(pairs[i].Base, pairs[i].New):
-			r.Verdict, r.Why = Same, "all rounds equal on both sides"
-		case r.PHolm >= o.Alpha:
-			r.Verdict, r.Why = Same, fmt.Sprintf("not significant: p_holm %s ≥ α %g", pText(r.PHolm), o.Alpha)
-		case r.Change <= -o.MinChange:
-			r.Verdict, r.Why = Slower, fmt.Sprintf("p_holm %s < α %g, change %s beyond ±%s", pText(r.PHolm), o.Alpha, pct(r.Change), minText(o.MinChange))
-		case r.Change >= o.MinChange:
-			r.Verdict, r.Why = Faster, fmt.Sprintf("p_holm %s < α %g, change %s beyond ±%s", pText(r.PHolm), o.Alpha, pct(r.Change), minText(o.MinChange))
-		default:
-			r.Verdict, r.Why = Same, fmt.Sprintf("significant (p_holm %s < α %g) but change %s within ±%s", pText(r.PHolm), o.Alpha, pct(r.Change), minText(o.MinChange))
-		}
-	}
-	return f
-}
-
-func allEqual(a, b []float64) bool {
-	for _, x := range append(slices.Clone(a), b...) {
-		if x != a[0] {
-			return false
-		}
-	}
-	return true
-}
-
-// MinP is the smallest two-sided Mann-Whitney p two samples of n1 and n2
-// values can give (fully separated, no ties): 2/C(n1+n2, n1), capped at 1;
-// MinP(5, 5) = 2/252 = 0.0079.
-func MinP(n1, n2 int) float64 {
-	c := 1.0
-	for i := 1; i <= n1; i++ {
-		c = c * float64(n2+i) / float64(i)
-	}
-	return math.Min(1, 2/c)
+	return ""
 }
 
 // limitText says that m tested rows with n1 and n2 rounds cannot reach α
@@ -810,11 +760,7 @@ func limitText(n1, n2, m int, alpha float64) string {
 	if n1 != n2 {
 		have = fmt.Sprintf("%d rounds in base and %d in new", n1, n2)
 	}
-	need := max(n1, n2)
-	for float64(m)*MinP(need, need) >= alpha && need < 1000 {
-		need++
-	}
-	return fmt.Sprintf("%s cannot reach α = %g over %d rows; use ≥ %d rounds", have, alpha, m, need)
+	return fmt.Sprintf("%s cannot reach α = %g over %d rows; use ≥ %d rounds", have, alpha, m, rankstat.RoundsNeeded(n1, n2, m, alpha))
 }
 
 // warn adds the host, saturation and build warnings and notes of a Sets

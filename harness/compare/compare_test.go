@@ -212,14 +212,6 @@ func TestCompareLimitText(t *testing.T) {
 			t.Errorf("limitText(%d, %d, %d) = %q, want %q", c.n1, c.n2, c.m, got, c.want)
 		}
 	}
-	for _, c := range []struct {
-		n1, n2 int
-		want   float64
-	}{{5, 5, 2.0 / 252}, {6, 6, 2.0 / 924}, {7, 7, 2.0 / 3432}, {8, 8, 2.0 / 12870}, {5, 6, 2.0 / 462}, {1, 1, 1}} {
-		if got := MinP(c.n1, c.n2); !near(got, c.want) {
-			t.Errorf("MinP(%d, %d) = %v, want %v", c.n1, c.n2, got, c.want)
-		}
-	}
 }
 
 func TestCompareRefusal(t *testing.T) {

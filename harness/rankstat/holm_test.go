@@ -1,11 +1,11 @@
-package compare
+package rankstat
 
 import (
 	"slices"
 	"testing"
 )
 
-func TestCompareHolm(t *testing.T) {
+func TestRankstatHolm(t *testing.T) {
 	for _, c := range []struct {
 		p, want []float64
 	}{
