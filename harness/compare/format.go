@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/texttab"
 )
@@ -169,7 +168,7 @@ func peak(s Side) string {
 	if !s.OK {
 		return "—"
 	}
-	return report.RPS(s.Peak) // a slow page keeps its decimal: 4.2, not 4
+	return texttab.RPS(s.Peak) // a slow page keeps its decimal: 4.2, not 4
 }
 
 func cpu(s Side) string {

@@ -207,14 +207,9 @@ func sig(v float64) string {
 	return fmt.Sprintf("%.3f", v)
 }
 
-// RPS writes a rate in requests/s: whole requests/s from 100 up
-// ("1,974"), one decimal below ("12.5"), so slow pages keep their figure.
-func RPS(v float64) string {
-	if v >= 100 {
-		return Thousands(v)
-	}
-	return fmt.Sprintf("%.1f", v)
-}
+// RPS writes a rate in requests/s as the tables do (texttab.RPS):
+// "1,974", "12.5".
+func RPS(v float64) string { return texttab.RPS(v) }
 
 // span writes a range over rounds as "37.1–40.2", or one figure when both
 // ends read the same.

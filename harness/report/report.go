@@ -11,13 +11,11 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/dustin/go-humanize"
 	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
@@ -451,8 +449,8 @@ func msf(v float64) string {
 func mb(b uint64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
 
 // Thousands formats a rate (requests/s) or count as a whole number with
-// comma separators: 56683.4 → "56,683".
-func Thousands(v float64) string { return humanize.Comma(int64(math.Round(v))) }
+// comma separators (texttab.Thousands): 56683.4 → "56,683".
+func Thousands(v float64) string { return texttab.Thousands(v) }
 
 func joinInts(xs []int) string {
 	parts := make([]string, len(xs))
