@@ -3,35 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
+	"github.com/tfbench/tfbench/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/help/*.golden from the current output")
-
-// goldenHelp compares got with testdata/help/name, rewriting it with -update.
-func goldenHelp(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "help", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", path, got)
-	}
-}
 
 // machineFree replaces what could differ between machines (the working
 // folder, the home folder) with placeholders, so the goldens hold only
@@ -72,7 +49,7 @@ func TestHelpGolden(t *testing.T) {
 			if other != "" {
 				t.Errorf("tfbench %s: the help belongs on %s alone, the other stream has:\n%s", strings.Join(args, " "), c.stream, other)
 			}
-			goldenHelp(t, c.file, machineFree(got))
+			golden.Check(t, filepath.Join("help", c.file), machineFree(got))
 		})
 	}
 }

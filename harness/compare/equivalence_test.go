@@ -3,35 +3,13 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/tfbench/tfbench/internal/golden"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/results"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name (rewritten with -update).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *updateGolden {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
-	}
-}
 
 // abEquivalenceFixture: an ab run of go-stdlib against a slowed copy with
 // byte-equivalence verdicts: json identical, fortunes different (an excerpt
@@ -59,7 +37,7 @@ func TestCompareMarkdownEquivalence(t *testing.T) {
 	if err := Markdown(&buf, tab); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "ab-equivalence.md", buf.String())
+	golden.Check(t, "ab-equivalence.md", buf.String())
 
 	tab.Equivalence = tab.Equivalence[:1]
 	buf.Reset()

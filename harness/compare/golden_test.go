@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"github.com/tfbench/tfbench/internal/golden"
 	"testing"
 	"time"
 )
@@ -46,7 +47,7 @@ func TestCompareMarkdownGolden(t *testing.T) {
 	if err := Markdown(&buf, goldenFixture(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "compare.md.golden", buf.String())
+	golden.Check(t, "compare.md.golden", buf.String())
 }
 
 // TestCompareJSONGolden pins compare's JSON for goldenFixture
@@ -57,5 +58,5 @@ func TestCompareJSONGolden(t *testing.T) {
 	if err := JSON(&buf, goldenFixture(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "compare.json.golden", buf.String())
+	golden.Check(t, "compare.json.golden", buf.String())
 }

@@ -2,7 +2,7 @@ package profile
 
 import (
 	"bytes"
-	"flag"
+	"github.com/tfbench/tfbench/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,26 +11,6 @@ import (
 
 	"github.com/google/pprof/profile"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-// golden compares got with testdata/name, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", path, got)
-	}
-}
 
 func read(t *testing.T, file string) *Profile {
 	t.Helper()
@@ -59,7 +39,7 @@ func TestWriteGolden(t *testing.T) {
 		if err := Write(&b, c.p, c.top); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, c.name, b.String())
+		golden.Check(t, c.name, b.String())
 	}
 }
 

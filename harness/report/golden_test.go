@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"github.com/tfbench/tfbench/internal/golden"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,7 +82,7 @@ func TestMarkdownTFBGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	golden(t, "report-tfb.golden", out)
+	golden.Check(t, "report-tfb.golden", out)
 	for _, test := range []string{"json", "plaintext", "db", "queries", "fortunes", "updates"} {
 		if !strings.Contains(out, "\n## "+test+"\n") {
 			t.Errorf("report has no section %s", test)
@@ -108,6 +109,6 @@ func TestReportSiteTFBGolden(t *testing.T) {
 		if strings.HasSuffix(name, ".svg") {
 			continue
 		}
-		golden(t, filepath.Join("site-tfb", name+".golden"), files[name])
+		golden.Check(t, filepath.Join("site-tfb", name+".golden"), files[name])
 	}
 }

@@ -2,9 +2,8 @@ package report
 
 import (
 	"bytes"
-	"flag"
+	"github.com/tfbench/tfbench/internal/golden"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,8 +14,6 @@ import (
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/sweep"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the current output")
 
 // histMs encodes a histogram holding lo..hi ms in 1 ms steps (µs values).
 func histMs(t *testing.T, lo, hi int) []byte {
@@ -118,27 +115,6 @@ func pageFixture(t *testing.T) *results.File {
 	return f
 }
 
-// golden compares got with testdata/name, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", path, got)
-	}
-}
-
 // TestMarkdownPage pins the single-file report of a page test (golden
 // testdata/page.md) and checks its figures.
 func TestMarkdownPage(t *testing.T) {
@@ -147,7 +123,7 @@ func TestMarkdownPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	golden(t, "page.md", out)
+	golden.Check(t, "page.md", out)
 	sq := squeeze(out)
 	for _, want := range []string{
 		"### 10 rows per page", "### 1,000 rows per page",
@@ -188,7 +164,7 @@ func TestReportSitePage(t *testing.T) {
 	if want := []string{"index.md", "page-cpu.svg", "page-hit-cpu.svg", "page-hit-rps.svg", "page-hit.md", "page-rps.svg", "page.md", "results.csv"}; !slices.Equal(names, want) {
 		t.Errorf("files %q, want %q", names, want)
 	}
-	golden(t, "page-site.md", files["page.md"])
+	golden.Check(t, "page-site.md", files["page.md"])
 	for _, want := range []string{"![page: peak RPS by page bytes](page-rps.svg)", "![page: CPU ms per request by page bytes](page-cpu.svg)"} {
 		if !strings.Contains(files["page.md"], want) {
 			t.Errorf("page.md lacks %q", want)
@@ -283,7 +259,7 @@ func TestMarkdownTwoHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	golden(t, "two-hosts.md", out)
+	golden.Check(t, "two-hosts.md", out)
 	for _, want := range []string{
 		"| Hosts | two hosts: the load generator on one machine, the servers on another |",
 		"| Server host | srv: AMD EPYC 7B13, 16 logical CPUs, 64.0 GiB; debian 12.8, 6.1.0 x86_64 |",

@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
+	"github.com/tfbench/tfbench/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,29 +17,6 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/results.json and the golden files in testdata/")
-
-// golden compares got with testdata/name (rewritten with -update).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
-	}
-}
 
 // series is one variant's rounds on one test, N and level: RPS and p99 (ms)
 // per round (fewer values: rounds not measured), CPU ms per request, and a
@@ -235,7 +212,7 @@ func encode(t *testing.T, f *results.File) []byte {
 // TestFixture: testdata/results.json is what fixture builds (go test
 // -update rewrites it), and reads back as a results file.
 func TestFixture(t *testing.T) {
-	golden(t, "results.json", string(encode(t, fixture(fixtureSeries))))
+	golden.Check(t, "results.json", string(encode(t, fixture(fixtureSeries))))
 	f, err := results.Read(filepath.Join("testdata", "results.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +228,7 @@ func TestFixture(t *testing.T) {
 func TestGolden(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run([]string{filepath.Join("testdata", "results.json")}, &stdout, &stderr)
-	golden(t, "fixture.golden", stdout.String())
+	golden.Check(t, "fixture.golden", stdout.String())
 	want := "engine-ratios: 4 of 4 targets not met: engine/pool ≥ 1.0× node-http on the six tests; engine/pool ≥ 1.0× node-http on every page size; engine/pool ≥ 1.0× go-stdlib on the six tests; engine/pool p99 at peak below node-http's on the six tests\n"
 	if code != 1 || stderr.String() != want {
 		t.Errorf("exit %d, stderr %q; want 1, %q", code, stderr.String(), want)
@@ -268,7 +245,7 @@ func TestAllMet(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	code := run([]string{path}, &stdout, &stderr)
-	golden(t, "met.golden", stdout.String())
+	golden.Check(t, "met.golden", stdout.String())
 	if code != 0 || stderr.Len() != 0 {
 		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
 	}
