@@ -140,7 +140,14 @@ func get(ctx context.Context, u string) (io.ReadCloser, error) {
 // unpack extracts an npm tarball (gzip, tar, every entry under one
 // top-level folder, normally "package/") into dir, dropping that first
 // path element and keeping permission bits.
-func unpack(r io.Reader, dir string) error {
+func unpack(r io.Reader, dir string) error { return extract(r, dir, true, "package") }
+
+// extract writes a gzipped tar into dir (created), dropping each entry's
+// first path element when strip is set, keeping permission bits (owner
+// read and write added). An entry or symbolic link leading outside dir, or
+// another kind of entry than folder, file or link, is an error naming
+// within ("package", "folder").
+func extract(r io.Reader, dir string, strip bool, within string) error {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
 		return err
@@ -159,14 +166,17 @@ func unpack(r io.Reader, dir string) error {
 		}
 		name := path.Clean(strings.TrimPrefix(hdr.Name, "./"))
 		if !filepath.IsLocal(name) {
-			return fmt.Errorf("entry %q lies outside the package", hdr.Name)
+			return fmt.Errorf("entry %q lies outside the %s", hdr.Name, within)
 		}
-		_, rel, ok := strings.Cut(name, "/")
-		if !ok || rel == "" {
-			continue // the top-level folder itself
-		}
-		if !filepath.IsLocal(rel) {
-			return fmt.Errorf("entry %q lies outside the package", hdr.Name)
+		rel := name
+		if strip {
+			var ok bool
+			if _, rel, ok = strings.Cut(name, "/"); !ok || rel == "" {
+				continue // the top-level folder itself
+			}
+			if !filepath.IsLocal(rel) {
+				return fmt.Errorf("entry %q lies outside the %s", hdr.Name, within)
+			}
 		}
 		to := filepath.Join(dir, filepath.FromSlash(rel))
 		switch hdr.Typeflag {
@@ -176,7 +186,7 @@ func unpack(r io.Reader, dir string) error {
 			err = writeEntry(tr, to, hdr.FileInfo().Mode().Perm()|0o600)
 		case tar.TypeSymlink:
 			if target := path.Join(path.Dir(rel), hdr.Linkname); path.IsAbs(hdr.Linkname) || !filepath.IsLocal(target) {
-				return fmt.Errorf("symbolic link %q -> %q points outside the package", hdr.Name, hdr.Linkname)
+				return fmt.Errorf("symbolic link %q -> %q points outside the %s", hdr.Name, hdr.Linkname, within)
 			}
 			if err = os.MkdirAll(filepath.Dir(to), 0o755); err == nil {
 				err = os.Symlink(hdr.Linkname, to)

@@ -4,14 +4,10 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path"
-	"path/filepath"
-	"strings"
 )
 
 // maxSources bounds an adapter's packed sources (PackSources), bytes: the
@@ -74,43 +70,12 @@ func PackSources(dir string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// UnpackSources writes PackSources' bytes into dir (created). An entry
-// naming a path outside dir, or of another kind than file, folder or
-// symbolic link, is an error.
+// UnpackSources writes PackSources' bytes into dir (created). An entry or
+// symbolic link leading outside dir, or of another kind than file, folder
+// or symbolic link, is an error (extract).
 func UnpackSources(data []byte, dir string) error {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
+	if err := extract(bytes.NewReader(data), dir, false, "folder"); err != nil {
 		return fmt.Errorf("unpack sources: %w", err)
 	}
-	tr := tar.NewReader(zr)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for {
-		hdr, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("unpack sources: %w", err)
-		}
-		name := path.Clean(strings.TrimSuffix(hdr.Name, "/"))
-		if name == "." || name == ".." || strings.HasPrefix(name, "../") || path.IsAbs(name) {
-			return fmt.Errorf("unpack sources: entry %q is outside the folder", hdr.Name)
-		}
-		to := filepath.Join(dir, filepath.FromSlash(name))
-		switch hdr.Typeflag {
-		case tar.TypeDir:
-			err = os.MkdirAll(to, 0o755)
-		case tar.TypeSymlink:
-			err = os.Symlink(hdr.Linkname, to)
-		case tar.TypeReg:
-			err = writeEntry(tr, to, hdr.FileInfo().Mode().Perm())
-		default:
-			err = fmt.Errorf("entry %q: type %q is not a file, folder or link", hdr.Name, hdr.Typeflag)
-		}
-		if err != nil {
-			return fmt.Errorf("unpack sources: %w", err)
-		}
-	}
+	return nil
 }

@@ -47,7 +47,7 @@ func TestPackSources(t *testing.T) {
 	tw.WriteHeader(&tar.Header{Name: "../escape", Typeflag: tar.TypeReg, Mode: 0o644})
 	tw.Close()
 	zw.Close()
-	if err := UnpackSources(buf.Bytes(), t.TempDir()); err == nil || err.Error() != `unpack sources: entry "../escape" is outside the folder` {
+	if err := UnpackSources(buf.Bytes(), t.TempDir()); err == nil || err.Error() != `unpack sources: entry "../escape" lies outside the folder` {
 		t.Errorf("escape: %v", err)
 	}
 }
