@@ -209,11 +209,7 @@ func (c *Client) call(ctx context.Context, op string, args, res any, streams map
 	id := c.next
 	c.wait[id] = cl
 	c.mu.Unlock()
-	line, _ := json.Marshal(request{ID: id, Op: op, Args: raw})
-	c.wmu.Lock()
-	_, werr := c.stdin.Write(append(line, '\n'))
-	c.wmu.Unlock()
-	if werr != nil {
+	if werr := c.write(request{ID: id, Op: op, Args: raw}); werr != nil {
 		<-c.done
 		return c.gone
 	}
@@ -247,10 +243,19 @@ func (c *Client) send(op string, args any) {
 	c.next++
 	id := c.next
 	c.mu.Unlock()
-	line, _ := json.Marshal(request{ID: id, Op: op, Args: raw})
+	c.write(request{ID: id, Op: op, Args: raw})
+}
+
+// write sends one request line to the agent.
+func (c *Client) write(req request) error {
+	line, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
 	c.wmu.Lock()
-	c.stdin.Write(append(line, '\n'))
-	c.wmu.Unlock()
+	defer c.wmu.Unlock()
+	_, err = c.stdin.Write(append(line, '\n'))
+	return err
 }
 
 // Pid is the agent's process id on its host.
@@ -498,6 +503,9 @@ type remoteServer struct {
 	name, tag string
 	pid       int
 	logPath   string
+	dbOnce    sync.Once
+	db        verify.Database
+	dbErr     error
 	addr      string
 	monitored bool
 	grace     time.Duration
@@ -580,14 +588,18 @@ func (s *remoteServer) EventLoopRead(ctx context.Context) (sweep.EventLoop, erro
 	return el, err
 }
 
+// Database is the server's copy on the agent's host, named HOST:PATH (its
+// path asked once).
 func (s *remoteServer) Database() (verify.Database, error) {
-	ctx, cancel := bg()
-	defer cancel()
-	var where string
-	if err := s.c.call(ctx, "db", dbArgs{Server: s.name, Call: "where"}, &where, nil); err != nil {
-		return nil, err
-	}
-	return remoteDB{s: s, where: s.c.t.Name + ":" + where}, nil
+	s.dbOnce.Do(func() {
+		ctx, cancel := bg()
+		defer cancel()
+		var where string
+		if s.dbErr = s.c.call(ctx, "db", dbArgs{Server: s.name, Call: "where"}, &where, nil); s.dbErr == nil {
+			s.db = remoteDB{s: s, where: s.c.t.Name + ":" + where}
+		}
+	})
+	return s.db, s.dbErr
 }
 
 // Profiles copies the profiles the agent collected into dest.

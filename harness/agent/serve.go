@@ -48,7 +48,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 		return err
 	}
 	a := &agent{cfg: cfg, work: work, out: json.NewEncoder(out), specs: map[string]*framework.Spec{},
-		servers: map[string]serverhost.Server{}, profiled: map[string]bool{}, inflight: map[uint64]context.CancelFunc{}}
+		servers: map[string]serverhost.Server{}, inflight: map[uint64]context.CancelFunc{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	lines := make(chan []byte)
@@ -123,7 +123,6 @@ type agent struct {
 	host     *serverhost.Local
 	specs    map[string]*framework.Spec // by "TREEHASH/NAME", as received
 	servers  map[string]serverhost.Server
-	profiled map[string]bool // servers started with a profile, by name
 	next     int
 	inflight map[uint64]context.CancelFunc
 	link     net.Listener
@@ -283,7 +282,6 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		a.next++
 		name := "s" + strconv.Itoa(a.next)
 		a.servers[name] = srv
-		a.profiled[name] = args.Profile
 		a.mu.Unlock()
 		go func() {
 			<-srv.Done()
@@ -319,12 +317,9 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 	case "stop":
 		// The answer carries the server's log (its end), read once it is
 		// stopped: the controller keeps it in its run folder.
+		// A stopped server stays known until shutdown: its profiles are
+		// asked for after it stops.
 		err := srv.Stop(time.Duration(args.GraceMS) * time.Millisecond)
-		a.mu.Lock()
-		if !a.profiled[args.Server] { // kept for the profiles request
-			delete(a.servers, args.Server)
-		}
-		a.mu.Unlock()
 		log, _ := readLog(srv.LogPath())
 		if err != nil {
 			return nil, err
@@ -343,10 +338,6 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 	case "eventloop_read":
 		return srv.EventLoopRead(ctx)
 	case "profiles":
-		a.mu.Lock()
-		delete(a.servers, args.Server)
-		delete(a.profiled, args.Server)
-		a.mu.Unlock()
 		return a.profiles(srv, args)
 	}
 	return nil, fmt.Errorf("agent: unknown request %q", req.Op)
