@@ -17,6 +17,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/report"
@@ -187,13 +188,13 @@ func summarize(w io.Writer, f *results.File) {
 	}
 	var notPass []string
 	for _, v := range f.Verifications {
-		if v.Status != "pass" {
-			notPass = append(notPass, fmt.Sprintf("  %s/%s %s: %s", v.Framework, v.Variant, v.Test, v.Status))
+		if v.Status != model.Pass {
+			notPass = append(notPass, fmt.Sprintf("  %s %s: %s", v.ID, v.Test, v.Status))
 		}
 	}
 	for _, fw := range f.Frameworks {
 		if fw.Error != "" {
-			notPass = append(notPass, fmt.Sprintf("  %s/%s: %s", fw.Name, fw.Variant, fw.Error))
+			notPass = append(notPass, fmt.Sprintf("  %s: %s", fw.ID(), fw.Error))
 		}
 	}
 	if !f.Finished.IsZero() {
@@ -219,7 +220,7 @@ func summarize(w io.Writer, f *results.File) {
 // a test without any peak says so.
 func bestPerTest(f *results.File) []string {
 	peaks := ratio.PeakRounds(f)
-	keys := slices.SortedFunc(maps.Keys(peaks), func(a, b ratio.Key) int { return strings.Compare(a.Name(), b.Name()) })
+	keys := slices.SortedFunc(maps.Keys(peaks), func(a, b ratio.Key) int { return strings.Compare(a.ID.String(), b.ID.String()) })
 	var out []string
 	for _, t := range f.Suite.Tests {
 		var best ratio.Rounds
@@ -246,7 +247,7 @@ func bestPerTest(f *results.File) []string {
 		if best.Pipeline > 1 {
 			level += fmt.Sprintf(", pipeline %d", best.Pipeline)
 		}
-		line := fmt.Sprintf("%s: %s %s RPS at %s", name, best.Name(), humanize.Comma(int64(math.Round(best.Peak))), level)
+		line := fmt.Sprintf("%s: %s %s RPS at %s", name, best.ID, humanize.Comma(int64(math.Round(best.Peak))), level)
 		if measured > 1 {
 			line += fmt.Sprintf(" (best of %d)", measured)
 		}
@@ -284,16 +285,16 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	failed := 0
 	for _, fw := range fws {
 		if fw.Error != "" {
-			fmt.Fprintf(stdout, "%s/%s: %s\n", fw.Name, fw.Variant, fw.Error)
+			fmt.Fprintf(stdout, "%s: %s\n", fw.ID(), fw.Error)
 			failed++
 		}
 	}
 	for _, v := range vs {
-		fmt.Fprintf(stdout, "%s/%s %-10s %s\n", v.Framework, v.Variant, v.Test, v.Status)
+		fmt.Fprintf(stdout, "%s %-10s %s\n", v.ID, v.Test, v.Status)
 		for _, why := range v.Reasons {
 			fmt.Fprintf(stdout, "    %s\n", why)
 		}
-		if v.Status == "fail" {
+		if v.Status == model.Fail {
 			failed++
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 func TestSummarize(t *testing.T) {
@@ -20,13 +20,13 @@ func TestSummarize(t *testing.T) {
 		Suite: results.Suite{Tests: []results.Test{{Name: "json"}, {Name: "plaintext"}, {Name: "queries", Queries: []int{1, 20}}, {Name: "fortunes"}}},
 		Frameworks: []results.Framework{{Name: "go-stdlib", Variant: "default"}, {Name: "nextjs", Variant: "default"},
 			{Name: "astro", Variant: "default", Error: "build failed: exit status 1"}},
-		Verifications: []results.Verification{{Framework: "go-stdlib", Variant: "default", Test: "json", Status: "pass"},
-			{Framework: "nextjs", Variant: "default", Test: "fortunes", Status: "warn"}},
+		Verifications: []results.Verification{{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "json", Status: "pass"},
+			{ID: model.ID{Framework: "nextjs", Variant: "default"}, Test: "fortunes", Status: "warn"}},
 	}
 	add := func(fw, test string, n, conns, pipeline int, rps ...float64) {
 		for i, v := range rps {
-			f.Samples = append(f.Samples, sweep.Sample{Key: sweep.Key{Framework: fw, Variant: "default", Test: test, N: n,
-				Connections: conns, Pipeline: pipeline, Round: i + 1}, RPS: v, Gate: sweep.GateResult{Passed: true}})
+			f.Samples = append(f.Samples, model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: "default"}, Test: test, N: n,
+				Connections: conns, Pipeline: pipeline, Round: i + 1}, RPS: v, Gate: model.GateResult{Passed: true}})
 		}
 	}
 	add("go-stdlib", "json", 0, 16, 1, 50000, 52000) // median 51,000: the peak
@@ -36,9 +36,9 @@ func TestSummarize(t *testing.T) {
 	add("go-stdlib", "queries", 20, 16, 1, 1000, 1200)
 	add("go-stdlib", "queries", 1, 16, 1, 9000, 9000) // not the headline N
 	add("nextjs", "fortunes", 0, 16, 1, 800, 900)
-	f.Samples[len(f.Samples)-2].Gate = sweep.GateResult{Reason: "3 timeouts"} // fortunes round 1: no peak
-	f.Samples = append(f.Samples, sweep.Sample{Key: sweep.Key{Framework: "go-stdlib", Variant: "default", Test: "json",
-		Connections: 8, Rate: 200, Round: 1}, RPS: 200, Gate: sweep.GateResult{Passed: true}}) // constant rate: no peak
+	f.Samples[len(f.Samples)-2].Gate = model.GateResult{Reason: "3 timeouts"} // fortunes round 1: no peak
+	f.Samples = append(f.Samples, model.Sample{Key: model.Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "json",
+		Connections: 8, Rate: 200, Round: 1}, RPS: 200, Gate: model.GateResult{Passed: true}}) // constant rate: no peak
 	var b strings.Builder
 	summarize(&b, f)
 	want := `wall time 4m12s; 14 samples, 1 failed the gate; 2 verification verdicts, 2 not a pass

@@ -94,7 +94,7 @@ func regression(t *compare.Table) error {
 		if r.Verdict != compare.Slower {
 			continue
 		}
-		name := r.Framework + "/" + r.Variant + " " + r.Test
+		name := r.ID.String() + " " + r.Test
 		if r.N > 0 {
 			name += fmt.Sprintf(" N=%d", r.N)
 		}

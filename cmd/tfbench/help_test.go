@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/tfbench/tfbench/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tfbench/tfbench/internal/golden"
 )
 
 // machineFree replaces what could differ between machines (the working

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/report"
-	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/verify"
 )
@@ -64,12 +64,12 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if *typ != "" {
-		t := suite.Type(*typ)
+		t := model.TestType(*typ)
 		if !t.Valid() {
 			return fmt.Errorf("--type %q: want one of json, plaintext, db, queries, fortunes, updates, page", *typ)
 		}
 		o.Accept = t.Accept()
-		if t == suite.Page {
+		if t == model.Page {
 			o.MaxCheckBytes = 16 << 20 // pages reach 1–3 MB, over the 1 MiB default
 		}
 		if e.Name() == "raw" {
@@ -82,7 +82,7 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	genAfter, _ := probe.Self(ctx)
-	s, err := sweep.FromResult(sweep.Key{Type: suite.Type(*typ), Connections: o.Connections, Rate: o.Rate, Pipeline: max(o.Pipeline, 1), Engine: e.Name(), Round: 1}, res)
+	s, err := sweep.FromResult(model.Key{Type: model.TestType(*typ), Connections: o.Connections, Rate: o.Rate, Pipeline: max(o.Pipeline, 1), Engine: e.Name(), Round: 1}, res)
 	if err != nil {
 		return err
 	}

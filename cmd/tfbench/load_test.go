@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestLoadCommand(t *testing.T) {
@@ -28,7 +28,7 @@ func TestLoadCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var s sweep.Sample
+	var s model.Sample
 	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
 		t.Fatalf("%v in %s", err, stdout.String())
 	}

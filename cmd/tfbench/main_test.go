@@ -12,8 +12,8 @@ import (
 
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 )
 
@@ -36,20 +36,20 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 	}
 	for _, v := range f.Verifications {
 		// go-stdlib has no cached page route: page-hit does not apply.
-		if want := map[bool]string{true: "n/a", false: "pass"}[v.Test == "page-hit"]; v.Status != want {
+		if want := map[bool]model.Verdict{true: model.NotApplicable, false: model.Pass}[v.Test == "page-hit"]; v.Status != want {
 			t.Errorf("verify %s: %s %v, want %s", v.Test, v.Status, v.Reasons, want)
 		}
 	}
 	if len(f.Samples) != 14 {
 		t.Fatalf("%d samples, want 14 (per test one level and one constant-rate sample; N=20 for queries and updates, 10 rows for page; page-hit n/a)", len(f.Samples))
 	}
-	seen := map[suite.Type]int{}
+	seen := map[model.TestType]int{}
 	for _, s := range f.Samples {
 		seen[s.Type]++
 		if !passed(s) {
 			t.Errorf("%s c=%d rate %g failed the gate: %s", s.Test, s.Connections, s.Rate, s.Gate.Reason)
 		}
-		if s.RPS <= 0 || s.Responses < map[bool]int64{true: 20, false: 100}[s.Type == suite.Page] || s.Success != s.Responses || len(s.Histogram) == 0 {
+		if s.RPS <= 0 || s.Responses < map[bool]int64{true: 20, false: 100}[s.Type == model.Page] || s.Success != s.Responses || len(s.Histogram) == 0 {
 			t.Errorf("%s: RPS %.0f, %d responses, %d successes, %d histogram bytes", s.Test, s.RPS, s.Responses, s.Success, len(s.Histogram))
 		}
 		if s.Checked == 0 || s.Errors["check"] != 0 {
@@ -58,20 +58,20 @@ func TestBenchSmokeEndToEnd(t *testing.T) {
 		if s.ServerCPU <= 0 || s.ServerRSS == 0 {
 			t.Errorf("%s: server CPU %.3f s, RSS %d bytes: the probe read nothing", s.Test, s.ServerCPU, s.ServerRSS)
 		}
-		if (s.Type == suite.Queries || s.Type == suite.Updates) != (s.N == 20) || (s.Type == suite.Page) != (s.N == 10) {
+		if (s.Type == model.Queries || s.Type == model.Updates) != (s.N == 20) || (s.Type == model.Page) != (s.N == 10) {
 			t.Errorf("%s: N = %d", s.Test, s.N)
 		}
 		if s.TTFB == nil || s.TTFB.P50 <= 0 || s.TTFB.P50 > s.Latency.P50 || len(s.TTFBHistogram) == 0 || s.BodyBytes <= 0 {
 			t.Errorf("%s: TTFB %+v (total p50 %.3f ms), %d TTFB histogram bytes, %d body bytes", s.Test, s.TTFB, s.Latency.P50, len(s.TTFBHistogram), s.BodyBytes)
 		}
-		if probed := s.Type == suite.Page; probed != (s.Probe != nil) || probed && (s.Probe.Responses < 10 || s.Probe.Success != s.Probe.Responses || s.Probe.Path != "/plaintext") {
+		if probed := s.Type == model.Page; probed != (s.Probe != nil) || probed && (s.Probe.Responses < 10 || s.Probe.Success != s.Probe.Responses || s.Probe.Path != "/plaintext") {
 			t.Errorf("%s: probe %+v", s.Test, s.Probe)
 		}
 		if s.EventLoop != nil {
 			t.Errorf("%s: event loop %+v for a Go server", s.Test, s.EventLoop)
 		}
 		if s.Rate > 0 {
-			want := map[bool]float64{true: 50, false: 200}[s.Type == suite.Page]
+			want := map[bool]float64{true: 50, false: 200}[s.Type == model.Page]
 			if s.Rate != want || s.Uncorrected == nil || s.RPS < 0.9*want || s.RPS > 1.05*want {
 				t.Errorf("%s constant-rate sample: rate %g, achieved %.0f RPS, uncorrected %v", s.Test, s.Rate, s.RPS, s.Uncorrected)
 			}
@@ -138,7 +138,7 @@ var fewerOnly = regexp.MustCompile(`^\d+ responses, fewer than the minimum \d+$`
 // all of them answered 200 without a socket error: what the harness caught
 // is the machine's speed, which says nothing of the adapter under test,
 // and no test may depend on it.
-func passed(s sweep.Sample) bool {
+func passed(s model.Sample) bool {
 	switch {
 	case s.Gate.Passed:
 		return true

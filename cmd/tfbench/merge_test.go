@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // oneRun writes a results file in dir measuring go-stdlib and other on
@@ -20,7 +20,7 @@ func oneRun(t *testing.T, dir, other, host string, method int) string {
 	f.Host.Hostname = host
 	for _, fw := range []string{"go-stdlib", other} {
 		f.Frameworks = append(f.Frameworks, results.Framework{Name: fw, Variant: "default"})
-		f.Samples = append(f.Samples, sweep.Sample{Key: sweep.Key{Framework: fw, Variant: "default", Test: "json", Connections: 16, Round: 1}, RPS: 1000})
+		f.Samples = append(f.Samples, model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: "default"}, Test: "json", Connections: 16, Round: 1}, RPS: 1000})
 	}
 	path := filepath.Join(dir, other+".json")
 	if err := results.Write(path, f); err != nil {

@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
 )
@@ -130,23 +131,23 @@ func TestNightlyWorkflow(t *testing.T) {
 	}
 	var covered, variants []string
 	for _, tg := range all {
-		if tg.Name() != results.ReferenceVariant {
-			variants = append(variants, tg.Name())
+		if tg.ID() != model.Reference {
+			variants = append(variants, tg.ID().String())
 		}
 	}
 	for i := 1; i <= n; i++ {
-		targets, err := run.Shard{I: i, N: n}.Targets(all, specs, "frameworks")
+		targets, err := run.ShardTargets(model.Shard{I: i, N: n}, all, specs, "frameworks")
 		if err != nil {
 			t.Errorf("nightly shard %d/%d: %v", i, n, err)
 			continue
 		}
 		for _, tg := range targets {
-			if tg.Name() != results.ReferenceVariant {
-				covered = append(covered, tg.Name())
+			if tg.ID() != model.Reference {
+				covered = append(covered, tg.ID().String())
 			}
 		}
-		if !slices.ContainsFunc(targets, func(tg run.Target) bool { return tg.Name() == results.ReferenceVariant }) {
-			t.Errorf("nightly shard %d/%d has no %s", i, n, results.ReferenceVariant)
+		if !slices.ContainsFunc(targets, func(tg run.Target) bool { return tg.ID() == model.Reference }) {
+			t.Errorf("nightly shard %d/%d has no %s", i, n, model.Reference)
 		}
 	}
 	slices.Sort(covered)

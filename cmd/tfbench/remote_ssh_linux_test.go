@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/internal/sshtest"
 	"github.com/tfbench/tfbench/internal/testenv"
@@ -87,7 +88,7 @@ func TestRemoteSSH(t *testing.T) {
 		t.Fatalf("%d verdicts and %d samples, want 16 and 28", len(f.Verifications), len(f.Samples))
 	}
 	for _, v := range f.Verifications {
-		if want := map[bool]string{true: "n/a", false: "pass"}[v.Test == "page-hit"]; v.Status != want {
+		if want := map[bool]model.Verdict{true: model.NotApplicable, false: model.Pass}[v.Test == "page-hit"]; v.Status != want {
 			t.Errorf("verify %s/%s %s: %s %v", v.Framework, v.Variant, v.Test, v.Status, v.Reasons)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/suite"
 )
 
 // agentCommand is a --server-cmd running this test binary as `tfbench agent`
@@ -67,7 +67,7 @@ func TestRemoteLocalTransport(t *testing.T) {
 		t.Fatalf("%d verification verdicts, want 16", len(f.Verifications))
 	}
 	for _, v := range f.Verifications {
-		if want := map[bool]string{true: "n/a", false: "pass"}[v.Test == "page-hit"]; v.Status != want {
+		if want := map[bool]model.Verdict{true: model.NotApplicable, false: model.Pass}[v.Test == "page-hit"]; v.Status != want {
 			t.Errorf("verify %s/%s %s: %s %v, want %s", v.Framework, v.Variant, v.Test, v.Status, v.Reasons, want)
 		}
 	}
@@ -81,7 +81,7 @@ func TestRemoteLocalTransport(t *testing.T) {
 		if s.ServerCPU <= 0 || s.ServerRSS == 0 || s.Checked == 0 {
 			t.Errorf("%s %s: server CPU %.3f s, RSS %d, %d checked: the agent's readings are missing", s.Framework, s.Test, s.ServerCPU, s.ServerRSS, s.Checked)
 		}
-		if node := s.Framework == "node-http"; node != (s.EventLoop != nil) && s.Type != suite.Page {
+		if node := s.Framework == "node-http"; node != (s.EventLoop != nil) && s.Type != model.Page {
 			t.Errorf("%s %s: event loop %+v", s.Framework, s.Test, s.EventLoop)
 		}
 	}

@@ -7,15 +7,15 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/run"
 )
 
 // shardFlag is bench's --shard I/N: the value as given, then parsed.
-// The slicing itself is run.Shard.Targets; docs/shards.md has the rule.
+// The slicing itself is run.ShardTargets; docs/shards.md has the rule.
 type shardFlag struct {
 	value string
-	shard run.Shard
+	shard model.Shard
 }
 
 // shardUsage is the --shard flag's help.
@@ -31,7 +31,7 @@ func (s *shardFlag) parse() error {
 		return nil
 	}
 	var err error
-	s.shard, err = run.ParseShard(s.value)
+	s.shard, err = model.ParseShard(s.value)
 	return err
 }
 
@@ -47,17 +47,17 @@ func (s *shardFlag) apply(cfg *run.Config, dir string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	targets, err := s.shard.Targets(cfg.Targets, specs, dir)
+	targets, err := run.ShardTargets(s.shard, cfg.Targets, specs, dir)
 	if err != nil {
 		return err
 	}
 	cfg.Targets, cfg.Shard = targets, s.shard
 	var names []string
 	for _, t := range targets {
-		if t.Name() != results.ReferenceVariant {
-			names = append(names, t.Name())
+		if t.ID() != model.Reference {
+			names = append(names, t.ID().String())
 		}
 	}
-	fmt.Fprintf(log, "shard %s: %s and the reference %s\n", s.shard, strings.Join(names, ", "), results.ReferenceVariant)
+	fmt.Fprintf(log, "shard %s: %s and the reference %s\n", s.shard, strings.Join(names, ", "), model.Reference)
 	return nil
 }

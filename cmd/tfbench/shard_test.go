@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // TestBenchShardErrors holds --shard's errors as bench prints them: exit
@@ -103,7 +103,7 @@ func shapeOf(t *testing.T, s *results.Set, dir string) (sh tableShape, refRuns i
 		name := fmt.Sprintf("%s N=%d", tt.Test.Name, tt.N)
 		sh.Tests = append(sh.Tests, name)
 		for _, r := range tt.Rows {
-			row := r.Label() + " " + r.Verification
+			row := r.ID.String() + " " + string(r.Verification)
 			if !slices.Contains(sh.Rows[name], row) {
 				sh.Rows[name] = append(sh.Rows[name], row)
 			}
@@ -112,7 +112,7 @@ func shapeOf(t *testing.T, s *results.Set, dir string) (sh tableShape, refRuns i
 	}
 	for _, r := range s.Runs {
 		for _, fw := range r.File.Frameworks {
-			if fw.Name+"/"+fw.Variant == results.ReferenceVariant {
+			if fw.ID() == model.Reference {
 				refRuns++
 			}
 		}
@@ -160,7 +160,7 @@ func shapeOf(t *testing.T, s *results.Set, dir string) (sh tableShape, refRuns i
 }
 
 // levelOf names a sample's level and round: "json N=0 c=2 p=1 rate=0 round 1".
-func levelOf(k sweep.Key) string {
+func levelOf(k model.Key) string {
 	return fmt.Sprintf("%s N=%d c=%d p=%d rate=%g round %d", k.Test, k.N, k.Connections, k.Pipeline, k.Rate, k.Round)
 }
 

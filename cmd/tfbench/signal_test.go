@@ -2,13 +2,14 @@ package main
 
 import (
 	"bytes"
-	"github.com/tfbench/tfbench/internal/faultserver"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tfbench/tfbench/internal/faultserver"
 
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/results"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
 )
@@ -98,8 +99,8 @@ func Targets(specs []*framework.Spec, dir, base, new, newDir string) (run.Target
 		return run.Target{}, run.Target{}, err
 	}
 	n := picked[0]
-	if n.Name() == b.Name() {
-		return run.Target{}, run.Target{}, fmt.Errorf("%s compared with itself: name two different variants, or give --new-dir", b.Name())
+	if n.ID() == b.ID() {
+		return run.Target{}, run.Target{}, fmt.Errorf("%s compared with itself: name two different variants, or give --new-dir", b.ID())
 	}
 	return b, n, nil
 }
@@ -132,8 +133,8 @@ func Run(ctx context.Context, c Config) (*results.File, string, *compare.Table, 
 	if err != nil {
 		return f, path, nil, err
 	}
-	base := compare.Variant{Framework: c.Base.Spec.Name, Variant: c.Base.VariantName()}
-	nw := compare.Variant{Framework: c.New.Spec.Name, Variant: c.New.VariantName()}
+	base := model.ID{Framework: c.Base.Spec.Name, Variant: c.Base.VariantName()}
+	nw := model.ID{Framework: c.New.Spec.Name, Variant: c.New.VariantName()}
 	t, err := compare.Variants(f, base, nw, c.Compare)
 	return f, path, t, err
 }

@@ -40,12 +40,12 @@ func copyAdapter(t *testing.T, dir string) string {
 func TestTargets(t *testing.T) {
 	all := specs(t)
 	b, n, err := Targets(all, "frameworks", "engine:pool", "serialized", "")
-	if err != nil || b.Name() != "engine/pool" || n.Name() != "engine/serialized" || b.Label != "" || n.Label != "" {
-		t.Errorf("two variants: %s %s %v", b.Name(), n.Name(), err)
+	if err != nil || b.ID().String() != "engine/pool" || n.ID().String() != "engine/serialized" || b.Label != "" || n.Label != "" {
+		t.Errorf("two variants: %s %s %v", b.ID().String(), n.ID().String(), err)
 	}
 	b, n, err = Targets(all, "frameworks", "engine", "engine:serialized", "")
-	if err != nil || b.Name() != "engine/pool" || n.Name() != "engine/serialized" {
-		t.Errorf("NAME alone is its first variant: %s %s %v", b.Name(), n.Name(), err)
+	if err != nil || b.ID().String() != "engine/pool" || n.ID().String() != "engine/serialized" {
+		t.Errorf("NAME alone is its first variant: %s %s %v", b.ID().String(), n.ID().String(), err)
 	}
 
 	dir := copyAdapter(t, t.TempDir())
@@ -53,8 +53,8 @@ func TestTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Name() != "go-stdlib/default@base" || n.Name() != "go-stdlib/default@new" || n.Spec.Dir != dir || b.Spec.Dir == dir {
-		t.Errorf("two builds: %s (%s), %s (%s)", b.Name(), b.Spec.Dir, n.Name(), n.Spec.Dir)
+	if b.ID().String() != "go-stdlib/default@base" || n.ID().String() != "go-stdlib/default@new" || n.Spec.Dir != dir || b.Spec.Dir == dir {
+		t.Errorf("two builds: %s (%s), %s (%s)", b.ID().String(), b.Spec.Dir, n.ID().String(), n.Spec.Dir)
 	}
 
 	for _, tc := range []struct{ base, new, dir, want string }{

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/equiv"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
 	"github.com/tfbench/tfbench/harness/suite"
@@ -122,7 +123,7 @@ func Equivalence(base, new []run.Page, masks []*regexp.Regexp) []results.Equival
 		}
 		if e.Error == "" {
 			ms := masks
-			if b.Type == suite.DB || b.Type == suite.Queries || b.Type == suite.Updates {
+			if b.Type == model.DB || b.Type == model.Queries || b.Type == model.Updates {
 				ms = append([]*regexp.Regexp{equiv.RandomRows}, masks...)
 			}
 			v := equiv.Compare(b.Body, n.Body, ms)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/equiv"
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
 	"github.com/tfbench/tfbench/harness/suite"
@@ -19,21 +20,21 @@ func TestEquivalence(t *testing.T) {
 	fortunes := `<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th></tr></table></body></html>`
 	changed := `<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table class="f"><tr><th>id</th></tr></table></body></html>`
 	base := []run.Page{
-		{Test: "json", Type: suite.JSON, Path: "/json", Status: 200, Body: []byte(`{"message":"Hello, World!"}`)},
-		{Test: "db", Type: suite.DB, Path: "/db", Status: 200, Body: []byte(`{"id":17,"randomNumber":4174}`)},
-		{Test: "fortunes", Type: suite.Fortunes, Path: "/fortunes", Status: 200, Body: []byte(fortunes)},
-		{Test: "page", Type: suite.Page, Path: "/ssr?rows=10", Status: 200, Body: []byte(`<p data-t="1">x</p>`)},
-		{Test: "plaintext", Type: suite.Plaintext, Path: "/plaintext", Err: "GET http://x/plaintext: connection refused"},
-		{Test: "queries", Type: suite.Queries, Path: "/queries?queries=20", Status: 200, Body: []byte(`[]`)},
-		{Test: "updates", Type: suite.Updates, Path: "/updates?queries=20", Status: 200, Body: []byte(`[]`)},
+		{Test: "json", Type: model.JSON, Path: "/json", Status: 200, Body: []byte(`{"message":"Hello, World!"}`)},
+		{Test: "db", Type: model.DB, Path: "/db", Status: 200, Body: []byte(`{"id":17,"randomNumber":4174}`)},
+		{Test: "fortunes", Type: model.Fortunes, Path: "/fortunes", Status: 200, Body: []byte(fortunes)},
+		{Test: "page", Type: model.Page, Path: "/ssr?rows=10", Status: 200, Body: []byte(`<p data-t="1">x</p>`)},
+		{Test: "plaintext", Type: model.Plaintext, Path: "/plaintext", Err: "GET http://x/plaintext: connection refused"},
+		{Test: "queries", Type: model.Queries, Path: "/queries?queries=20", Status: 200, Body: []byte(`[]`)},
+		{Test: "updates", Type: model.Updates, Path: "/updates?queries=20", Status: 200, Body: []byte(`[]`)},
 	}
 	nw := []run.Page{
-		{Test: "updates", Type: suite.Updates, Path: "/upd?queries=20", Status: 500, Body: []byte(`oops`)},
-		{Test: "json", Type: suite.JSON, Path: "/json", Status: 200, Body: []byte(`{"message":"Hello, World!"}`)},
-		{Test: "db", Type: suite.DB, Path: "/db", Status: 200, Body: []byte(`{"id":9313,"randomNumber":12}`)},
-		{Test: "fortunes", Type: suite.Fortunes, Path: "/fortunes", Status: 200, Body: []byte(changed)},
-		{Test: "page", Type: suite.Page, Path: "/ssr?rows=10", Status: 200, Body: []byte(`<p data-t="2">x</p>`)},
-		{Test: "plaintext", Type: suite.Plaintext, Path: "/plaintext", Status: 200, Body: []byte("Hello, World!")},
+		{Test: "updates", Type: model.Updates, Path: "/upd?queries=20", Status: 500, Body: []byte(`oops`)},
+		{Test: "json", Type: model.JSON, Path: "/json", Status: 200, Body: []byte(`{"message":"Hello, World!"}`)},
+		{Test: "db", Type: model.DB, Path: "/db", Status: 200, Body: []byte(`{"id":9313,"randomNumber":12}`)},
+		{Test: "fortunes", Type: model.Fortunes, Path: "/fortunes", Status: 200, Body: []byte(changed)},
+		{Test: "page", Type: model.Page, Path: "/ssr?rows=10", Status: 200, Body: []byte(`<p data-t="2">x</p>`)},
+		{Test: "plaintext", Type: model.Plaintext, Path: "/plaintext", Status: 200, Body: []byte("Hello, World!")},
 	}
 	masks := []*regexp.Regexp{regexp.MustCompile(`data-t="[0-9]+"`)}
 	got := Equivalence(base, nw, masks)
@@ -74,7 +75,7 @@ func TestMasksUnion(t *testing.T) {
 // turns any of it into ErrDiffers naming the tests.
 func TestCheck(t *testing.T) {
 	spec := &framework.Spec{Name: "x", Variants: []framework.Variant{{Name: "a"}, {Name: "b"}}}
-	s := &suite.Suite{Tests: []suite.Test{{Name: "json", Type: suite.JSON, Path: "/json"}, {Name: "fortunes", Type: suite.Fortunes, Path: "/fortunes"}}}
+	s := &suite.Suite{Tests: []suite.Test{{Name: "json", Type: model.JSON, Path: "/json"}, {Name: "fortunes", Type: model.Fortunes, Path: "/fortunes"}}}
 	c := Config{Run: run.Config{Suite: s}, Base: run.Target{Spec: spec, Variant: spec.Variants[0]}, New: run.Target{Spec: spec, Variant: spec.Variants[1]}}
 	pages := map[string][]run.Page{
 		"a": {{Test: "json", Path: "/json", Status: 200, Body: []byte("{}")}, {Test: "fortunes", Path: "/fortunes", Status: 200, Body: []byte("<p>a</p>")}},

@@ -19,10 +19,10 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/serverhost"
-	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/verify"
 )
 
@@ -582,8 +582,8 @@ func (s *remoteServer) EventLoopReset(ctx context.Context) error {
 	return s.c.call(ctx, "eventloop_reset", serverArgs{Server: s.name}, nil, nil)
 }
 
-func (s *remoteServer) EventLoopRead(ctx context.Context) (sweep.EventLoop, error) {
-	var el sweep.EventLoop
+func (s *remoteServer) EventLoopRead(ctx context.Context) (model.EventLoop, error) {
+	var el model.EventLoop
 	err := s.c.call(ctx, "eventloop_read", serverArgs{Server: s.name}, &el, nil)
 	return el, err
 }

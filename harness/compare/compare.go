@@ -47,9 +47,9 @@ package compare
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/rankstat"
 	"github.com/tfbench/tfbench/harness/ratio"
@@ -98,8 +98,8 @@ type Options struct {
 	MinChange float64 `json:"min_change"`
 	// Basis is BasisRPS (default when empty) or BasisRatio.
 	Basis Basis `json:"basis"`
-	// Reference is the "framework/variant" ratios are taken against
-	// (default ratio.Reference, go-stdlib/default).
+	// Reference is the variant ratios are taken against, as
+	// "framework/variant" (default model.Reference); check parses it.
 	Reference string `json:"reference"`
 	// BaseName and NewName name the two inputs (file paths) in messages and
 	// the markdown header; default "base" and "new" (Variants: the two
@@ -108,10 +108,16 @@ type Options struct {
 	NewName  string `json:"new_name"`
 }
 
+// ref is Reference parsed (check validated it).
+func (o Options) ref() model.ID {
+	id, _ := model.ParseID(o.Reference)
+	return id
+}
+
 // DefaultOptions are the verdict rule's defaults: α = 0.05, min change 5%,
 // basis rps, reference go-stdlib/default.
 func DefaultOptions() Options {
-	return Options{Alpha: 0.05, MinChange: 0.05, Basis: BasisRPS, Reference: ratio.Reference}
+	return Options{Alpha: 0.05, MinChange: 0.05, Basis: BasisRPS, Reference: model.Reference.String()}
 }
 
 // check fills the empty Basis, Reference and names and rejects values out
@@ -121,8 +127,9 @@ func (o Options) check() (Options, error) {
 		o.Basis = BasisRPS
 	}
 	if o.Reference == "" {
-		o.Reference = ratio.Reference
+		o.Reference = model.Reference.String()
 	}
+	_, refErr := model.ParseID(o.Reference)
 	if o.BaseName == "" {
 		o.BaseName = "base"
 	}
@@ -136,20 +143,11 @@ func (o Options) check() (Options, error) {
 		return o, fmt.Errorf("alpha %g: want 0 < α < 1", o.Alpha)
 	case !(o.MinChange >= 0 && o.MinChange < 1):
 		return o, fmt.Errorf("min change %g: want a share 0 ≤ min < 1 (0.05 = 5%%)", o.MinChange)
-	case !strings.Contains(o.Reference, "/"):
+	case refErr != nil:
 		return o, fmt.Errorf("reference %q: want framework/variant", o.Reference)
 	}
 	return o, nil
 }
-
-// Variant names one framework variant; String spells it "framework/variant".
-type Variant struct {
-	Framework string `json:"framework"`
-	Variant   string `json:"variant"`
-}
-
-// String is "framework/variant".
-func (v Variant) String() string { return v.Framework + "/" + v.Variant }
 
 // Side is one side's figures of a row.
 type Side struct {
@@ -187,12 +185,11 @@ type Side struct {
 
 // Row is one framework variant on one test at its headline N, compared.
 type Row struct {
-	Framework string `json:"framework"`
-	Variant   string `json:"variant"`
-	Test      string `json:"test"`
-	N         int    `json:"n"`
-	Base      Side   `json:"base"`
-	New       Side   `json:"new"`
+	model.ID
+	Test string `json:"test"`
+	N    int    `json:"n"`
+	Base Side   `json:"base"`
+	New  Side   `json:"new"`
 	// Ratio is New.Peak ÷ Base.Peak; NormRatio is New.RefRatio ÷
 	// Base.RefRatio (each side's peak normalized by its own run's
 	// reference). 0 when not available.
@@ -218,7 +215,7 @@ type Row struct {
 
 // Key is the row's ratio.Key.
 func (r Row) Key() ratio.Key {
-	return ratio.Key{Framework: r.Framework, Variant: r.Variant, Test: r.Test, N: r.N}
+	return ratio.Key{ID: r.ID, Test: r.Test, N: r.N}
 }
 
 // RunMeta describes one run of a side.

@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // series is one framework variant's per-round RPS on one test at one level.
@@ -33,9 +32,9 @@ func file(id string, h probe.Host, ss ...series) *results.File {
 		Suite: results.Suite{Name: "tfb", Hash: "d26ace33a1b2c3d4e5f6", Rounds: 0}}
 	for _, s := range ss {
 		if !slices.ContainsFunc(f.Suite.Tests, func(t results.Test) bool { return t.Name == s.test }) {
-			t := results.Test{Name: s.test, Type: string(suite.JSON)}
+			t := results.Test{Name: s.test, Type: model.JSON}
 			if s.n > 0 {
-				t.Type, t.Queries = string(suite.Queries), []int{s.n}
+				t.Type, t.Queries = model.Queries, []int{s.n}
 			}
 			f.Suite.Tests = append(f.Suite.Tests, t)
 		}
@@ -43,14 +42,14 @@ func file(id string, h probe.Host, ss ...series) *results.File {
 			f.Frameworks = append(f.Frameworks, results.Framework{Name: s.fw, Variant: s.variant, Build: "b-" + s.fw})
 		}
 		f.Suite.Rounds = max(f.Suite.Rounds, len(s.rps))
-		typ := suite.JSON
+		typ := model.JSON
 		if s.n > 0 {
-			typ = suite.Queries
+			typ = model.Queries
 		}
 		for i, r := range s.rps {
-			sm := sweep.Sample{Key: sweep.Key{Framework: s.fw, Variant: s.variant, Test: s.test, Type: typ, N: s.n,
+			sm := model.Sample{Key: model.Key{ID: model.ID{Framework: s.fw, Variant: s.variant}, Test: s.test, Type: typ, N: s.n,
 				Connections: 16, Pipeline: 1, Round: i + 1}, RPS: r, CPUPerRequest: s.cpu,
-				Gate: sweep.GateResult{Passed: i+1 != s.failRound}}
+				Gate: model.GateResult{Passed: i+1 != s.failRound}}
 			if !sm.Gate.Passed {
 				sm.Gate.Reason = "socket errors: read 1"
 			}
@@ -294,7 +293,7 @@ func TestCompareRatioBasis(t *testing.T) {
 		t.Errorf("warnings %q, want %q", tab.Warnings, wantWarn)
 	}
 	// A reference without a peak in the new run makes the row unknown.
-	n.Samples[0].Gate = sweep.GateResult{Reason: "status 500: 3"}
+	n.Samples[0].Gate = model.GateResult{Reason: "status 500: 3"}
 	tab, err = Sets(one(b), one(n), o)
 	if err != nil {
 		t.Fatal(err)
@@ -404,7 +403,7 @@ func TestCompareMissingSides(t *testing.T) {
 	n.Frameworks = append(n.Frameworks,
 		results.Framework{Name: "nextjs", Variant: "default", Error: "npm ci: exit status 1"},
 		results.Framework{Name: "remix", Variant: "default"})
-	n.Verifications = []results.Verification{{Framework: "remix", Variant: "default", Test: "json", Status: "fail", Reasons: []string{"Content-Type is text/html"}}}
+	n.Verifications = []results.Verification{{ID: model.ID{Framework: "remix", Variant: "default"}, Test: "json", Status: "fail", Reasons: []string{"Content-Type is text/html"}}}
 	n.Frameworks[0].Build = "other"
 	tab, err := Sets(one(b), one(n), DefaultOptions())
 	if err != nil {
@@ -455,7 +454,7 @@ func TestCompareVariants(t *testing.T) {
 		series{fw: "go-stdlib", variant: "default", test: "queries", n: 20, rps: seq(9000, 5), cpu: 0.2},
 		series{fw: "go-stdlib", variant: "slow", test: "queries", n: 20, rps: seq(3000, 4), cpu: 0.3},
 	)
-	base, slow := Variant{"go-stdlib", "default"}, Variant{"go-stdlib", "slow"}
+	base, slow := model.ID{Framework: "go-stdlib", Variant: "default"}, model.ID{Framework: "go-stdlib", Variant: "slow"}
 	tab, err := Variants(f, base, slow, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -475,12 +474,12 @@ func TestCompareVariants(t *testing.T) {
 		t.Errorf("notes %q", tab.Notes)
 	}
 	for _, c := range []struct {
-		a, b Variant
+		a, b model.ID
 		o    Options
 		want string
 	}{
 		{base, base, DefaultOptions(), "go-stdlib/default compared with itself: name two different variants"},
-		{base, Variant{"go-stdlib", "fast"}, DefaultOptions(), "run ab measured no go-stdlib/fast"},
+		{base, model.ID{Framework: "go-stdlib", Variant: "fast"}, DefaultOptions(), "run ab measured no go-stdlib/fast"},
 		{base, slow, Options{Alpha: 0.05, Basis: BasisRatio}, "basis ratio: two variants of one run compare with basis rps"},
 	} {
 		if _, err := Variants(f, c.a, c.b, c.o); err == nil || err.Error() != c.want {

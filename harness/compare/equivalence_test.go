@@ -3,11 +3,13 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/tfbench/tfbench/internal/golden"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/internal/golden"
+
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
@@ -24,7 +26,7 @@ func abEquivalenceFixture(t *testing.T) *Table {
 		{Test: "fortunes", Path: "/fortunes", Offset: 69, Base: "<title>Fortunes</title></head><body><table><tr><th>id</th><th>me", New: "<title>Fortunes</title></head><body><table class=\"f`\"><tr><td>フ</td>", Masks: 2},
 		{Test: "page", Path: "/ssr?rows=10000", Offset: -1, Error: "new: GET http://127.0.0.1:4000/ssr?rows=10000: connection refused"},
 	}
-	tab, err := Variants(f, Variant{"go-stdlib", "default@base"}, Variant{"go-stdlib", "default@new"}, DefaultOptions())
+	tab, err := Variants(f, model.ID{Framework: "go-stdlib", Variant: "default@base"}, model.ID{Framework: "go-stdlib", Variant: "default@new"}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // formatFixture: go-stdlib equal on both sides, nextjs json 10% slower in
@@ -65,7 +67,7 @@ func TestCompareMarkdownVariantsAndEscape(t *testing.T) {
 	f := file("ab", hostA,
 		series{fw: "go-stdlib", variant: "default", test: "a|b", rps: seq(50000, 5)},
 		series{fw: "go-stdlib", variant: "slow", test: "a|b", rps: seq(4000, 5)})
-	tab, err := Variants(f, Variant{"go-stdlib", "default"}, Variant{"go-stdlib", "slow"}, DefaultOptions())
+	tab, err := Variants(f, model.ID{Framework: "go-stdlib", Variant: "default"}, model.ID{Framework: "go-stdlib", Variant: "slow"}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,10 @@ package compare
 
 import (
 	"bytes"
-	"github.com/tfbench/tfbench/internal/golden"
 	"testing"
 	"time"
+
+	"github.com/tfbench/tfbench/internal/golden"
 )
 
 // goldenFixture compares two runs on host a with every verdict: go-stdlib

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/rankstat"
 	"github.com/tfbench/tfbench/harness/ratio"
@@ -116,7 +117,7 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 // prints; rows are f's suite tests, keyed by next's variant. Errors:
 // options out of range, a basis other than rps, base equal to next, a
 // variant the run did not measure.
-func Variants(f *results.File, base, next Variant, o Options) (*Table, error) {
+func Variants(f *results.File, base, next model.ID, o Options) (*Table, error) {
 	o, err := o.check()
 	if err != nil {
 		return nil, err
@@ -132,8 +133,8 @@ func Variants(f *results.File, base, next Variant, o Options) (*Table, error) {
 	}
 	run := results.Run{Label: f.RunID, File: f}
 	set := &results.Set{Runs: []results.Run{run}}
-	for _, v := range []Variant{base, next} {
-		if _, ok := set.Owner(v.Framework, v.Variant); !ok {
+	for _, v := range []model.ID{base, next} {
+		if _, ok := set.Owner(v); !ok {
 			return nil, fmt.Errorf("run %s measured no %s", f.RunID, v)
 		}
 	}
@@ -142,8 +143,8 @@ func Variants(f *results.File, base, next Variant, o Options) (*Table, error) {
 	s := sideOf(o.BaseName, set)
 	for _, test := range f.Suite.Tests {
 		n := suite.HeadlineOf(test.Queries)
-		kb := ratio.Key{Framework: base.Framework, Variant: base.Variant, Test: test.Name, N: n}
-		kn := ratio.Key{Framework: next.Framework, Variant: next.Variant, Test: test.Name, N: n}
+		kb := ratio.Key{ID: base, Test: test.Name, N: n}
+		kn := ratio.Key{ID: next, Test: test.Name, N: n}
 		b, _ := s.at(0, kb, o)
 		nw, _ := s.at(0, kn, o)
 		t.Rows = append(t.Rows, newRow(kn, b, nw))
@@ -184,7 +185,7 @@ func (s *side) rows(o Options) map[rowKey]Side {
 	for i, r := range s.set.Runs {
 		for k := range s.peaks[i] {
 			rk := rowKey{Key: k}
-			if k.Name() == o.Reference {
+			if k.ID == o.ref() {
 				if o.Basis == BasisRatio {
 					continue
 				}
@@ -202,8 +203,7 @@ func (s *side) rows(o Options) map[rowKey]Side {
 // series for k (the Side then says why).
 func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 	run := s.set.Runs[i]
-	v := Variant{k.Framework, k.Variant}
-	sd := Side{Run: run.Label, Name: v.String(), Build: build(run.File, v)}
+	sd := Side{Run: run.Label, Name: k.ID.String(), Build: build(run.File, k.ID)}
 	r, ok := s.peaks[i][k]
 	if !ok {
 		sd.Reason = MissingReason(run.File, k)
@@ -217,8 +217,7 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 	sd.Peak, sd.Connections, sd.Pipeline = r.Peak, r.Connections, r.Pipeline
 	sd.CPUms = rankstat.Median(slices.Collect(maps.Values(r.CPUms)))
 	sd.GeneratorSaturated = r.GeneratorSaturated
-	refKey := k
-	refKey.Framework, refKey.Variant, _ = strings.Cut(o.Reference, "/")
+	refKey := ratio.Key{ID: o.ref(), Test: k.Test, N: k.N}
 	ref, refOK := s.peaks[i][refKey]
 	if refOK && ref.OK && ref.Peak > 0 {
 		sd.RefRatio = r.Peak / ref.Peak
@@ -250,10 +249,10 @@ func (s *side) missing(k rowKey, o Options) (Side, bool) {
 			if r.Label != k.Run {
 				continue
 			}
-		case k.Name() == o.Reference && s.multi:
+		case k.ID == o.ref() && s.multi:
 			continue // the reference of a merged side is keyed by run
 		default:
-			if _, ok := s.set.Owner(k.Framework, k.Variant); !ok {
+			if _, ok := s.set.Owner(k.ID); !ok {
 				return Side{}, false
 			}
 			if !measures(r.File, k.Key) {
@@ -267,28 +266,18 @@ func (s *side) missing(k rowKey, o Options) (Side, bool) {
 }
 
 func measures(f *results.File, k ratio.Key) bool {
-	for _, fw := range f.Frameworks {
-		if fw.Name == k.Framework && fw.Variant == k.Variant {
-			return true
-		}
-	}
-	for _, sm := range f.Samples {
-		if sm.Framework == k.Framework && sm.Variant == k.Variant {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(f.Measured(), k.ID)
 }
 
 // MissingReason says why f has no peak series for k: the framework's build
 // or start error, its verification failure, or no samples.
 func MissingReason(f *results.File, k ratio.Key) string {
 	for _, fw := range f.Frameworks {
-		if fw.Name == k.Framework && fw.Variant == k.Variant && fw.Error != "" {
+		if fw.ID() == k.ID && fw.Error != "" {
 			return "could not build or start: " + fw.Error
 		}
 	}
-	if v, ok := f.Verification(k.Framework, k.Variant, k.Test); ok && v.Status == "fail" {
+	if v, ok := f.Verification(k.ID, k.Test); ok && v.Status == model.Fail {
 		return "verification failed: " + strings.Join(v.Reasons, "; ")
 	}
 	if k.N > 0 {
@@ -297,9 +286,9 @@ func MissingReason(f *results.File, k ratio.Key) string {
 	return "no samples of " + k.Test
 }
 
-func build(f *results.File, v Variant) string {
+func build(f *results.File, v model.ID) string {
 	for _, fw := range f.Frameworks {
-		if fw.Name == v.Framework && fw.Variant == v.Variant {
+		if fw.ID() == v {
 			return fw.Build
 		}
 	}
@@ -349,7 +338,7 @@ func commonTests(t *Table, base, next *results.Set) (map[string]bool, map[string
 }
 
 func newRow(k ratio.Key, b, n Side) Row {
-	r := Row{Framework: k.Framework, Variant: k.Variant, Test: k.Test, N: k.N, Base: b, New: n}
+	r := Row{ID: k.ID, Test: k.Test, N: k.N, Base: b, New: n}
 	if b.OK && n.OK && b.Peak > 0 {
 		r.Ratio = n.Peak / b.Peak
 	}
@@ -361,7 +350,7 @@ func newRow(k ratio.Key, b, n Side) Row {
 }
 
 func cmpRows(a, b Row, order map[string]int) int {
-	if c := strings.Compare(a.Framework+"/"+a.Variant, b.Framework+"/"+b.Variant); c != 0 {
+	if c := strings.Compare(a.ID.String(), b.ID.String()); c != 0 {
 		return c
 	}
 	if c := order[a.Test] - order[b.Test]; c != 0 {
@@ -452,9 +441,9 @@ func hostDiff(a, b probe.Host) string {
 // with " (run L)" for a reference keyed by run.
 func variantLabel(k rowKey) string {
 	if k.Run != "" {
-		return k.Name() + " (run " + k.Run + ")"
+		return k.ID.String() + " (run " + k.Run + ")"
 	}
-	return k.Name()
+	return k.ID.String()
 }
 
 func testLabel(test string, n int) string {

@@ -28,7 +28,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // preload is the script every Node process of a monitored server loads
@@ -165,12 +165,12 @@ type Reading struct {
 // Max is the largest max, P99 the largest p99, P50 the p50 of the worst
 // process (the largest p99, then the largest max, then the lowest pid),
 // Processes the number of readings. No readings give the zero value.
-func Worst(rs []Reading) sweep.EventLoop {
+func Worst(rs []Reading) model.EventLoop {
 	if len(rs) == 0 {
-		return sweep.EventLoop{}
+		return model.EventLoop{}
 	}
 	worst := rs[0]
-	out := sweep.EventLoop{Processes: len(rs)}
+	out := model.EventLoop{Processes: len(rs)}
 	for _, r := range rs {
 		out.Max = max(out.Max, r.Max)
 		if r.P99 > worst.P99 || r.P99 == worst.P99 && (r.Max > worst.Max || r.Max == worst.Max && r.Pid < worst.Pid) {
@@ -193,7 +193,7 @@ func Reset(ctx context.Context, dir string) error { return Client{}.Reset(ctx, d
 
 // Read returns the worst event-loop delay among the Node processes with a
 // socket in dir (Client.Read with DefaultTimeout).
-func Read(ctx context.Context, dir string) (sweep.EventLoop, error) { return Client{}.Read(ctx, dir) }
+func Read(ctx context.Context, dir string) (model.EventLoop, error) { return Client{}.Read(ctx, dir) }
 
 // Reset sends reset to every socket in dir at once; each process answers
 // one 10 ms tick after clearing its histogram, once its event loop is free.
@@ -212,10 +212,10 @@ func (c Client) Reset(ctx context.Context, dir string) error {
 // (`event loop: D/123.sock: no answer to "read" within 10s`), closes without
 // an answer, or answers something else than a reading (quoted); no
 // process answering; ctx ending. Several are joined, in pid order.
-func (c Client) Read(ctx context.Context, dir string) (sweep.EventLoop, error) {
+func (c Client) Read(ctx context.Context, dir string) (model.EventLoop, error) {
 	rs, err := c.ask(ctx, dir, "read")
 	if err != nil {
-		return sweep.EventLoop{}, err
+		return model.EventLoop{}, err
 	}
 	return Worst(rs), nil
 }

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // fake is a Go listener on dir/<pid>.sock speaking the preload's protocol:
@@ -106,7 +106,7 @@ func TestReadWorstOfProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Max from 101, p99 and p50 from 202 (the worst p99).
-	want := sweep.EventLoop{P50: 11.3, P99: 40.7, Max: 80.2, Processes: 3}
+	want := model.EventLoop{P50: 11.3, P99: 40.7, Max: 80.2, Processes: 3}
 	if got != want {
 		t.Errorf("Read = %+v, want %+v", got, want)
 	}
@@ -129,18 +129,18 @@ func TestWorst(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		rs   []Reading
-		want sweep.EventLoop
+		want model.EventLoop
 	}{
-		{"none", nil, sweep.EventLoop{}},
-		{"one", []Reading{{Pid: 7, P50: 10.1, P99: 10.3, Max: 61, Count: 40}}, sweep.EventLoop{P50: 10.1, P99: 10.3, Max: 61, Processes: 1}},
+		{"none", nil, model.EventLoop{}},
+		{"one", []Reading{{Pid: 7, P50: 10.1, P99: 10.3, Max: 61, Count: 40}}, model.EventLoop{P50: 10.1, P99: 10.3, Max: 61, Processes: 1}},
 		{"p99 tie, larger max wins", []Reading{
 			{Pid: 1, P50: 10, P99: 20, Max: 30},
 			{Pid: 2, P50: 12, P99: 20, Max: 31},
-		}, sweep.EventLoop{P50: 12, P99: 20, Max: 31, Processes: 2}},
+		}, model.EventLoop{P50: 12, P99: 20, Max: 31, Processes: 2}},
 		{"full tie, lower pid wins", []Reading{
 			{Pid: 9, P50: 14, P99: 20, Max: 30},
 			{Pid: 3, P50: 11, P99: 20, Max: 30},
-		}, sweep.EventLoop{P50: 11, P99: 20, Max: 30, Processes: 2}},
+		}, model.EventLoop{P50: 11, P99: 20, Max: 30, Processes: 2}},
 	} {
 		if got := Worst(c.rs); got != c.want {
 			t.Errorf("%s: Worst = %+v, want %+v", c.name, got, c.want)
@@ -161,7 +161,7 @@ func TestReadSkipsStaleSockets(t *testing.T) {
 	}
 	c := Client{Timeout: 2 * time.Second}
 	got, err := c.Read(context.Background(), dir)
-	if want := (sweep.EventLoop{P50: 10.2, P99: 10.9, Max: 15, Processes: 1}); err != nil || got != want {
+	if want := (model.EventLoop{P50: 10.2, P99: 10.9, Max: 15, Processes: 1}); err != nil || got != want {
 		t.Errorf("Read = %+v, %v; want %+v", got, err, want)
 	}
 	if err := c.Reset(context.Background(), dir); err != nil {

@@ -59,7 +59,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/internal/yamlfile"
 )
 
@@ -161,7 +161,7 @@ type Spec struct {
 	Env map[string]string
 	// Endpoints overrides the suite's path per test type (`endpoints:`);
 	// queries, updates and page paths hold the "{n}" placeholder.
-	Endpoints map[suite.Type]string
+	Endpoints map[model.TestType]string
 	// Masks are regular expressions (`masks:`, Go RE2 syntax) matching what
 	// changes per request or per build in this adapter's pages (ids,
 	// build hashes); tfbench ab masks them, besides its defaults, before it
@@ -484,7 +484,7 @@ func (l loader) env(n *yaml.Node, keyPath string) (map[string]string, error) {
 	return out, nil
 }
 
-func (l loader) endpoints(n *yaml.Node, keyPath string) (map[suite.Type]string, error) {
+func (l loader) endpoints(n *yaml.Node, keyPath string) (map[model.TestType]string, error) {
 	if n.Tag == "!!null" {
 		return nil, nil
 	}
@@ -492,14 +492,14 @@ func (l loader) endpoints(n *yaml.Node, keyPath string) (map[suite.Type]string, 
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[suite.Type]string, len(kv))
+	out := make(map[model.TestType]string, len(kv))
 	for _, e := range kv {
 		k, v := e.Key, e.Value
 		key := e.Path
-		t := suite.Type(k.Value)
+		t := model.TestType(k.Value)
 		if !t.Valid() {
-			names := make([]string, len(suite.Types))
-			for i, t := range suite.Types {
+			names := make([]string, len(model.Types))
+			for i, t := range model.Types {
 				names[i] = string(t)
 			}
 			return nil, l.Errorf(k, key, "unknown test type (known: %s)", strings.Join(names, ", "))
@@ -629,7 +629,7 @@ func (s *Spec) Variant(name string) (Variant, error) {
 // Endpoint returns the adapter's path for test type t from `endpoints:`,
 // or fallback (normally the suite test's path) when the adapter does not
 // override it. Paths of queries and updates hold "{n}" (suite.FillPath).
-func (s *Spec) Endpoint(t suite.Type, fallback string) string {
+func (s *Spec) Endpoint(t model.TestType, fallback string) string {
 	if p, ok := s.Endpoints[t]; ok {
 		return p
 	}

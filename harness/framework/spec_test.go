@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -110,7 +111,7 @@ func TestLoadFixture(t *testing.T) {
 		Ready:        "/json",
 		ReadyTimeout: 20 * time.Second,
 		Env:          map[string]string{"FIXTURE_SPEC": "from-spec", "FIXTURE_BOTH": "from-spec", "NODE_ENV": "fixture"},
-		Endpoints:    map[suite.Type]string{suite.Queries: "/q?n={n}", suite.JSON: "/j"},
+		Endpoints:    map[model.TestType]string{model.Queries: "/q?n={n}", model.JSON: "/j"},
 		Variants: []Variant{
 			{Name: "default", Description: "the server replaces the shell (exec)", Env: map[string]string{"FIXTURE_BOTH": "from-variant"}},
 			{Name: "shell", Description: "the shell stays the group leader and spawns a sleep beside the server", Start: `sleep 300 & "$TFBENCH_BUILD_DIR/server"`},
@@ -125,13 +126,13 @@ func TestLoadFixture(t *testing.T) {
 		t.Errorf("Load(%s)\n got %+v\nwant %+v", path, s, want)
 	}
 
-	if got := s.Endpoint(suite.Queries, "/queries?queries={n}"); got != "/q?n={n}" {
+	if got := s.Endpoint(model.Queries, "/queries?queries={n}"); got != "/q?n={n}" {
 		t.Errorf("Endpoint(queries) = %q, want the override /q?n={n}", got)
 	}
-	if got := s.Endpoint(suite.Fortunes, "/fortunes"); got != "/fortunes" {
+	if got := s.Endpoint(model.Fortunes, "/fortunes"); got != "/fortunes" {
 		t.Errorf("Endpoint(fortunes) = %q, want the fallback /fortunes", got)
 	}
-	if got := suite.PathFor(s.Endpoint(suite.Queries, ""), 20); got != "/q?n=20" {
+	if got := suite.PathFor(s.Endpoint(model.Queries, ""), 20); got != "/q?n=20" {
 		t.Errorf("PathFor(Endpoint(queries), 20) = %q", got)
 	}
 
@@ -179,9 +180,9 @@ func TestGoStdlibSpec(t *testing.T) {
 	if !strings.Contains(s.Build, `"$TFBENCH_BUILD_DIR/server"`) || s.Start != `exec "$TFBENCH_BUILD_DIR/server"` {
 		t.Errorf("go-stdlib build %q start %q", s.Build, s.Start)
 	}
-	wantEP := map[suite.Type]string{
-		suite.JSON: "/json", suite.Plaintext: "/plaintext", suite.DB: "/db",
-		suite.Queries: "/queries?queries={n}", suite.Fortunes: "/fortunes", suite.Updates: "/updates?queries={n}", suite.Page: "/ssr?rows={n}",
+	wantEP := map[model.TestType]string{
+		model.JSON: "/json", model.Plaintext: "/plaintext", model.DB: "/db",
+		model.Queries: "/queries?queries={n}", model.Fortunes: "/fortunes", model.Updates: "/updates?queries={n}", model.Page: "/ssr?rows={n}",
 	}
 	if !maps.Equal(s.Endpoints, wantEP) {
 		t.Errorf("go-stdlib endpoints %v, want %v", s.Endpoints, wantEP)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rakyll/hey/requester"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -91,7 +92,7 @@ func heyHeaders(r *http.Request, major int, host, accept string) string {
 
 func TestHeyProtocolsAndHeaders(t *testing.T) {
 	const body = "Hello, World!"
-	accept := suite.Plaintext.Accept()
+	accept := model.Plaintext.Accept()
 	for _, tc := range []struct {
 		name   string
 		scheme string

@@ -24,7 +24,7 @@ type Options struct {
 	// Path is the request target, starting with "/" (e.g.
 	// "/queries?queries=20"); fill "{n}" with suite.PathFor first.
 	Path string
-	// Accept is the Accept header's value (suite.Type.Accept()); empty sends
+	// Accept is the Accept header's value (model.TestType.Accept()); empty sends
 	// no Accept header.
 	Accept string
 	// Connections is the concurrency: open connections, each a closed loop,

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // prober runs the interference probe of one run (Options.Probe): one
@@ -40,7 +40,7 @@ func newProber(cfg config) *prober {
 		return nil
 	}
 	o := Options{
-		Addr: cfg.Addr, Host: cfg.Host, Path: q.Path, Accept: suite.Plaintext.Accept(),
+		Addr: cfg.Addr, Host: cfg.Host, Path: q.Path, Accept: model.Plaintext.Accept(),
 		Connections: 1, Pipeline: 1, Rate: 1 / q.Interval.Seconds(), CheckEvery: DefaultCheckEvery,
 		Duration: cfg.Duration, Timeout: cfg.Timeout,
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // singleThreaded is a server whose every handler takes one global lock, as
@@ -86,8 +86,8 @@ func probeRun(t *testing.T, s *singleThreaded, o Options) *Result {
 	if got := s.procs.Load(); got != int64(procs+1) {
 		t.Errorf("GOMAXPROCS %d during the probe, want %d", got, procs+1)
 	}
-	if got, _ := s.accept.Load().(string); got != suite.Plaintext.Accept() {
-		t.Errorf("probe Accept %q, want plaintext's %q", got, suite.Plaintext.Accept())
+	if got, _ := s.accept.Load().(string); got != model.Plaintext.Accept() {
+		t.Errorf("probe Accept %q, want plaintext's %q", got, model.Plaintext.Accept())
 	}
 	q := r.Probe
 	if q == nil {

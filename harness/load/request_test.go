@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestRequestBytes(t *testing.T) {
-	o := Options{Addr: "127.0.0.1:8080", Path: "/queries?queries=20", Accept: suite.Queries.Accept(),
+	o := Options{Addr: "127.0.0.1:8080", Path: "/queries?queries=20", Accept: model.Queries.Accept(),
 		Connections: 1, Pipeline: 3, Duration: 1, Timeout: 1e9}
 	cfg, err := o.validate()
 	if err != nil {

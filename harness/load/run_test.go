@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // server is an httptest server on 127.0.0.1 that counts the connections it
@@ -192,7 +192,7 @@ func TestRunChunked(t *testing.T) {
 // header set.
 func TestRunContentLength(t *testing.T) {
 	body := strings.Repeat("x", 1234)
-	accept := suite.Fortunes.Accept()
+	accept := model.Fortunes.Accept()
 	var bad atomic.Value
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		got := fmt.Sprintf("%s %s %s|%s|%s|%s|%s|%v", r.Method, r.RequestURI, r.Proto, r.Host,
@@ -286,7 +286,7 @@ func TestRunPipelineFast(t *testing.T) {
 		served.Add(1)
 		io.WriteString(w, "Hello, World!")
 	})
-	r := run(t, Options{Addr: s.addr(), Path: "/plaintext", Accept: suite.Plaintext.Accept(),
+	r := run(t, Options{Addr: s.addr(), Path: "/plaintext", Accept: model.Plaintext.Accept(),
 		Connections: 2, Pipeline: 4, Duration: 300 * time.Millisecond, Timeout: 2 * time.Second})
 	s.Close()
 	n, m := r.Responses, served.Load()

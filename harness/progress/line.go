@@ -17,14 +17,16 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"golang.org/x/term"
 )
 
 // Step is the shot a run is about to measure and how far the run is.
 type Step struct {
-	// Framework and Variant name the target (Variant is the recorded
-	// variant name, run.Target.Label when set); Test is the suite test.
-	Framework, Variant, Test string
+	// ID names the target (its variant the recorded name, with
+	// run.Target.Label when set); Test is the suite test.
+	model.ID
+	Test string
 	// N is the queries/updates row count (0 for the other test types);
 	// Connections the concurrency (open connections) of the shot.
 	N, Connections int
@@ -77,7 +79,7 @@ func (s Step) Text() string { return s.where() + s.when() }
 // where is Text's first part: "round 2/5 · nextjs/default · fortunes c=64".
 func (s Step) where() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "round %d/%d · %s/%s · %s", s.Round, s.Rounds, s.Framework, s.Variant, s.Test)
+	fmt.Fprintf(&b, "round %d/%d · %s · %s", s.Round, s.Rounds, s.ID, s.Test)
 	if s.N > 0 {
 		fmt.Fprintf(&b, " N=%d", s.N)
 	}

@@ -8,12 +8,14 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // step is round 2 of 5 of nextjs/default on fortunes at c=64, 3:05 into
 // measuring with an ETA of 7:40: 37 of 129 planned seconds done, each
 // planned second taking 5 s of wall time, 92 × 5 s = 460 s left.
-var step = Step{Framework: "nextjs", Variant: "default", Test: "fortunes", Connections: 64, Round: 2, Rounds: 5,
+var step = Step{ID: model.ID{Framework: "nextjs", Variant: "default"}, Test: "fortunes", Connections: 64, Round: 2, Rounds: 5,
 	Shot: 5 * time.Second, Done: 37 * time.Second, Total: 129 * time.Second, Elapsed: 185 * time.Second}
 
 func TestETA(t *testing.T) {
@@ -47,7 +49,7 @@ func TestClock(t *testing.T) {
 }
 
 func TestStepText(t *testing.T) {
-	queries := Step{Framework: "go-stdlib", Variant: "default@new", Test: "queries", N: 20, Connections: 16, Round: 1, Rounds: 1, Elapsed: 12 * time.Second}
+	queries := Step{ID: model.ID{Framework: "go-stdlib", Variant: "default@new"}, Test: "queries", N: 20, Connections: 16, Round: 1, Rounds: 1, Elapsed: 12 * time.Second}
 	rate := step
 	rate.Rate, rate.Connections = 200, 8
 	cases := []struct {

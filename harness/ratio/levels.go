@@ -7,9 +7,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/montanaflynn/stats"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // LevelP99 is one closed-loop level (connections, pipeline depth) that two
@@ -23,30 +23,19 @@ type LevelP99 struct {
 	APeak, BPeak          bool
 }
 
-// SameLevelP99 lists the levels a and b (variant keys "framework/variant")
-// both measured, per test of f's suite at its headline N (page tests left
+// SameLevelP99 lists the levels variants a and b both measured, per test of f's suite at its headline N (page tests left
 // out), in suite and level order: their p99 at the same concurrency, where
 // a target on "p99 at peak" compares each at its own peak level.
-func SameLevelP99(f *results.File, a, b string) []LevelP99 {
-	peaks := map[string]map[string]sweep.Peak{} // test -> variant key -> peak
-	for _, p := range sweep.Peaks(f.Samples) {
-		key := p.Framework + "/" + p.Variant
-		if key != a && key != b {
-			continue
-		}
-		if peaks[p.Test] == nil {
-			peaks[p.Test] = map[string]sweep.Peak{}
-		}
-		peaks[p.Test][key+"@"+fmt.Sprint(p.N)] = p
-	}
+func SameLevelP99(f *results.File, a, b model.ID) []LevelP99 {
+	peaks := f.Peaks()
 	var out []LevelP99
 	for _, t := range f.Suite.Tests {
-		if suite.Type(t.Type) == suite.Page {
+		if model.TestType(t.Type) == model.Page {
 			continue
 		}
 		n := suite.HeadlineOf(t.Queries)
-		pa, okA := peaks[t.Name][a+"@"+fmt.Sprint(n)]
-		pb, okB := peaks[t.Name][b+"@"+fmt.Sprint(n)]
+		pa, okA := peaks.At(a, t.Name, n)
+		pb, okB := peaks.At(b, t.Name, n)
 		if !okA || !okB {
 			continue
 		}
@@ -67,7 +56,7 @@ func SameLevelP99(f *results.File, a, b string) []LevelP99 {
 	return out
 }
 
-func medianP99(l sweep.Level) float64 {
+func medianP99(l model.Level) float64 {
 	v := make([]float64, 0, len(l.Samples))
 	for _, s := range l.Samples {
 		v = append(v, s.Latency.P99)
@@ -78,9 +67,9 @@ func medianP99(l sweep.Level) float64 {
 
 // WriteLevels prints rows as a table: test, level, a's and b's p99 in ms
 // (a "*" after the figure marks that variant's peak level) and a ÷ b.
-func WriteLevels(w io.Writer, rows []LevelP99, a, b string) error {
+func WriteLevels(w io.Writer, rows []LevelP99, a, b model.ID) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join([]string{"test", "connections", a, b, "ratio"}, "\t")+"\t")
+	fmt.Fprintln(tw, strings.Join([]string{"test", "connections", a.String(), b.String(), "ratio"}, "\t")+"\t")
 	for _, r := range rows {
 		level := fmt.Sprint(r.Connections)
 		if r.Pipeline > 1 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
@@ -35,7 +36,7 @@ func TestSameLevelP99(t *testing.T) {
 	add("node", "queries", 20, 64, []float64{4, 4, 4}, []float64{30, 31, 32})
 	add("engine", "page", 10, 4, []float64{9, 9, 9}, []float64{1, 1, 1})
 	add("node", "page", 10, 4, []float64{9, 9, 9}, []float64{2, 2, 2})
-	got := SameLevelP99(f, "engine/default", "node/default")
+	got := SameLevelP99(f, model.MustID("engine/default"), model.MustID("node/default"))
 	want := []LevelP99{
 		{Test: "json", Connections: 16, A: 1.5, B: 2, BPeak: true},
 		{Test: "json", Connections: 64, A: 4, B: 6.1, APeak: true},
@@ -45,7 +46,7 @@ func TestSameLevelP99(t *testing.T) {
 		t.Fatalf("SameLevelP99 =\n%+v\nwant\n%+v", got, want)
 	}
 	var b strings.Builder
-	if err := WriteLevels(&b, got, "engine/default", "node/default"); err != nil {
+	if err := WriteLevels(&b, got, model.MustID("engine/default"), model.MustID("node/default")); err != nil {
 		t.Fatal(err)
 	}
 	wantText := "          test  connections  engine/default  node/default  ratio\n" +

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/montanaflynn/stats"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
@@ -29,11 +30,11 @@ type Cell struct {
 }
 
 // Row is one test at one of its Ns (a page size, or the headline N,
-// suite.HeadlineOf): the cells by variant key "framework/variant".
+// suite.HeadlineOf): the cells by variant.
 type Row struct {
 	Test  string
 	N     int
-	Cells map[string]Cell
+	Cells map[model.ID]Cell
 }
 
 // Table returns one Row per test of f's suite and N of Ns (a page test one
@@ -43,7 +44,7 @@ func Table(f *results.File) []Row {
 	var rows []Row
 	for _, t := range f.Suite.Tests {
 		for _, n := range Ns(t) {
-			r := Row{Test: t.Name, N: n, Cells: map[string]Cell{}}
+			r := Row{Test: t.Name, N: n, Cells: map[model.ID]Cell{}}
 			for k, x := range rounds {
 				if k.Test != t.Name || k.N != n {
 					continue
@@ -53,7 +54,7 @@ func Table(f *results.File) []Row {
 					c.RPS = x.Peak
 					c.CPUms, _ = stats.Median(slices.Collect(maps.Values(x.CPUms))) // NumPy's default interpolation
 				}
-				r.Cells[k.Name()] = c
+				r.Cells[k.ID] = c
 			}
 			rows = append(rows, r)
 		}
@@ -62,7 +63,7 @@ func Table(f *results.File) []Row {
 }
 
 // Ratio is a's peak RPS over b's on r; ok is false when either has no peak.
-func (r Row) Ratio(a, b string) (float64, bool) {
+func (r Row) Ratio(a, b model.ID) (float64, bool) {
 	ca, cb := r.Cells[a], r.Cells[b]
 	if !ca.OK || !cb.OK || cb.RPS == 0 {
 		return 0, false
@@ -70,18 +71,20 @@ func (r Row) Ratio(a, b string) (float64, bool) {
 	return ca.RPS / cb.RPS, true
 }
 
-// Write prints rows as a table, one column per variant key in columns
+// Write prints rows as a table, one column per variant in columns
 // (peak RPS), then the ratios of the first column to each other one and
 // its CPU ms per request; "—" where a variant has no peak. Errors are the
 // writer's.
-func Write(w io.Writer, rows []Row, columns []string) error {
+func Write(w io.Writer, rows []Row, columns []model.ID) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	head := []string{"test"}
-	head = append(head, columns...)
-	for _, c := range columns[1:] {
-		head = append(head, "÷ "+c)
+	for _, c := range columns {
+		head = append(head, c.String())
 	}
-	head = append(head, "CPU ms/req "+columns[0])
+	for _, c := range columns[1:] {
+		head = append(head, "÷ "+c.String())
+	}
+	head = append(head, "CPU ms/req "+columns[0].String())
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, r := range rows {
 		line := []string{Label(r.Test, r.N)}

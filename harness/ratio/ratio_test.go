@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // sample is one passing round of fw/variant on test at c connections.
-func sample(fw, variant, test string, n, c, round int, rps, cpu float64) sweep.Sample {
-	s := sweep.Sample{RPS: rps, CPUPerRequest: cpu, Gate: sweep.GateResult{Passed: true}}
+func sample(fw, variant, test string, n, c, round int, rps, cpu float64) model.Sample {
+	s := model.Sample{RPS: rps, CPUPerRequest: cpu, Gate: model.GateResult{Passed: true}}
 	s.Framework, s.Variant, s.Test, s.N, s.Connections, s.Round = fw, variant, test, n, c, round
 	return s
 }
@@ -34,7 +34,7 @@ func fixture() *results.File {
 	add("node-http", "default", "queries", 20, [3]float64{7000, 7000, 7000}, 0.25)
 	// go-stdlib's queries failed the gate in a round: no peak.
 	bad := sample("go-stdlib", "default", "queries", 20, 16, 1, 6000, 0.3)
-	bad.Gate = sweep.GateResult{Reason: "socket errors: read 1"}
+	bad.Gate = model.GateResult{Reason: "socket errors: read 1"}
 	f.Samples = append(f.Samples, bad)
 	// The page test: a row per size, the 10,000-row page under 100 RPS.
 	add("engine", "pool", "page", 10, [3]float64{9000, 9100, 9200}, 0.1)
@@ -49,17 +49,17 @@ func TestTableAndWrite(t *testing.T) {
 	if len(rows) != 4 || rows[1].N != 20 || rows[2].N != 10 || rows[3].N != 10000 {
 		t.Fatalf("rows %+v; want json, queries N=20, page N=10 and N=10000", rows)
 	}
-	if c := rows[0].Cells["engine/pool"]; !c.OK || c.RPS != 46000 || c.CPUms != 0.021 {
+	if c := rows[0].Cells[model.MustID("engine/pool")]; !c.OK || c.RPS != 46000 || c.CPUms != 0.021 {
 		t.Errorf("engine json cell %+v, want the median 46000 RPS, 0.021 ms", c)
 	}
-	if x, ok := rows[0].Ratio("engine/pool", "go-stdlib/default"); !ok || x != 0.92 {
+	if x, ok := rows[0].Ratio(model.MustID("engine/pool"), model.MustID("go-stdlib/default")); !ok || x != 0.92 {
 		t.Errorf("json ratio %v %v, want 0.92", x, ok)
 	}
-	if _, ok := rows[1].Ratio("engine/pool", "go-stdlib/default"); ok {
+	if _, ok := rows[1].Ratio(model.MustID("engine/pool"), model.MustID("go-stdlib/default")); ok {
 		t.Error("a ratio over a variant without a peak")
 	}
 	var b strings.Builder
-	if err := Write(&b, rows, []string{"engine/pool", "go-stdlib/default", "node-http/default"}); err != nil {
+	if err := Write(&b, rows, []model.ID{model.MustID("engine/pool"), model.Reference, model.MustID("node-http/default")}); err != nil {
 		t.Fatal(err)
 	}
 	want := `          test  engine/pool  go-stdlib/default  node-http/default  ÷ go-stdlib/default  ÷ node-http/default  CPU ms/req engine/pool

@@ -3,42 +3,31 @@ package ratio
 import (
 	"maps"
 	"slices"
-	"strings"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
-
-// Reference is the variant key "framework/variant" every ratio is taken
-// against (docs/design.md: go-stdlib is the reference).
-const Reference = "go-stdlib/default"
 
 // Key names one row: a framework variant and a suite test at one N: in
 // PeakRounds its headline N (suite.HeadlineOf: 20 for queries and updates
 // when measured, else their largest N; 0 for the other test types), in
 // RowRounds and Table any N of Ns (a page test's every size).
 type Key struct {
-	Framework, Variant, Test string
-	N                        int
+	model.ID
+	Test string
+	N    int
 }
 
-// Name is k's variant key "framework/variant", as Reference and Row.Cells
-// spell it.
-func (k Key) Name() string { return k.Framework + "/" + k.Variant }
+// Reference is the key of model.Reference on k's test and N.
+func (k Key) Reference() Key { return Key{ID: model.Reference, Test: k.Test, N: k.N} }
 
-// Reference is the key of the Reference variant on k's test and N.
-func (k Key) Reference() Key {
-	fw, variant, _ := strings.Cut(Reference, "/")
-	return Key{Framework: fw, Variant: variant, Test: k.Test, N: k.N}
-}
-
-// Rounds is a key's per-round figures at its peak level (sweep.Peaks: the
+// Rounds is a key's per-round figures at its peak level (model.Peaks: the
 // eligible level with the highest median RPS), by round number (1-based).
 type Rounds struct {
 	Key
 	// OK is false when the key has no peak (no level passed the gate in
-	// every round); Reason then says why (sweep.Peak.Reason, naming the
+	// every round); Reason then says why (model.Peak.Reason, naming the
 	// level, round and gate reason) and the other fields are zero.
 	OK     bool
 	Reason string
@@ -47,7 +36,7 @@ type Rounds struct {
 	Connections, Pipeline int
 	// RPS maps a round number to that round's RPS (requests/s) at the peak
 	// level; CPUms maps it to the server's CPU time per request in ms;
-	// P99ms to its 99th-percentile latency in ms (sweep.Latency.P99, from
+	// P99ms to its 99th-percentile latency in ms (model.Latency.P99, from
 	// the sample's merged histogram).
 	RPS   map[int]float64
 	CPUms map[int]float64
@@ -79,7 +68,7 @@ func RowRounds(f *results.File) map[Key]Rounds {
 // row per page size (its rows), queries and updates their headline N
 // (suite.HeadlineOf), the other tests N = 0.
 func Ns(t results.Test) []int {
-	if suite.Type(t.Type) == suite.Page && len(t.Queries) > 0 {
+	if model.TestType(t.Type) == model.Page && len(t.Queries) > 0 {
 		return slices.Clone(t.Queries)
 	}
 	return []int{suite.HeadlineOf(t.Queries)}
@@ -91,18 +80,18 @@ func peakRounds(f *results.File, keep func(t results.Test, n int) bool) map[Key]
 		tests[t.Name] = t
 	}
 	out := map[Key]Rounds{}
-	for _, p := range sweep.Peaks(f.Samples) {
+	for _, p := range f.Peaks().List {
 		t, ok := tests[p.Test]
 		if !ok || !keep(t, p.N) {
 			continue
 		}
-		k := Key{Framework: p.Framework, Variant: p.Variant, Test: p.Test, N: p.N}
+		k := Key{ID: p.ID, Test: p.Test, N: p.N}
 		out[k] = roundsOf(k, p)
 	}
 	return out
 }
 
-func roundsOf(k Key, p sweep.Peak) Rounds {
+func roundsOf(k Key, p model.Peak) Rounds {
 	r := Rounds{Key: k, OK: p.OK, Reason: p.Reason}
 	if !p.OK {
 		return r

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // roundsFixture: go-stdlib json at c=16 (median 50000) and c=64 (45000),
@@ -29,7 +29,7 @@ func roundsFixture() *results.File {
 	add("go-stdlib", "queries", 1, 16, []float64{30000, 30000, 30000})
 	add("go-stdlib", "queries", 20, 16, []float64{9000, 9100, 9200})
 	add("astro", "json", 0, 16, []float64{3000, 3100, 3200})
-	f.Samples[len(f.Samples)-2].Gate = sweep.GateResult{Reason: "socket errors: read 1"}
+	f.Samples[len(f.Samples)-2].Gate = model.GateResult{Reason: "socket errors: read 1"}
 	// A constant-rate sample is not a peak level's round.
 	rate := sample("nextjs", "default", "json", 0, 64, 1, 1000, 0.5)
 	rate.Rate = 1000
@@ -38,10 +38,10 @@ func roundsFixture() *results.File {
 }
 
 var (
-	stdJSON    = Key{Framework: "go-stdlib", Variant: "default", Test: "json"}
-	nextJSON   = Key{Framework: "nextjs", Variant: "default", Test: "json"}
-	astroJSON  = Key{Framework: "astro", Variant: "default", Test: "json"}
-	stdQueries = Key{Framework: "go-stdlib", Variant: "default", Test: "queries", N: 20}
+	stdJSON    = Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "json"}
+	nextJSON   = Key{ID: model.ID{Framework: "nextjs", Variant: "default"}, Test: "json"}
+	astroJSON  = Key{ID: model.ID{Framework: "astro", Variant: "default"}, Test: "json"}
+	stdQueries = Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "queries", N: 20}
 )
 
 func TestPeakRoundsPeakLevel(t *testing.T) {
@@ -74,7 +74,7 @@ func TestPeakRoundsPeakLevel(t *testing.T) {
 
 func TestPeakRoundsHeadlineN(t *testing.T) {
 	m := PeakRounds(roundsFixture())
-	if _, ok := m[Key{Framework: "go-stdlib", Variant: "default", Test: "queries", N: 1}]; ok {
+	if _, ok := m[Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "queries", N: 1}]; ok {
 		t.Error("queries N=1 is in the map; only the headline N=20 belongs there")
 	}
 	r := m[stdQueries]
@@ -123,14 +123,14 @@ func TestPeakRoundsGeneratorSaturated(t *testing.T) {
 func TestPerRoundRatio(t *testing.T) {
 	f := roundsFixture()
 	m := PeakRounds(f)
-	if got := nextJSON.Reference(); got != stdJSON || got.Name() != Reference {
-		t.Fatalf("Reference() = %+v (%s), want %+v", got, got.Name(), stdJSON)
+	if got := nextJSON.Reference(); got != stdJSON || got.ID != model.Reference {
+		t.Fatalf("Reference() = %+v (%s), want %+v", got, got.ID, stdJSON)
 	}
 	ratios, rounds := PerRoundRatio(m[nextJSON], m[nextJSON.Reference()])
 	checkRatios(t, ratios, rounds, []float64{0.04, 0.04, 0.04, 0.04, 0.04}, []int{1, 2, 3, 4, 5})
 
 	// Drop go-stdlib's round 3 at every level: only rounds 1, 2, 4, 5 pair.
-	f.Samples = slices.DeleteFunc(f.Samples, func(s sweep.Sample) bool {
+	f.Samples = slices.DeleteFunc(f.Samples, func(s model.Sample) bool {
 		return s.Framework == "go-stdlib" && s.Test == "json" && s.Round == 3
 	})
 	m = PeakRounds(f)
@@ -175,11 +175,11 @@ func TestRowRounds(t *testing.T) {
 	if len(all) != 6 || len(peaks) != 5 {
 		t.Errorf("RowRounds has %d keys, PeakRounds %d; want 6 (page N=10 and 1000) and 5 (page N=1000 only)", len(all), len(peaks))
 	}
-	small := all[Key{Framework: "go-stdlib", Variant: "default", Test: "page", N: 10}]
+	small := all[Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "page", N: 10}]
 	if got, want := small.P99Values(), []float64{3, 2, 5, 4, 1}; !small.OK || !slices.Equal(got, want) {
 		t.Errorf("page N=10 P99Values %v, want %v", got, want)
 	}
-	if _, ok := peaks[Key{Framework: "go-stdlib", Variant: "default", Test: "page", N: 10}]; ok {
+	if _, ok := peaks[Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "page", N: 10}]; ok {
 		t.Error("PeakRounds has page N=10; only the headline N=1000 belongs there")
 	}
 }

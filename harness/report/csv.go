@@ -104,5 +104,5 @@ func csvLine(test string, n int, r Row) []string {
 		page = strconv.Itoa(r.PageBytes)
 	}
 	return []string{test, strconv.Itoa(n), r.Run, r.Framework, r.Variant, r.Runtime, peak, pct, ratio,
-		conns, pipe, p50, p99, cpu, rss, page, r.Verification, lo, hi, rounds, strings.Join(r.Notes, "; ")}
+		conns, pipe, p50, p99, cpu, rss, page, string(r.Verification), lo, hi, rounds, strings.Join(r.Notes, "; ")}
 }

@@ -2,14 +2,15 @@ package report
 
 import (
 	"bytes"
-	"github.com/tfbench/tfbench/internal/golden"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/internal/golden"
+
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // tfbFixture is siteFixture's run (json with a constant-rate round,
@@ -35,7 +36,7 @@ func tfbFixture(t *testing.T) *results.File {
 	}
 	for _, fw := range f.Frameworks {
 		for _, test := range []string{"plaintext", "db", "updates"} {
-			v := results.Verification{Framework: fw.Name, Variant: fw.Variant, Test: test, Status: "pass"}
+			v := results.Verification{ID: model.ID{Framework: fw.Name, Variant: fw.Variant}, Test: test, Status: "pass"}
 			if fw.Name == "node-http" && test == "db" {
 				v.Status, v.Reasons = "warn", []string{"GET /db: Server header missing"}
 			}
@@ -43,7 +44,7 @@ func tfbFixture(t *testing.T) *results.File {
 		}
 	}
 	add := func(fw, variant, test string, n, conns, pipe, round int, rps float64, pass bool) {
-		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: variant, Test: test, N: n, Connections: conns, Pipeline: pipe, Round: round},
+		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: variant}, Test: test, N: n, Connections: conns, Pipeline: pipe, Round: round},
 			RPS: rps, Responses: int64(rps), Success: int64(rps), Histogram: hist(t, 50), CPUPerRequest: 0.01 + 1/rps*100, ServerRSS: 25 << 20}
 		s.Gate.Passed = pass
 		if !pass {

@@ -7,10 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/ratio"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // Row is one framework variant on one test at one N (the headline N in
@@ -21,16 +20,17 @@ type Row struct {
 	// the run ID for a plain results.json, the CI job or machine in a merged
 	// file).
 	Run string
-	// Framework, Variant and Runtime name the variant as it ran
-	// (results.Framework; Runtime e.g. "node 24.22.3").
-	Framework, Variant, Runtime string
+	// ID and Runtime name the variant as it ran (results.Framework;
+	// Runtime e.g. "node 24.22.3").
+	model.ID
+	Runtime string
 	// OK is true when the row has figures: verified pass or warn and a
 	// peak (a level whose every round passed the success gate). Otherwise
 	// the figures below are zero and Why says why.
 	OK  bool
 	Why string
 	// PeakRPS is the peak: the highest median RPS (requests/s) over the
-	// eligible levels (sweep.Peaks); MinRPS and MaxRPS its range over the
+	// eligible levels (model.Peaks); MinRPS and MaxRPS its range over the
 	// rounds at that level, Rounds their count.
 	PeakRPS, MinRPS, MaxRPS float64
 	Rounds                  int
@@ -41,7 +41,7 @@ type Row struct {
 	// Best is true for the row PctOfBest is taken against (100%).
 	Best bool
 	// RatioToRef is PeakRPS over the peak RPS of the reference variant
-	// (ratio.Reference, go-stdlib/default) on the same test and N in the
+	// (model.Reference, go-stdlib/default) on the same test and N in the
 	// same run (1.06 = 6% more requests/s); 0 when that run has no
 	// measured reference.
 	RatioToRef float64
@@ -70,16 +70,15 @@ type Row struct {
 	// LoopP99ms and LoopMaxms the Node event-loop delay, the worst over
 	// those rounds. Each is -1 when no sample recorded it.
 	TTFBP50ms, TTFBP99ms, ProbeP99ms, ProbeMaxms, LoopP99ms, LoopMaxms float64
-	// Verification is the verdict: "pass", "warn", "fail" or
-	// "not verified".
-	Verification string
+	// Verification is the verdict, or NotVerified.
+	Verification model.Verdict
 	// Notes spell out the row: verification reasons ("warn: …"), why it
 	// was not measured, a saturated generator. Plain text (may hold "<").
 	Notes []string
 }
 
-// Label names the row's variant: "framework/variant".
-func (r Row) Label() string { return r.Framework + "/" + r.Variant }
+// NotVerified is Row.Verification of a variant with no verdict.
+const NotVerified model.Verdict = "not verified"
 
 // TestTable is one suite test at its headline N with one Row per framework
 // variant of every run.
@@ -114,7 +113,8 @@ type Size struct {
 // at one N (SSR-METHOD: 3 pages/s plus a probe every 20 ms, three rounds,
 // each cell a range): every figure is its min–max over the rounds.
 type RateRow struct {
-	Run, Framework, Variant string
+	Run string
+	model.ID
 	// Rounds counts the samples; Why, when set, says why the row has no
 	// figures (a round failed the gate, no latency recorded).
 	Rounds int
@@ -167,9 +167,9 @@ func Tables(s *results.Set) ([]TestTable, error) {
 		return nil, err
 	}
 	merged := len(s.Runs) > 1
-	peaks := make([][]sweep.Peak, len(s.Runs))
+	peaks := make([]*model.Peaks, len(s.Runs))
 	for i, r := range s.Runs {
-		peaks[i] = sweep.Peaks(r.File.Samples)
+		peaks[i] = r.File.Peaks()
 	}
 	out := make([]TestTable, 0, len(tests))
 	at := func(t results.Test, n int) []Row {
@@ -186,7 +186,7 @@ func Tables(s *results.Set) ([]TestTable, error) {
 		n := headlineOf(t)
 		tt := TestTable{Test: t, N: n, Slug: Slug(t.Name), Merged: merged}
 		tt.Rows = at(t, n)
-		if t.Type == string(suite.Page) {
+		if t.Type == model.Page {
 			for _, n := range t.Queries {
 				sz := Size{N: n, Rows: at(t, n)}
 				for i, r := range s.Runs {
@@ -206,7 +206,7 @@ func Tables(s *results.Set) ([]TestTable, error) {
 // test (suite: the headline of a page test is its largest size), the
 // queries headline of queries and updates (suite.HeadlineOf), 0 otherwise.
 func headlineOf(t results.Test) int {
-	if t.Type == string(suite.Page) && len(t.Queries) > 0 {
+	if t.Type == model.Page && len(t.Queries) > 0 {
 		return slices.Max(t.Queries)
 	}
 	return suite.HeadlineOf(t.Queries)
@@ -214,27 +214,23 @@ func headlineOf(t results.Test) int {
 
 // rowsAt builds one Row per framework variant of f on test at N, in f's
 // framework order, with RatioToRef set; PctOfBest is left to rank.
-func rowsAt(run string, f *results.File, peaks []sweep.Peak, test string, n int) []Row {
+func rowsAt(run string, f *results.File, peaks *model.Peaks, test string, n int) []Row {
 	out := make([]Row, 0, len(f.Frameworks))
 	for _, fw := range f.Frameworks {
-		var peak *sweep.Peak
-		for i := range peaks {
-			p := &peaks[i]
-			if p.Framework == fw.Name && p.Variant == fw.Variant && p.Test == test && p.N == n {
-				peak = p
-			}
+		var peak *model.Peak
+		if p, ok := peaks.At(fw.ID(), test, n); ok {
+			peak = &p
 		}
-		ver, hasV := f.Verification(fw.Name, fw.Variant, test)
+		ver, hasV := f.Verification(fw.ID(), test)
 		r := rowOf(run, fw, peak, ver, hasV)
-		if t, ok := testOf(f, test); ok && t.Type == string(suite.Page) {
+		if t, ok := testOf(f, test); ok && t.Type == model.Page {
 			pageFigures(&r, peak, n == headlineOf(t))
 		}
 		out = append(out, r)
 	}
-	refFW, refVariant, _ := strings.Cut(ratio.Reference, "/")
 	var ref float64
 	for _, r := range out {
-		if r.OK && r.Framework == refFW && r.Variant == refVariant {
+		if r.OK && r.ID == model.Reference {
 			ref = r.PeakRPS
 		}
 	}
@@ -250,17 +246,17 @@ func rowsAt(run string, f *results.File, peaks []sweep.Peak, test string, n int)
 
 // rowOf fills a Row from a variant's peak and verdict; its Notes come in
 // the order the markdown report prints them: verification reasons first.
-func rowOf(run string, fw results.Framework, peak *sweep.Peak, ver results.Verification, hasV bool) Row {
-	r := Row{Run: run, Framework: fw.Name, Variant: fw.Variant, Runtime: fw.Runtime, Verification: "not verified", P50ms: -1, P99ms: -1,
+func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verification, hasV bool) Row {
+	r := Row{Run: run, ID: fw.ID(), Runtime: fw.Runtime, Verification: NotVerified, P50ms: -1, P99ms: -1,
 		TTFBP50ms: -1, TTFBP99ms: -1, ProbeP99ms: -1, ProbeMaxms: -1, LoopP99ms: -1, LoopMaxms: -1}
 	if hasV {
 		r.Verification = ver.Status
 		r.PageBytes = ver.PageBytes
 		for _, why := range ver.Reasons {
-			r.Notes = append(r.Notes, ver.Status+": "+why)
+			r.Notes = append(r.Notes, string(ver.Status)+": "+why)
 		}
 	}
-	r.OK = peak != nil && peak.OK && hasV && ver.Status != "fail"
+	r.OK = peak != nil && peak.OK && hasV && ver.Status != model.Fail
 	if !r.OK {
 		note := true
 		switch {
@@ -268,14 +264,14 @@ func rowOf(run string, fw results.Framework, peak *sweep.Peak, ver results.Verif
 			r.Why = "not measured: " + fw.Error
 		case !hasV:
 			r.Why = "not measured: no verification verdict"
-		case ver.Status == results.NotApplicable:
+		case ver.Status == model.NotApplicable:
 			r.Why = "not applicable"
 			if len(ver.Reasons) > 0 {
 				r.Why += ": " + ver.Reasons[0]
 			}
 			r.Notes = nil // the reason is the note
 			note = true
-		case ver.Status == "fail":
+		case ver.Status == model.Fail:
 			r.Why = "verification failed"
 			if len(ver.Reasons) > 0 {
 				r.Why += ": " + ver.Reasons[0]
@@ -309,7 +305,7 @@ func rowOf(run string, fw results.Framework, peak *sweep.Peak, ver results.Verif
 // the peak, with the first failed round's gate reason: the reader sees why
 // the peak is from another level ("16 connections: not eligible, round 1:
 // probe: no response in the window").
-func ineligible(peak *sweep.Peak) []string {
+func ineligible(peak *model.Peak) []string {
 	var notes []string
 	for _, l := range peak.Levels {
 		if l.Eligible {
@@ -343,7 +339,7 @@ func testOf(f *results.File, name string) (results.Test, bool) {
 // mean body bytes of the rounds' counted responses; verification's page
 // bytes, fetched at the headline N, only there), TTFB and probe
 // percentiles from merged histograms, the worst event-loop delay.
-func pageFigures(r *Row, peak *sweep.Peak, headline bool) {
+func pageFigures(r *Row, peak *model.Peak, headline bool) {
 	if !headline {
 		r.PageBytes = 0
 	}
@@ -359,7 +355,7 @@ func pageFigures(r *Row, peak *sweep.Peak, headline bool) {
 	if body > 0 && responses > 0 {
 		r.PageBytes = int(math.Round(float64(body) / float64(responses)))
 	}
-	if h := merge(ss, func(s sweep.Sample) []byte { return s.TTFBHistogram }); h != nil {
+	if h := merge(ss, func(s model.Sample) []byte { return s.TTFBHistogram }); h != nil {
 		r.TTFBP50ms, r.TTFBP99ms = float64(h.ValueAtQuantile(50))/1000, float64(h.ValueAtQuantile(99))/1000
 	}
 	if h := merge(ss, probeHistogram); h != nil {
@@ -380,7 +376,7 @@ func pageFigures(r *Row, peak *sweep.Peak, headline bool) {
 // answered the probe slower than it came, and the probe figures cover the
 // answered requests only; those still waiting at the window's end waited
 // longer.
-func probeShort(ss []sweep.Sample) string {
+func probeShort(ss []model.Sample) string {
 	note, share := "", 0.9
 	for _, s := range ss {
 		if s.Probe == nil || s.Probe.Interval <= 0 {
@@ -395,7 +391,7 @@ func probeShort(ss []sweep.Sample) string {
 	return note
 }
 
-func probeHistogram(s sweep.Sample) []byte {
+func probeHistogram(s model.Sample) []byte {
 	if s.Probe == nil {
 		return nil
 	}
@@ -407,9 +403,9 @@ func probeHistogram(s sweep.Sample) []byte {
 func rateRows(run string, f *results.File, test string, n int) []RateRow {
 	var out []RateRow
 	for _, fw := range f.Frameworks {
-		var ss []sweep.Sample
+		var ss []model.Sample
 		for _, s := range f.Samples {
-			if s.Rate > 0 && s.Framework == fw.Name && s.Variant == fw.Variant && s.Test == test && s.N == n {
+			if s.Rate > 0 && s.ID == fw.ID() && s.Test == test && s.N == n {
 				ss = append(ss, s)
 			}
 		}
@@ -417,13 +413,13 @@ func rateRows(run string, f *results.File, test string, n int) []RateRow {
 			continue
 		}
 		sort.SliceStable(ss, func(i, j int) bool { return ss[i].Round < ss[j].Round })
-		r := RateRow{Run: run, Framework: fw.Name, Variant: fw.Variant, Rounds: len(ss)}
+		r := RateRow{Run: run, ID: fw.ID(), Rounds: len(ss)}
 		for _, s := range ss {
 			if !s.Gate.Passed {
 				r.Why = fmt.Sprintf("round %d: %s", s.Round, s.Gate.Reason)
 				break
 			}
-			h := merge([]sweep.Sample{s}, func(s sweep.Sample) []byte { return s.Histogram })
+			h := merge([]model.Sample{s}, func(s model.Sample) []byte { return s.Histogram })
 			if h == nil {
 				r.Why = fmt.Sprintf("round %d: no latency recorded", s.Round)
 				break
@@ -432,7 +428,7 @@ func rateRows(run string, f *results.File, test string, n int) []RateRow {
 			r.P50.add(float64(h.ValueAtQuantile(50)) / 1000)
 			r.P99.add(float64(h.ValueAtQuantile(99)) / 1000)
 			r.CPU.add(s.CPUPerRequest)
-			if p := merge([]sweep.Sample{s}, probeHistogram); p != nil {
+			if p := merge([]model.Sample{s}, probeHistogram); p != nil {
 				r.ProbeP50.add(float64(p.ValueAtQuantile(50)) / 1000)
 				r.ProbeP99.add(float64(p.ValueAtQuantile(99)) / 1000)
 				r.ProbeMax.add(float64(p.Max()) / 1000)
@@ -539,7 +535,7 @@ func checkSlugs(tests []results.Test) error {
 	}
 	// A page test's charts are <slug>-rps.svg and <slug>-cpu.svg.
 	for _, t := range tests {
-		if t.Type != string(suite.Page) {
+		if t.Type != model.Page {
 			continue
 		}
 		for _, c := range []string{"-rps", "-cpu"} {

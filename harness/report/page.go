@@ -9,14 +9,14 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/chart"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // sizesOf is a page test's Sizes in one run (Tables' for a Set of one).
-func sizesOf(run string, f *results.File, peaks []sweep.Peak, t results.Test) []Size {
+func sizesOf(run string, f *results.File, peaks *model.Peaks, t results.Test) []Size {
 	var out []Size
 	for _, n := range t.Queries {
 		rows := rowsAt(run, f, peaks, t.Name, n)
@@ -134,7 +134,7 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 			} else {
 				line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
 			}
-			rows = append(rows, append(line, r.Verification))
+			rows = append(rows, append(line, string(r.Verification)))
 			for _, n := range r.Notes {
 				note(who(r.Run, r.Framework, r.Variant), noteText(n), sz.N)
 			}
@@ -242,7 +242,7 @@ type sweepChart struct {
 func sweepCharts(t TestTable) ([]sweepChart, error) {
 	count := map[string]int{}
 	for _, r := range t.Rows {
-		count[r.Label()]++
+		count[r.ID.String()]++
 	}
 	var out []sweepChart
 	for _, c := range []struct {
@@ -261,10 +261,10 @@ func sweepCharts(t TestTable) ([]sweepChart, error) {
 				if !r.OK || r.PageBytes <= 0 || v <= 0 {
 					continue
 				}
-				key := r.Run + "\x00" + r.Label()
+				key := r.Run + "\x00" + r.ID.String()
 				i, ok := index[key]
 				if !ok {
-					name := r.Label()
+					name := r.ID.String()
 					if count[name] > 1 {
 						name += " (" + r.Run + ")"
 					}

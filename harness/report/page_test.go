@@ -2,17 +2,18 @@ package report
 
 import (
 	"bytes"
-	"github.com/tfbench/tfbench/internal/golden"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/internal/golden"
+
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // histMs encodes a histogram holding lo..hi ms in 1 ms steps (µs values).
@@ -51,12 +52,12 @@ func pageFixture(t *testing.T) *results.File {
 			{Name: "node-http", Variant: "default", Runtime: "node 24.22.3", Rendering: "template literals", Start: "node server.mjs"},
 		},
 		Verifications: []results.Verification{
-			{Framework: "go-stdlib", Variant: "default", Test: "page", Status: "pass", PageBytes: 61000},
-			{Framework: "nextjs", Variant: "default", Test: "page", Status: "warn", PageBytes: 152000, Reasons: []string{"GET /ssr?rows=1000: <script> after the table"}},
-			{Framework: "node-http", Variant: "default", Test: "page", Status: "pass", PageBytes: 58000},
-			{Framework: "go-stdlib", Variant: "default", Test: "page-hit", Status: "pass", PageBytes: 61000},
-			{Framework: "nextjs", Variant: "default", Test: "page-hit", Status: "pass", PageBytes: 152000},
-			{Framework: "node-http", Variant: "default", Test: "page-hit", Status: "fail", Reasons: []string{"no cache route: framework.yaml has no cache"}},
+			{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "page", Status: "pass", PageBytes: 61000},
+			{ID: model.ID{Framework: "nextjs", Variant: "default"}, Test: "page", Status: "warn", PageBytes: 152000, Reasons: []string{"GET /ssr?rows=1000: <script> after the table"}},
+			{ID: model.ID{Framework: "node-http", Variant: "default"}, Test: "page", Status: "pass", PageBytes: 58000},
+			{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "page-hit", Status: "pass", PageBytes: 61000},
+			{ID: model.ID{Framework: "nextjs", Variant: "default"}, Test: "page-hit", Status: "pass", PageBytes: 152000},
+			{ID: model.ID{Framework: "node-http", Variant: "default"}, Test: "page-hit", Status: "fail", Reasons: []string{"no cache route: framework.yaml has no cache"}},
 		},
 	}
 	// page bytes and milliseconds per framework and N: go-stdlib renders
@@ -75,7 +76,7 @@ func pageFixture(t *testing.T) *results.File {
 	}
 	add := func(fw, test string, n, conns, round int, rate, rps float64, pass bool) {
 		sh := shapes[fw][n]
-		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: "default", Runtime: "rt", Test: test, Type: "page", N: n, Connections: conns, Rate: rate, Pipeline: 1, Round: round},
+		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: "default"}, Runtime: "rt", Test: test, Type: "page", N: n, Connections: conns, Rate: rate, Pipeline: 1, Round: round},
 			Window: 5, RPS: rps, Responses: int64(rps * 5), Success: int64(rps * 5), CPUPerRequest: sh.cpu * (1 + 0.1*float64(round-1)), ServerRSS: 50 << 20,
 			Histogram: histMs(t, sh.ms, sh.ms*(2+round)), TTFBHistogram: histMs(t, max(sh.ms/2, 1), sh.ms*(1+round))}
 		s.BodyBytes = sh.bytes * s.Responses
@@ -85,9 +86,9 @@ func pageFixture(t *testing.T) *results.File {
 		if fw == "nextjs" && n == 1000 && round == 2 {
 			probes = 120
 		}
-		s.Probe = &sweep.Probe{Path: "/plaintext", Interval: 20, Responses: probes, Success: probes, Histogram: histMs(t, 1, 1+sh.ms*round)}
+		s.Probe = &model.Probe{Path: "/plaintext", Interval: 20, Responses: probes, Success: probes, Histogram: histMs(t, 1, 1+sh.ms*round)}
 		if sh.loop {
-			s.EventLoop = &sweep.EventLoop{P50: 10.1, P99: float64(sh.ms) * 1.1 * float64(round), Max: float64(sh.ms) * 1.5 * float64(round), Processes: 1}
+			s.EventLoop = &model.EventLoop{P50: 10.1, P99: float64(sh.ms) * 1.1 * float64(round), Max: float64(sh.ms) * 1.5 * float64(round), Processes: 1}
 		}
 		s.Gate.Passed = pass
 		if !pass {

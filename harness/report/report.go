@@ -17,16 +17,16 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/montanaflynn/stats"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // Markdown writes the whole report for f to w.
 func Markdown(w io.Writer, f *results.File) error {
-	b := &builder{w: w, f: f, peaks: sweep.Peaks(f.Samples)}
+	b := &builder{w: w, f: f, peaks: f.Peaks()}
 	b.header()
 	b.frameworks()
 	for _, t := range f.Suite.Tests {
@@ -38,7 +38,7 @@ func Markdown(w io.Writer, f *results.File) error {
 type builder struct {
 	w     io.Writer
 	f     *results.File
-	peaks []sweep.Peak
+	peaks *model.Peaks
 	err   error
 }
 
@@ -187,7 +187,7 @@ func (b *builder) rowsFor(test string, n int) []Row {
 func (b *builder) test(t results.Test) {
 	b.printf("## %s\n\n", t.Name)
 	b.printf("%s.\n\n", testText(t))
-	if t.Type == string(suite.Page) {
+	if t.Type == model.Page {
 		b.pageTest(t)
 		return
 	}
@@ -278,7 +278,7 @@ func cells(r Row, t results.Test) []string {
 			line = append(line, dash)
 		}
 	}
-	return append(line, r.Verification)
+	return append(line, string(r.Verification))
 }
 
 // byN writes the peak RPS of every N for a queries or updates test.
@@ -296,7 +296,7 @@ func (b *builder) byN(t results.Test) {
 	}
 	var rows [][]string
 	format := Thousands
-	if t.Type == string(suite.Page) {
+	if t.Type == model.Page {
 		format = RPS
 	}
 	for _, r := range b.rowsFor(t.Name, headlineOf(t)) {
@@ -318,8 +318,8 @@ func (b *builder) byN(t results.Test) {
 
 // percentiles merges the samples' histograms (µs) and returns p50 and p99
 // in µs; -1 when no histogram could be read.
-func percentiles(ss []sweep.Sample) (p50, p99 int64) {
-	h := merge(ss, func(s sweep.Sample) []byte { return s.Histogram })
+func percentiles(ss []model.Sample) (p50, p99 int64) {
+	h := merge(ss, func(s model.Sample) []byte { return s.Histogram })
 	if h == nil {
 		return -1, -1
 	}
@@ -328,7 +328,7 @@ func percentiles(ss []sweep.Sample) (p50, p99 int64) {
 
 // merge decodes and merges one encoded histogram of each sample; nil when
 // none held a value.
-func merge(ss []sweep.Sample, pick func(sweep.Sample) []byte) *hdrhistogram.Histogram {
+func merge(ss []model.Sample, pick func(model.Sample) []byte) *hdrhistogram.Histogram {
 	var merged *hdrhistogram.Histogram
 	for _, s := range ss {
 		h, err := hdrhistogram.Decode(pick(s))
@@ -357,7 +357,7 @@ func (b *builder) rateTable(t results.Test) []string {
 	var rows [][]string
 	var notes []string
 	for _, fw := range b.f.Frameworks {
-		var ss []sweep.Sample
+		var ss []model.Sample
 		for _, s := range b.f.Samples {
 			if s.Rate > 0 && s.Framework == fw.Name && s.Variant == fw.Variant && s.Test == t.Name {
 				ss = append(ss, s)
@@ -376,8 +376,8 @@ func (b *builder) rateTable(t results.Test) []string {
 			}
 		}
 		achieved, _ := stats.Median(rps)
-		h := merge(ss, func(s sweep.Sample) []byte { return s.Histogram })
-		u := merge(ss, func(s sweep.Sample) []byte { return s.UncorrectedHistogram })
+		h := merge(ss, func(s model.Sample) []byte { return s.Histogram })
+		u := merge(ss, func(s model.Sample) []byte { return s.UncorrectedHistogram })
 		if failed != "" || h == nil || u == nil {
 			if failed == "" {
 				failed = "no latency recorded"
@@ -400,7 +400,7 @@ func (b *builder) rateTable(t results.Test) []string {
 // cost returns the median CPU ms per request over the samples, their
 // largest peak RSS in bytes, and whether any sample saturated the
 // generator.
-func cost(ss []sweep.Sample) (cpuMs float64, rss uint64, saturated bool) {
+func cost(ss []model.Sample) (cpuMs float64, rss uint64, saturated bool) {
 	var cpus []float64
 	for _, s := range ss {
 		cpus = append(cpus, s.CPUPerRequest)
@@ -504,10 +504,11 @@ func subsetFlags(cmd []string) string {
 // plan (results.File.Shard "I/N", bench --shard), or "" for the whole plan:
 // "**Shard 2 of 8:** …", naming the reference every shard runs.
 func shardText(f *results.File) string {
-	i, n, ok := strings.Cut(f.Shard, "/")
-	if !ok {
+	sh, err := model.ParseShard(f.Shard)
+	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("**Shard %s of %s:** this run measured one of %s slices of the plan's framework variants (`--shard %s`) and the reference %s; "+
-		"`tfbench merge` of the %s shards' results gives the whole plan's tables.\n\n", i, n, n, f.Shard, results.ReferenceVariant, n)
+	i, n := sh.I, sh.N
+	return fmt.Sprintf("**Shard %d of %d:** this run measured one of %d slices of the plan's framework variants (`--shard %s`) and the reference %s; "+
+		"`tfbench merge` of the %d shards' results gives the whole plan's tables.\n\n", i, n, n, f.Shard, model.Reference, n)
 }

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // hist encodes a histogram holding 1..n ms in 1 ms steps (µs values).
@@ -40,14 +40,14 @@ func fixture(t *testing.T) *results.File {
 			{Name: "slow", Variant: "a|b", Runtime: "go1.26.8", Start: "slow"},
 		},
 		Verifications: []results.Verification{
-			{Framework: "go-stdlib", Variant: "default", Test: "json", Status: "pass"},
-			{Framework: "go-stdlib", Variant: "default", Test: "queries", Status: "warn", Reasons: []string{"501 gave 501 rows"}},
-			{Framework: "slow", Variant: "a|b", Test: "json", Status: "pass"},
-			{Framework: "slow", Variant: "a|b", Test: "queries", Status: "fail", Reasons: []string{"queries=0 gave 0 rows"}},
+			{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "json", Status: "pass"},
+			{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "queries", Status: "warn", Reasons: []string{"501 gave 501 rows"}},
+			{ID: model.ID{Framework: "slow", Variant: "a|b"}, Test: "json", Status: "pass"},
+			{ID: model.ID{Framework: "slow", Variant: "a|b"}, Test: "queries", Status: "fail", Reasons: []string{"queries=0 gave 0 rows"}},
 		},
 	}
 	add := func(fw, variant, test string, n, conns, round int, rps float64, pass bool) {
-		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: variant, Test: test, N: n, Connections: conns, Pipeline: 1, Round: round},
+		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: variant}, Test: test, N: n, Connections: conns, Pipeline: 1, Round: round},
 			RPS: rps, Responses: int64(rps), Success: int64(rps), Histogram: hist(t, 100), CPUPerRequest: 0.05, ServerRSS: 20 << 20}
 		s.Gate.Passed = pass
 		if !pass {
@@ -64,7 +64,7 @@ func fixture(t *testing.T) *results.File {
 	add("slow", "a|b", "json", 0, 16, 1, 100, false)
 	add("slow", "a|b", "json", 0, 16, 2, 100, false)
 	addRate := func(fw, variant string, round int, rps float64) {
-		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: variant, Test: "json", Connections: 8, Rate: 500, Pipeline: 1, Round: round},
+		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: variant}, Test: "json", Connections: 8, Rate: 500, Pipeline: 1, Round: round},
 			RPS: rps, Responses: int64(rps), Success: int64(rps), Histogram: hist(t, 100), UncorrectedHistogram: hist(t, 10)}
 		s.Gate.Passed = true
 		f.Samples = append(f.Samples, s)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/chart"
-	"github.com/tfbench/tfbench/harness/ratio"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/texttab"
 )
@@ -100,10 +100,7 @@ func Site(dir string, s *results.Set) ([]string, error) {
 
 // reference is the reference variant's framework name, as column headers
 // spell it ("÷ go-stdlib").
-func reference() string {
-	fw, _, _ := strings.Cut(ratio.Reference, "/")
-	return fw
-}
+func reference() string { return model.Reference.Framework }
 
 // index writes the site's index page.
 func index(w io.Writer, s *results.Set, ts []TestTable) error {
@@ -142,7 +139,7 @@ func index(w io.Writer, s *results.Set, ts []TestTable) error {
 		f, h := r.File, r.File.Host
 		var fws []string
 		for _, fw := range f.Frameworks {
-			fws = append(fws, fw.Name+"/"+fw.Variant)
+			fws = append(fws, fw.ID().String())
 		}
 		rows = append(rows, []string{r.Label, "`" + f.RunID + "`", date(f), f.Status,
 			fmt.Sprintf("%s, %d logical CPUs, %.1f GiB", orDash(h.CPUModel), h.LogicalCPUs, float64(h.MemoryBytes)/(1<<30)),
@@ -292,7 +289,7 @@ func page(w io.Writer, t TestTable, withChart bool) error {
 			}
 			line = append(line, page)
 		}
-		line = append(line, r.Verification)
+		line = append(line, string(r.Verification))
 		if r.OK {
 			line = append(line, Thousands(r.MinRPS)+"–"+Thousands(r.MaxRPS), strconv.Itoa(r.Rounds))
 		} else {
@@ -337,11 +334,11 @@ func chartTitle(t TestTable) string {
 func chartBars(t TestTable) []chart.Bar {
 	count := map[string]int{}
 	for _, r := range t.Rows {
-		count[r.Label()]++
+		count[r.ID.String()]++
 	}
 	var bars []chart.Bar
 	for _, r := range t.Rows {
-		label := r.Label()
+		label := r.ID.String()
 		if count[label] > 1 {
 			label += " (" + r.Run + ")"
 		}

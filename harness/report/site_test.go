@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // siteFixture is fixture's run plus node-http (the best on json, no queries
@@ -21,16 +21,16 @@ func siteFixture(t *testing.T) *results.File {
 	f.Suite.Tests = append(f.Suite.Tests, results.Test{Name: "fortunes", Type: "fortunes", Path: "/fortunes", Concurrency: []int{8}, Pipeline: 1, Duration: 1, Gate: 1, MinResponses: 100})
 	f.Frameworks = append(f.Frameworks, results.Framework{Name: "node-http", Variant: "default", Runtime: "node 24.22.3", Start: "node server.mjs"})
 	f.Verifications = append(f.Verifications,
-		results.Verification{Framework: "node-http", Variant: "default", Test: "json", Status: "pass"},
-		results.Verification{Framework: "node-http", Variant: "default", Test: "queries", Status: "pass"},
-		results.Verification{Framework: "go-stdlib", Variant: "default", Test: "fortunes", Status: "pass", PageBytes: 1228},
-		results.Verification{Framework: "slow", Variant: "a|b", Test: "fortunes", Status: "warn", PageBytes: 3210,
+		results.Verification{ID: model.ID{Framework: "node-http", Variant: "default"}, Test: "json", Status: "pass"},
+		results.Verification{ID: model.ID{Framework: "node-http", Variant: "default"}, Test: "queries", Status: "pass"},
+		results.Verification{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "fortunes", Status: "pass", PageBytes: 1228},
+		results.Verification{ID: model.ID{Framework: "slow", Variant: "a|b"}, Test: "fortunes", Status: "warn", PageBytes: 3210,
 			Reasons: []string{"extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>"}},
-		results.Verification{Framework: "node-http", Variant: "default", Test: "fortunes", Status: "fail", PageBytes: 900,
+		results.Verification{ID: model.ID{Framework: "node-http", Variant: "default"}, Test: "fortunes", Status: "fail", PageBytes: 900,
 			Reasons: []string{"row 3 differs"}},
 	)
 	add := func(fw, variant, test string, round int, rps float64, saturated bool) {
-		s := sweep.Sample{Key: sweep.Key{Framework: fw, Variant: variant, Test: test, Connections: 8, Pipeline: 1, Round: round},
+		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: variant}, Test: test, Connections: 8, Pipeline: 1, Round: round},
 			RPS: rps, Responses: int64(rps), Success: int64(rps), Histogram: hist(t, 100), CPUPerRequest: 0.25, ServerRSS: 30 << 20, GeneratorSaturated: saturated}
 		s.Gate.Passed = true
 		f.Samples = append(f.Samples, s)

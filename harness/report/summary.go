@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // Summary writes one sample as the few lines `tfbench load` prints: counts
@@ -15,7 +15,7 @@ import (
 // (corrected and uncorrected in constant-rate mode), TTFB percentiles
 // (engine raw), the interference probe's counts and p50/p99/max when it ran,
 // and the generator's CPU time.
-func Summary(w io.Writer, target string, s sweep.Sample) error {
+func Summary(w io.Writer, target string, s model.Sample) error {
 	var b strings.Builder
 	mode := fmt.Sprintf("%d connections, pipeline depth %d", s.Connections, s.Pipeline)
 	if s.Rate > 0 {
@@ -82,7 +82,7 @@ func Summary(w io.Writer, target string, s sweep.Sample) error {
 	return err
 }
 
-func latencyLine(l sweep.Latency) string {
+func latencyLine(l model.Latency) string {
 	return fmt.Sprintf("p50 %.3f ms, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f ms", l.P50, l.P90, l.P99, l.P999, l.Max)
 }
 

@@ -4,19 +4,19 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestSummary(t *testing.T) {
-	s := sweep.Sample{
-		Key:    sweep.Key{Engine: "raw", Connections: 4, Rate: 1000, Pipeline: 1},
+	s := model.Sample{
+		Key:    model.Key{Engine: "raw", Connections: 4, Rate: 1000, Pipeline: 1},
 		Window: 10, Responses: 10000, Success: 9990, RPS: 1000,
 		StatusCounts: map[string]int64{"200": 9990, "500": 10},
 		Errors:       map[string]int64{"status": 10, "check": 1},
 		Examples:     map[string]string{"status": "status 500 for GET /db", "check": "check GET /db: bad body"},
 		Checked:      104,
-		Latency:      sweep.Latency{P50: 0.1, P90: 0.2, P99: 900, P999: 1000, Max: 1001},
-		Uncorrected:  &sweep.Latency{P50: 0.1, P90: 0.2, P99: 0.5, P999: 1, Max: 1000},
+		Latency:      model.Latency{P50: 0.1, P90: 0.2, P99: 900, P999: 1000, Max: 1001},
+		Uncorrected:  &model.Latency{P50: 0.1, P90: 0.2, P99: 0.5, P999: 1, Max: 1000},
 		GeneratorCPU: 0.5,
 	}
 	var b bytes.Buffer
@@ -42,15 +42,15 @@ func TestSummary(t *testing.T) {
 
 // A closed-loop page sample with TTFB and a probe that saw errors.
 func TestSummaryTTFBAndProbe(t *testing.T) {
-	s := sweep.Sample{
-		Key:    sweep.Key{Engine: "raw", Connections: 2, Pipeline: 1},
+	s := model.Sample{
+		Key:    model.Key{Engine: "raw", Connections: 2, Pipeline: 1},
 		Window: 10, Responses: 320, Success: 320, RPS: 32,
-		Latency: sweep.Latency{P50: 61.2, P90: 62, P99: 90.5, P999: 91, Max: 91.25},
-		TTFB:    &sweep.Latency{P50: 0.4, P90: 0.5, P99: 30.1, P999: 30.2, Max: 30.25},
-		Probe: &sweep.Probe{Path: "/plaintext", Interval: 20, Responses: 260, Success: 259,
+		Latency: model.Latency{P50: 61.2, P90: 62, P99: 90.5, P999: 91, Max: 91.25},
+		TTFB:    &model.Latency{P50: 0.4, P90: 0.5, P99: 30.1, P999: 30.2, Max: 30.25},
+		Probe: &model.Probe{Path: "/plaintext", Interval: 20, Responses: 260, Success: 259,
 			Errors:   map[string]int64{"status": 1, "read": 1},
 			Examples: map[string]string{"status": "status 503 for GET /plaintext", "read": "read 127.0.0.1:8080: connection reset by peer"},
-			Latency:  sweep.Latency{P50: 45.5, P90: 58, P99: 59.9, P999: 60, Max: 60.125}},
+			Latency:  model.Latency{P50: 45.5, P90: 58, P99: 59.9, P999: 60, Max: 60.125}},
 		GeneratorCPU: 0.032,
 	}
 	var b bytes.Buffer

@@ -1,13 +1,14 @@
 package results
 
+import "github.com/tfbench/tfbench/harness/model"
+
 // Profile records the CPU profiles of one framework variant on one test,
 // taken in the profiled round of a bench or ab run with --profile: one
 // more server per test after the measured rounds, whose load is never a
 // sample (docs/profiles.md).
 type Profile struct {
-	Framework string `json:"framework"`
-	Variant   string `json:"variant"`
-	Test      string `json:"test"`
+	model.ID
+	Test string `json:"test"`
 	// N is the test's headline N (0 when it has none); Connections the
 	// level profiled: the variant's peak level at N when it has one, else
 	// the test's highest; Seconds how long the load ran (warmup + duration).

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // TestRecorderProfile: profiles are written as results.json's "profiles"
@@ -19,12 +21,12 @@ func TestRecorderProfile(t *testing.T) {
 	if data, _ := os.ReadFile(path); strings.Contains(string(data), `"profiles"`) {
 		t.Errorf("a run without profiles writes the key:\n%s", data)
 	}
-	p := Profile{Framework: "node-http", Variant: "default", Test: "queries", N: 20, Connections: 64, Seconds: 20,
+	p := Profile{ID: model.ID{Framework: "node-http", Variant: "default"}, Test: "queries", N: 20, Connections: 64, Seconds: 20,
 		Files: []string{"profiles/node-http/default/queries.cpuprofile"}}
 	if err := r.Profile(p); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Profile(Profile{Framework: "x", Variant: "default", Test: "json", Connections: 8, Seconds: 1, Error: "no profile written"}); err != nil {
+	if err := r.Profile(Profile{ID: model.ID{Framework: "x", Variant: "default"}, Test: "json", Connections: 8, Seconds: 1, Error: "no profile written"}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := Read(path)

@@ -14,8 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/suite"
 )
 
 // SchemaVersion is the version of the results.json layout; a reader
@@ -48,18 +49,18 @@ type Suite struct {
 // Test records one test's resolved settings. Durations are in seconds,
 // Gate is a share 0..1.
 type Test struct {
-	Name         string  `json:"name"`
-	Type         string  `json:"type"`
-	Path         string  `json:"path"`
-	Queries      []int   `json:"queries,omitempty"`
-	Concurrency  []int   `json:"concurrency"`
-	Pipeline     int     `json:"pipeline"`
-	Duration     float64 `json:"duration_s"`
-	Warmup       float64 `json:"warmup_s"`
-	Timeout      float64 `json:"timeout_s"`
-	Gate         float64 `json:"gate"`
-	MinResponses int     `json:"min_responses"`
-	Engine       string  `json:"engine"`
+	Name         string         `json:"name"`
+	Type         model.TestType `json:"type"`
+	Path         string         `json:"path"`
+	Queries      []int          `json:"queries,omitempty"`
+	Concurrency  []int          `json:"concurrency"`
+	Pipeline     int            `json:"pipeline"`
+	Duration     float64        `json:"duration_s"`
+	Warmup       float64        `json:"warmup_s"`
+	Timeout      float64        `json:"timeout_s"`
+	Gate         float64        `json:"gate"`
+	MinResponses int            `json:"min_responses"`
+	Engine       string         `json:"engine"`
 	// Rate is the constant-rate sample's rate in requests/s (0 = none) and
 	// RateConnections its connection count.
 	Rate            float64 `json:"rate,omitempty"`
@@ -95,6 +96,9 @@ type Package struct {
 	Version string `json:"version"` // as locked: "16.4.6", "v1.62.0"
 }
 
+// ID is the variant's identity.
+func (f Framework) ID() model.ID { return model.ID{Framework: f.Name, Variant: f.Variant} }
+
 // VersionText is the framework's versions as reports show them:
 // "next 16.4.6, react 19.3.1"; empty when none are recorded.
 func (f Framework) VersionText() string {
@@ -107,18 +111,12 @@ func (f Framework) VersionText() string {
 
 // Verification is one framework variant's verdict on one test.
 type Verification struct {
-	Framework string   `json:"framework"`
-	Variant   string   `json:"variant"`
-	Test      string   `json:"test"`
-	Status    string   `json:"status"` // pass, warn, fail or n/a (NotApplicable)
-	Reasons   []string `json:"reasons,omitempty"`
-	PageBytes int      `json:"page_bytes,omitempty"` // fortunes and page: the page's size in bytes (page: at the headline N)
+	model.ID
+	Test      string        `json:"test"`
+	Status    model.Verdict `json:"status"`
+	Reasons   []string      `json:"reasons,omitempty"`
+	PageBytes int           `json:"page_bytes,omitempty"` // fortunes and page: the page's size in bytes (page: at the headline N)
 }
-
-// NotApplicable is the Verification.Status of a test that does not apply
-// to a framework (a cache-hit test on an adapter without a cached page
-// route): not measured, not a failure.
-const NotApplicable = "n/a"
 
 // Status values of a run.
 const (
@@ -154,7 +152,7 @@ type File struct {
 	Network       *Network       `json:"network,omitempty"`
 	Frameworks    []Framework    `json:"frameworks"`
 	Verifications []Verification `json:"verifications"`
-	Samples       []sweep.Sample `json:"samples"`
+	Samples       []model.Sample `json:"samples"`
 	// Equivalence holds tfbench ab's byte-equivalence verdicts, one per
 	// suite test in suite order (fetched before measuring); empty for a
 	// plain bench run.
@@ -178,18 +176,21 @@ type Network struct {
 	RTT float64 `json:"rtt_ms"`
 	// LinkBytes is the link's measured capacity from the server host to
 	// the generator, bytes/s: a sample whose responses came near it is
-	// flagged (sweep.Sample.LinkSaturated).
+	// flagged (model.Sample.LinkSaturated).
 	LinkBytes float64 `json:"link_bytes_per_s"`
 }
 
 // TwoHosts reports whether the servers ran on a machine of their own.
 func (f *File) TwoHosts() bool { return f.ServerHost != nil }
 
-// Verification returns the verdict of framework variant on test, and
-// whether there is one.
-func (f *File) Verification(framework, variant, test string) (Verification, bool) {
+// Peaks is the index of f's peaks (model.PeaksOf over its samples).
+func (f *File) Peaks() *model.Peaks { return model.PeaksOf(f.Samples) }
+
+// Verification returns variant id's verdict on test, and whether there is
+// one.
+func (f *File) Verification(id model.ID, test string) (Verification, bool) {
 	for _, v := range f.Verifications {
-		if v.Framework == framework && v.Variant == variant && v.Test == test {
+		if v.ID == id && v.Test == test {
 			return v, true
 		}
 	}
@@ -282,7 +283,7 @@ func (r *Recorder) Framework(fw Framework) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, x := range r.f.Frameworks {
-		if x.Name == fw.Name && x.Variant == fw.Variant {
+		if x.ID() == fw.ID() {
 			r.f.Frameworks[i] = fw
 			return r.write()
 		}
@@ -309,7 +310,7 @@ func (r *Recorder) Network(n *Network) error {
 }
 
 // Sample records one sample and rewrites the file.
-func (r *Recorder) Sample(s sweep.Sample) error {
+func (r *Recorder) Sample(s model.Sample) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.f.Samples = append(r.f.Samples, s)
@@ -335,3 +336,18 @@ func (r *Recorder) File() *File {
 }
 
 func (r *Recorder) write() error { return Write(r.Path, r.f) }
+
+// SuiteOf is the record of suite s run with tests over rounds rounds:
+// durations in seconds.
+func SuiteOf(s *suite.Suite, tests []suite.Test, rounds int) Suite {
+	out := Suite{Name: s.Name, File: s.File, Hash: s.Hash, Rounds: rounds}
+	for _, t := range tests {
+		out.Tests = append(out.Tests, Test{
+			Name: t.Name, Type: t.Type, Path: t.Path, Queries: t.Queries, Concurrency: t.Concurrency,
+			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
+			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
+			Probe: t.Probe.Seconds(), Cache: t.Cache,
+		})
+	}
+	return out
+}

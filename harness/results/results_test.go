@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/tfbench/tfbench/harness/sweep"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestRecorderRewritesAfterEverySample(t *testing.T) {
@@ -26,7 +26,7 @@ func TestRecorderRewritesAfterEverySample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 3; i++ {
-		s := sweep.Sample{Key: sweep.Key{Framework: "go-stdlib", Test: "json", Round: i}, RPS: float64(100 * i), Histogram: enc}
+		s := model.Sample{Key: model.Key{ID: model.ID{Framework: "go-stdlib"}, Test: "json", Round: i}, RPS: float64(100 * i), Histogram: enc}
 		if err := r.Sample(s); err != nil {
 			t.Fatal(err)
 		}
@@ -74,11 +74,11 @@ func TestReadRefusesOtherSchema(t *testing.T) {
 }
 
 func TestVerificationLookup(t *testing.T) {
-	f := &File{Verifications: []Verification{{Framework: "a", Variant: "v", Test: "json", Status: "warn"}}}
-	if v, ok := f.Verification("a", "v", "json"); !ok || v.Status != "warn" {
+	f := &File{Verifications: []Verification{{ID: model.ID{Framework: "a", Variant: "v"}, Test: "json", Status: "warn"}}}
+	if v, ok := f.Verification(model.ID{Framework: "a", Variant: "v"}, "json"); !ok || v.Status != "warn" {
 		t.Errorf("got %v %v", v, ok)
 	}
-	if _, ok := f.Verification("a", "v", "db"); ok {
+	if _, ok := f.Verification(model.ID{Framework: "a", Variant: "v"}, "db"); ok {
 		t.Error("found a verdict that does not exist")
 	}
 }

@@ -5,15 +5,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // KindMerged is the "kind" of a merged results file.
 const KindMerged = "merged"
-
-// ReferenceVariant is the framework variant "framework/variant" that every
-// run may measure, so that each run keeps its own reference ratios
-// (docs/design.md: go-stdlib is the reference; ratio.Reference spells the same).
-const ReferenceVariant = "go-stdlib/default"
 
 // Run is one results file inside a Set, with the label that names it in
 // reports and comparisons (a CI job or a machine, e.g. "nextjs").
@@ -98,7 +95,7 @@ func decode(path string, data []byte) (*File, error) {
 // itself a Set's run keeps its label. It refuses, naming the labels
 // involved: no runs; an empty or duplicate label; method versions that
 // differ; suite hashes that differ (results of different suites never
-// merge); a framework variant other than ReferenceVariant measured in two
+// merge); a framework variant other than model.Reference measured in two
 // runs (its figures would be ambiguous). The reference may be in every run:
 // each run's ratios are taken against its own reference.
 func Merge(runs []Run) (*Set, error) {
@@ -106,7 +103,7 @@ func Merge(runs []Run) (*Set, error) {
 		return nil, fmt.Errorf("nothing to merge")
 	}
 	labels := map[string]bool{}
-	owner := map[string]string{} // "framework/variant" → label
+	owner := map[model.ID]string{} // variant → label
 	first := runs[0]
 	for _, r := range runs {
 		if r.Label == "" {
@@ -124,13 +121,13 @@ func Merge(runs []Run) (*Set, error) {
 			return nil, fmt.Errorf("%s: suite %s (sha256 %s), %s: suite %s (sha256 %s): results of different suites never merge",
 				first.Label, first.File.Suite.Name, short(first.File.Suite.Hash), r.Label, r.File.Suite.Name, short(r.File.Suite.Hash))
 		}
-		for _, v := range r.File.measured() {
-			if v == ReferenceVariant {
+		for _, v := range r.File.Measured() {
+			if v == model.Reference {
 				continue
 			}
 			if other, ok := owner[v]; ok {
 				return nil, fmt.Errorf("%s is measured in both %s and %s; merge one run of each framework variant (the reference %s may be in every run)",
-					v, other, r.Label, ReferenceVariant)
+					v, other, r.Label, model.Reference)
 			}
 			owner[v] = r.Label
 		}
@@ -138,22 +135,22 @@ func Merge(runs []Run) (*Set, error) {
 	return &Set{Runs: append([]Run(nil), runs...)}, nil
 }
 
-// measured returns the "framework/variant" keys that have samples or a
-// framework record in f, sorted by first appearance.
-func (f *File) measured() []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(k string) {
+// Measured returns the variants that have samples or a framework record
+// in f, by first appearance.
+func (f *File) Measured() []model.ID {
+	seen := map[model.ID]bool{}
+	var out []model.ID
+	add := func(k model.ID) {
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, k)
 		}
 	}
 	for _, fw := range f.Frameworks {
-		add(fw.Name + "/" + fw.Variant)
+		add(fw.ID())
 	}
 	for _, s := range f.Samples {
-		add(s.Framework + "/" + s.Variant)
+		add(s.ID)
 	}
 	return out
 }
@@ -185,14 +182,12 @@ func (s *Set) MethodVersion() int { return s.Runs[0].File.MethodVersion }
 // SuiteHash is the runs' suite hash, hex SHA-256 (equal in every run).
 func (s *Set) SuiteHash() string { return s.Runs[0].File.Suite.Hash }
 
-// Owner returns the run that measured framework variant ("framework",
-// "variant"), and whether one did; for the reference variant it is the
-// first run that measured it.
-func (s *Set) Owner(framework, variant string) (Run, bool) {
-	key := framework + "/" + variant
+// Owner returns the run that measured variant id, and whether one did; for
+// the reference variant it is the first run that measured it.
+func (s *Set) Owner(id model.ID) (Run, bool) {
 	for _, r := range s.Runs {
-		for _, v := range r.File.measured() {
-			if v == key {
+		for _, v := range r.File.Measured() {
+			if v == id {
 				return r, true
 			}
 		}

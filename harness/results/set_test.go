@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // run makes a one-run file on host measuring go-stdlib and other, one json
@@ -19,7 +19,7 @@ func run(id, host, other string, method int, hash string) Run {
 		Suite: Suite{Name: "nightly", Hash: hash, Rounds: 1}, Host: probe.Host{Hostname: host}}
 	for i, fw := range []string{"go-stdlib", other} {
 		f.Frameworks = append(f.Frameworks, Framework{Name: fw, Variant: "default"})
-		f.Samples = append(f.Samples, sweep.Sample{Key: sweep.Key{Framework: fw, Variant: "default", Test: "json", Connections: 16, Round: 1},
+		f.Samples = append(f.Samples, model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: "default"}, Test: "json", Connections: 16, Round: 1},
 			RPS: float64(1000 * (i + 1))})
 	}
 	return Run{Label: other, File: f}
@@ -34,16 +34,16 @@ func TestMergeKeepsEachRunsReference(t *testing.T) {
 	if len(s.Runs) != 2 || s.MethodVersion() != 2 || s.SuiteHash() != "h1" {
 		t.Fatalf("set %+v", s)
 	}
-	if r, ok := s.Owner("nextjs", "default"); !ok || r.Label != "nextjs" || r.File.Host.Hostname != "host-a" {
+	if r, ok := s.Owner(model.ID{Framework: "nextjs", Variant: "default"}); !ok || r.Label != "nextjs" || r.File.Host.Hostname != "host-a" {
 		t.Errorf("owner of nextjs: %v %+v", ok, r)
 	}
-	if r, ok := s.Owner("astro", "default"); !ok || r.Label != "astro" {
+	if r, ok := s.Owner(model.ID{Framework: "astro", Variant: "default"}); !ok || r.Label != "astro" {
 		t.Errorf("owner of astro: %v %+v", ok, r)
 	}
-	if r, ok := s.Owner("go-stdlib", "default"); !ok || r.Label != "nextjs" {
+	if r, ok := s.Owner(model.ID{Framework: "go-stdlib", Variant: "default"}); !ok || r.Label != "nextjs" {
 		t.Errorf("owner of the reference: %v %+v", ok, r)
 	}
-	if _, ok := s.Owner("qwik", "default"); ok {
+	if _, ok := s.Owner(model.ID{Framework: "qwik", Variant: "default"}); ok {
 		t.Error("qwik has an owner but no run measured it")
 	}
 	if _, ok := s.Single(); ok {

@@ -1,9 +1,10 @@
 package results
 
 import (
-	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // MissingShards returns the shards "I/N" that no run of s holds, for each
@@ -13,20 +14,20 @@ import (
 func (s *Set) MissingShards() []string {
 	have := map[int]map[int]bool{} // N → I → present
 	for _, r := range s.Runs {
-		var i, n int
-		if _, err := fmt.Sscanf(r.File.Shard, "%d/%d", &i, &n); err != nil || n < 1 {
+		sh, err := model.ParseShard(r.File.Shard)
+		if err != nil {
 			continue
 		}
-		if have[n] == nil {
-			have[n] = map[int]bool{}
+		if have[sh.N] == nil {
+			have[sh.N] = map[int]bool{}
 		}
-		have[n][i] = true
+		have[sh.N][sh.I] = true
 	}
 	var out []string
 	for _, n := range slices.Sorted(maps.Keys(have)) {
 		for i := 1; i <= n; i++ {
 			if !have[n][i] {
-				out = append(out, fmt.Sprintf("%d/%d", i, n))
+				out = append(out, model.Shard{I: i, N: n}.String())
 			}
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/internal/faultserver"
@@ -109,7 +110,7 @@ func adapter(t *testing.T, name string) *framework.Spec {
 // time done (warmups and windows) and in all.
 func TestBenchRoundsAndLabel(t *testing.T) {
 	spec := fakeTarget(t)
-	json := suite.Test{Name: "json", Type: suite.JSON, Path: "/json", Settings: suite.Settings{
+	json := suite.Test{Name: "json", Type: model.JSON, Path: "/json", Settings: suite.Settings{
 		Duration: 300 * time.Millisecond, Warmup: 100 * time.Millisecond, Timeout: 2 * time.Second,
 		Concurrency: []int{2}, Pipeline: 1, Gate: 1, MinResponses: 10, Engine: "raw"}}
 	s := &suite.Suite{Name: "fake", Rounds: 1, Tests: []suite.Test{json}}
@@ -146,8 +147,8 @@ func TestBenchRoundsAndLabel(t *testing.T) {
 	}
 	ms := time.Millisecond
 	want := []progress.Step{
-		{Framework: "fake", Variant: "default@new", Test: "json", Connections: 2, Round: 1, Rounds: 2, Shot: 300 * ms, Done: 100 * ms, Total: 800 * ms},
-		{Framework: "fake", Variant: "default@new", Test: "json", Connections: 2, Round: 2, Rounds: 2, Shot: 300 * ms, Done: 500 * ms, Total: 800 * ms},
+		{ID: model.ID{Framework: "fake", Variant: "default@new"}, Test: "json", Connections: 2, Round: 1, Rounds: 2, Shot: 300 * ms, Done: 100 * ms, Total: 800 * ms},
+		{ID: model.ID{Framework: "fake", Variant: "default@new"}, Test: "json", Connections: 2, Round: 2, Rounds: 2, Shot: 300 * ms, Done: 500 * ms, Total: 800 * ms},
 	}
 	if len(steps) != len(want) {
 		t.Fatalf("%d progress steps, want %d: %+v", len(steps), len(want), steps)
@@ -216,8 +217,8 @@ func TestTwoSourceTrees(t *testing.T) {
 	if ta, tb := r.buildTag(a), r.buildTag(b); ta != "" || tb != "@2935cbe9" {
 		t.Errorf("build tags %q, %q", ta, tb)
 	}
-	if a.Name() != "go-stdlib/default@base" || b.VariantName() != "default@new" || (Target{Spec: base, Variant: base.Variants[0]}).Name() != "go-stdlib/default" {
-		t.Errorf("names %q %q", a.Name(), b.VariantName())
+	if a.ID().String() != "go-stdlib/default@base" || b.VariantName() != "default@new" || (Target{Spec: base, Variant: base.Variants[0]}).ID().String() != "go-stdlib/default" {
+		t.Errorf("names %q %q", a.ID(), b.VariantName())
 	}
 	for _, c := range []struct {
 		targets []Target

@@ -3,9 +3,9 @@ package run
 import (
 	"context"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // eventLoopReset clears the event-loop histograms of a monitored (Node)
@@ -28,7 +28,7 @@ func (r *runner) eventLoopReset(ctx context.Context, t Target, srv serverhost.Se
 // processes right after the window (eventloop.Read), nil when the server is
 // not monitored, the reset before the window failed (already logged) or the
 // read fails (logged once here).
-func (r *runner) eventLoopRead(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, reset bool) *sweep.EventLoop {
+func (r *runner) eventLoopRead(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, reset bool) *model.EventLoop {
 	if !reset {
 		return nil
 	}
@@ -41,5 +41,5 @@ func (r *runner) eventLoopRead(ctx context.Context, t Target, srv serverhost.Ser
 }
 
 func (r *runner) logEventLoop(t Target, test suite.Test, sh shot, err error) {
-	r.logf("%s %s%s %s: %v (the sample has no event-loop delay)", t.Name(), test.Name, nText(sh.n), sh.level(), err)
+	r.logf("%s %s%s %s: %v (the sample has no event-loop delay)", t.ID(), test.Name, nText(sh.n), sh.level(), err)
 }

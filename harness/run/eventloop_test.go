@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/internal/testenv"
 )
@@ -42,7 +43,7 @@ func TestBenchNodeEventLoop(t *testing.T) {
 	}
 	node := adapter(t, "nodeloop")
 	fake := fakeTarget(t)
-	json := suite.Test{Name: "json", Type: suite.JSON, Path: "/json", Settings: suite.Settings{
+	json := suite.Test{Name: "json", Type: model.JSON, Path: "/json", Settings: suite.Settings{
 		Duration: 500 * time.Millisecond, Timeout: 2 * time.Second,
 		Concurrency: []int{2}, Pipeline: 1, Gate: 1, MinResponses: 10, Engine: "raw"}}
 	s := &suite.Suite{Name: "eventloop", Rounds: 1, Tests: []suite.Test{json}}

@@ -6,9 +6,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // serverWatch follows one target's server through one round. Once the
@@ -63,7 +63,7 @@ func (w *serverWatch) exitedDuring() string {
 func (r *runner) serverExited(w *serverWatch, when string) {
 	w.exited = fmt.Sprintf("the server exited %s in round %d (%s)", when, w.round, exitText(w.srv.Err()))
 	r.logf("round %d/%d: %s: %s; the rest of its round is not measured; last lines of %s:\n%s",
-		w.round, r.cfg.Rounds, w.target.Name(), w.exited, w.srv.LogPath(), indent(w.srv.LogTail(exitTail)))
+		w.round, r.cfg.Rounds, w.target.ID(), w.exited, w.srv.LogPath(), indent(w.srv.LogTail(exitTail)))
 }
 
 // exitText is how a server's leader ended, as os/exec says it ("exit
@@ -81,11 +81,11 @@ func indent(s string) string {
 }
 
 // failGate fails g with one more reason, after any it already has.
-func failGate(g sweep.GateResult, why string) sweep.GateResult {
+func failGate(g model.GateResult, why string) model.GateResult {
 	if g.Passed || g.Reason == "" {
-		return sweep.GateResult{Reason: why}
+		return model.GateResult{Reason: why}
 	}
-	return sweep.GateResult{Reason: g.Reason + "; " + why}
+	return model.GateResult{Reason: g.Reason + "; " + why}
 }
 
 // fdSpare is how many open files the harness needs besides one per load

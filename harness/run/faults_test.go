@@ -16,11 +16,11 @@ import (
 
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // faultJSON is the json test of the fault tests: levels 2 and 4, 300 ms
@@ -28,7 +28,7 @@ import (
 // that a request that hangs times out inside it (in-flight requests at the
 // window's end are dropped, never counted as timeouts). 50 responses
 // needed: the 27 answered before crash and hang start are too few.
-var faultJSON = suite.Test{Name: "json", Type: suite.JSON, Path: "/json", Settings: suite.Settings{
+var faultJSON = suite.Test{Name: "json", Type: model.JSON, Path: "/json", Settings: suite.Settings{
 	Duration: 300 * time.Millisecond, Timeout: 200 * time.Millisecond,
 	Concurrency: []int{2, 4}, Pipeline: 1, Gate: 1, MinResponses: 50, Engine: "raw"}}
 
@@ -359,10 +359,10 @@ func TestFDPreflight(t *testing.T) {
 
 // failGate keeps the reasons already given.
 func TestFailGate(t *testing.T) {
-	if g := failGate(sweep.GateResult{Passed: true}, "b"); g != (sweep.GateResult{Reason: "b"}) {
+	if g := failGate(model.GateResult{Passed: true}, "b"); g != (model.GateResult{Reason: "b"}) {
 		t.Errorf("%+v", g)
 	}
-	if g := failGate(sweep.GateResult{Reason: "a"}, "b"); g != (sweep.GateResult{Reason: "a; b"}) {
+	if g := failGate(model.GateResult{Reason: "a"}, "b"); g != (model.GateResult{Reason: "a; b"}) {
 		t.Errorf("%+v", g)
 	}
 }

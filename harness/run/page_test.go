@@ -20,6 +20,7 @@ import (
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/verify"
@@ -88,7 +89,7 @@ func renderFakePage(db *sql.DB, openErr error, n int) ([]byte, error) {
 // pageTest is a page test of sizes 5 and 20 at c=2 for 300 ms, checked
 // under load (engine raw), with cache state cache.
 func pageTest(cache string) suite.Test {
-	return suite.Test{Name: "page", Type: suite.Page, Path: "/ssr?rows={n}", Queries: []int{5, 20}, Settings: suite.Settings{
+	return suite.Test{Name: "page", Type: model.Page, Path: "/ssr?rows={n}", Queries: []int{5, 20}, Settings: suite.Settings{
 		Duration: 300 * time.Millisecond, Timeout: 2 * time.Second, Concurrency: []int{2}, Pipeline: 1, Gate: 1,
 		MinResponses: 10, Engine: "raw", Cache: cache}}
 }
@@ -164,9 +165,10 @@ func TestVerifyPageCached(t *testing.T) {
 		return w
 	}()
 	for i, c := range []struct {
-		variant       framework.Variant
-		cache, status string
-		reasons       []string
+		variant framework.Variant
+		cache   string
+		status  model.Verdict
+		reasons []string
 	}{
 		{cached, "", "fail", []string{fmt.Sprintf("GET /ssr?rows=5: row 3: randomNumber %d after the database changed it to %d: the page is cached (docs/ssr.md)", world[2], world[2]%10000+1)}},
 		{cached, suite.CacheHit, "pass", nil},
@@ -246,15 +248,15 @@ func (s *copyServer) Database() (verify.Database, error) { return verify.OpenDat
 
 // TestChecksPage: a page test's check carries its sizes and cache state.
 func TestChecksPage(t *testing.T) {
-	spec := &framework.Spec{Name: "x", Endpoints: map[suite.Type]string{suite.Page: "/app/ssr?rows={n}"}, Cache: &framework.Cache{Path: "/app/isr?rows={n}"}}
+	spec := &framework.Spec{Name: "x", Endpoints: map[model.TestType]string{model.Page: "/app/ssr?rows={n}"}, Cache: &framework.Cache{Path: "/app/isr?rows={n}"}}
 	hit := pageTest(suite.CacheHit)
 	hit.Name = "hit"
-	r := &runner{cfg: Config{Tests: []suite.Test{pageTest(""), hit, {Name: "json", Type: suite.JSON, Path: "/json", Queries: nil}}}}
+	r := &runner{cfg: Config{Tests: []suite.Test{pageTest(""), hit, {Name: "json", Type: model.JSON, Path: "/json", Queries: nil}}}}
 	got := r.checks(Target{Spec: spec})
 	want := []verify.Check{
-		{Name: "page", Type: suite.Page, Path: "/app/ssr?rows={n}", Rows: []int{5, 20}},
-		{Name: "hit", Type: suite.Page, Path: "/app/isr?rows={n}", Rows: []int{5, 20}, Cache: true},
-		{Name: "json", Type: suite.JSON, Path: "/json"},
+		{Name: "page", Type: model.Page, Path: "/app/ssr?rows={n}", Rows: []int{5, 20}},
+		{Name: "hit", Type: model.Page, Path: "/app/isr?rows={n}", Rows: []int{5, 20}, Cache: true},
+		{Name: "json", Type: model.JSON, Path: "/json"},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("checks %+v, want %+v", got, want)

@@ -4,14 +4,15 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/verify"
 )
 
 // Page is one test's response from one target, fetched by a Fetch.
 type Page struct {
-	Test string     // the suite test's name
-	Type suite.Type // its type
+	Test string         // the suite test's name
+	Type model.TestType // its type
 	// Path is the path requested: the target's endpoint for the test with
 	// N at the test's headline ("/ssr?rows=10000", "/fortunes").
 	Path   string
@@ -52,20 +53,20 @@ func (r *runner) beforeMeasure(ctx context.Context) error {
 func (r *runner) fetch(ctx context.Context, t Target) ([]Page, error) {
 	known := false
 	for _, u := range r.cfg.Targets {
-		known = known || u.Name() == t.Name()
+		known = known || u.ID() == t.ID()
 	}
 	if !known {
-		return nil, fmt.Errorf("%s is not a target of this run", t.Name())
+		return nil, fmt.Errorf("%s is not a target of this run", t.ID())
 	}
-	if why, bad := r.broken[t.Name()]; bad {
-		return nil, fmt.Errorf("%s: %s", t.Name(), why)
+	if why, bad := r.broken[t.ID()]; bad {
+		return nil, fmt.Errorf("%s: %s", t.ID(), why)
 	}
 	srv, stop, err := r.start(ctx, t, t.Spec.Name+"-"+t.VariantName()+"-pages")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("%s: start failed: %w", t.Name(), err)
+		return nil, fmt.Errorf("%s: start failed: %w", t.ID(), err)
 	}
 	defer stop()
 	var pages []Page

@@ -10,11 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-var pagesJSON = suite.Test{Name: "json", Type: suite.JSON, Path: "/json", Settings: suite.Settings{
+var pagesJSON = suite.Test{Name: "json", Type: model.JSON, Path: "/json", Settings: suite.Settings{
 	Duration: 200 * time.Millisecond, Timeout: 2 * time.Second,
 	Concurrency: []int{2}, Pipeline: 1, Gate: 1, MinResponses: 10, Engine: "raw"}}
 
@@ -48,7 +49,7 @@ func TestBenchBeforeMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Page{Test: "json", Type: suite.JSON, Path: "/json", Status: 200, Body: []byte(`{"message":"Hello, World!"}`)}
+	want := Page{Test: "json", Type: model.JSON, Path: "/json", Status: 200, Body: []byte(`{"message":"Hello, World!"}`)}
 	if len(got) != 2 || !reflect.DeepEqual(got[0], []Page{want}) || !reflect.DeepEqual(got[1], []Page{want}) {
 		t.Errorf("pages %+v", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -23,9 +24,9 @@ func TestPlanSeconds(t *testing.T) {
 	}
 	// queries at N = 1, 5, 20 × c = 16, 64: 6 windows of 5 s after a 2 s
 	// warmup, no rate shot, and no warmup when it is 0.
-	queries := suite.Test{Name: "q", Type: suite.Queries, Queries: []int{1, 5, 20},
+	queries := suite.Test{Name: "q", Type: model.Queries, Queries: []int{1, 5, 20},
 		Settings: suite.Settings{Duration: 5 * time.Second, Warmup: 2 * time.Second, Concurrency: []int{16, 64}}}
-	json := suite.Test{Name: "j", Type: suite.JSON, Settings: suite.Settings{Duration: 5 * time.Second, Concurrency: []int{16}}}
+	json := suite.Test{Name: "j", Type: model.JSON, Settings: suite.Settings{Duration: 5 * time.Second, Concurrency: []int{16}}}
 	if got := PlanSeconds([]suite.Test{queries, json}, 1, 1); got != 37 {
 		t.Errorf("queries and json: %v s, want 32 + 5 = 37", got)
 	}

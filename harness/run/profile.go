@@ -37,7 +37,7 @@ func (r *runner) profileRound(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if _, bad := r.broken[t.Name()]; bad || r.failed[t.Name()][test.Name] {
+			if _, bad := r.broken[t.ID()]; bad || r.failed[t.ID()][test.Name] {
 				continue
 			}
 			if err := r.profileTest(ctx, t, test, peaks); err != nil {
@@ -52,7 +52,7 @@ func (r *runner) profileRound(ctx context.Context) error {
 // peak level at the headline N over the measured rounds when it has one
 // (ratio.PeakRounds), else the test's highest level; how says which.
 func profileLevel(t Target, test suite.Test, peaks map[ratio.Key]ratio.Rounds) (conns int, how string) {
-	k := ratio.Key{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, N: test.Headline()}
+	k := ratio.Key{ID: t.ID(), Test: test.Name, N: test.Headline()}
 	if p, ok := peaks[k]; ok && p.OK && p.Connections > 0 {
 		return p.Connections, "its peak level"
 	}
@@ -67,8 +67,8 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 	conns, how := profileLevel(t, test, peaks)
 	d := test.Warmup + test.Duration
 	n := test.Headline()
-	rec := results.Profile{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, N: n, Connections: conns, Seconds: d.Seconds()}
-	step := fmt.Sprintf("profile round: %s %s%s c=%d (%s)", t.Name(), test.Name, nText(n), conns, how)
+	rec := results.Profile{ID: t.ID(), Test: test.Name, N: n, Connections: conns, Seconds: d.Seconds()}
+	step := fmt.Sprintf("profile round: %s %s%s c=%d (%s)", t.ID(), test.Name, nText(n), conns, how)
 	dest := filepath.Join(r.runDir, "profiles", t.Spec.Name, t.VariantName())
 	tag := fmt.Sprintf("%s-%s-profile-%s", t.Spec.Name, t.VariantName(), test.Name)
 	srv, stop, err := r.startWith(ctx, t, tag, true)
@@ -108,7 +108,7 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 	for _, f := range files {
 		rel, _ := filepath.Rel(r.runDir, f)
 		rec.Files = append(rec.Files, filepath.ToSlash(rel))
-		r.logf("profile %s %s%s: %s (%s)", t.Name(), test.Name, nText(n), f, profileSummary(f))
+		r.logf("profile %s %s%s: %s (%s)", t.ID(), test.Name, nText(n), f, profileSummary(f))
 	}
 	return r.rec.Profile(rec)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/profile"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
@@ -34,7 +35,7 @@ func TestBenchProfile(t *testing.T) {
 		want["nodeloop/default"] = "profiles/nodeloop/default/json.cpuprofile"
 		sharedRuntimes(t, work)
 	}
-	json := suite.Test{Name: "json", Type: suite.JSON, Path: "/json", Settings: suite.Settings{
+	json := suite.Test{Name: "json", Type: model.JSON, Path: "/json", Settings: suite.Settings{
 		Duration: 300 * time.Millisecond, Warmup: 100 * time.Millisecond, Timeout: 2 * time.Second,
 		Concurrency: []int{1, 2}, Pipeline: 1, Gate: 1, MinResponses: 10, Engine: "raw"}}
 	s := &suite.Suite{Name: "profile", Rounds: 2, Tests: []suite.Test{json}}
@@ -57,7 +58,7 @@ func TestBenchProfile(t *testing.T) {
 	// The figures: one peak per variant, from rounds 1 and 2 only.
 	for k, p := range ratio.PeakRounds(f) {
 		if len(p.RPS) > 2 {
-			t.Errorf("%s: peak over rounds %v", k.Name(), p.RPS)
+			t.Errorf("%s: peak over rounds %v", k.ID, p.RPS)
 		}
 	}
 	// What results.json holds is what Bench returned.

@@ -28,6 +28,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/results"
@@ -61,9 +62,9 @@ func (t Target) VariantName() string {
 	return t.Variant.Name
 }
 
-// Name is "framework/variant" with the recorded variant name
-// (VariantName), e.g. "go-stdlib/default" or "go-stdlib/default@new".
-func (t Target) Name() string { return t.Spec.Name + "/" + t.VariantName() }
+// ID is t's identity with the recorded variant name (VariantName):
+// go-stdlib/default, or go-stdlib/default@new.
+func (t Target) ID() model.ID { return model.ID{Framework: t.Spec.Name, Variant: t.VariantName()} }
 
 // labelRE is what a Target.Label may hold: it names files.
 var labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+-]*$`)
@@ -103,9 +104,9 @@ type Config struct {
 	// results.json and shown in the report, so a run limited to some
 	// frameworks or tests says so.
 	Command []string
-	// Shard is the slice of the plan Targets are (Shard.Targets; zero for
+	// Shard is the slice of the plan Targets are (ShardTargets; zero for
 	// the whole plan), recorded in results.json as File.Shard ("2/8").
-	Shard Shard
+	Shard model.Shard
 	// BeforeMeasure, when not nil, is called by Bench once after the
 	// builds and before the first round with a Fetch of every selected
 	// test's response from any target (pages.go). The verdicts it returns
@@ -210,11 +211,11 @@ type runner struct {
 	gen, srv cpuset.Set
 	logf     func(format string, a ...any)
 	// failed holds tests that failed verification, per target name.
-	failed map[string]map[string]bool
+	failed map[model.ID]map[string]bool
 	// broken holds targets that could not be built or started.
-	broken map[string]string
+	broken map[model.ID]string
 	// verified marks targets whose verification ran.
-	verified map[string]bool
+	verified map[model.ID]bool
 	client   *http.Client                // reads render counts
 	builds   map[string]serverhost.Build // by buildKey
 	// firstDir is the absolute source folder of each adapter name's first
@@ -227,7 +228,7 @@ type runner struct {
 	// sameMachine: the server host is this machine (same hostname).
 	sameMachine bool
 	// linkBytes is the measured link capacity to a server host of its own,
-	// bytes/s (0 on one host): the rule of sweep.Sample.LinkSaturated.
+	// bytes/s (0 on one host): the rule of model.Sample.LinkSaturated.
 	linkBytes float64
 }
 
@@ -278,8 +279,8 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	}
 	r := &runner{
 		cfg: cfg, runDir: filepath.Join(cfg.WorkDir, "runs", cfg.RunID),
-		failed: map[string]map[string]bool{}, broken: map[string]string{},
-		verified: map[string]bool{}, client: &http.Client{Timeout: 10 * time.Second}, builds: map[string]serverhost.Build{},
+		failed: map[model.ID]map[string]bool{}, broken: map[model.ID]string{},
+		verified: map[model.ID]bool{}, client: &http.Client{Timeout: 10 * time.Second}, builds: map[string]serverhost.Build{},
 		firstDir: firstDir,
 	}
 	r.logf = func(format string, a ...any) { fmt.Fprintf(cfg.Log, format+"\n", a...) }
@@ -315,7 +316,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 		host.GeneratorCPUs, host.Disjoint = r.gen.String(), !sameMachine(host, info)
 		r.sameMachine = !host.Disjoint
 	}
-	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: suiteRecord(cfg.Suite, cfg.Tests, cfg.Rounds)}
+	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: results.SuiteOf(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	var err2 error
 	r.rec, err2 = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err2 != nil {
@@ -329,15 +330,15 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 // first target (runner.firstDir). Errors name the target.
 func checkTargets(targets []Target) (firstDir map[string]string, err error) {
 	firstDir = map[string]string{}
-	seen := map[string]bool{}
+	seen := map[model.ID]bool{}
 	for _, t := range targets {
 		if t.Label != "" && !labelRE.MatchString(t.Label) {
-			return nil, fmt.Errorf("target %s/%s: label %q: use letters, digits and . _ @ + - (it names files)", t.Spec.Name, t.Variant.Name, t.Label)
+			return nil, fmt.Errorf("target %s: label %q: use letters, digits and . _ @ + - (it names files)", model.ID{Framework: t.Spec.Name, Variant: t.Variant.Name}, t.Label)
 		}
-		if seen[t.Name()] {
-			return nil, fmt.Errorf("target %s is given twice; give one a label", t.Name())
+		if seen[t.ID()] {
+			return nil, fmt.Errorf("target %s is given twice; give one a label", t.ID())
 		}
-		seen[t.Name()] = true
+		seen[t.ID()] = true
 		if _, ok := firstDir[t.Spec.Name]; !ok {
 			firstDir[t.Spec.Name] = absDir(t.Spec)
 		}
@@ -357,7 +358,7 @@ func (r *runner) bench(ctx context.Context) error {
 	}
 	perTarget := r.plan(r.cfg.Tests)
 	for _, t := range r.cfg.Targets {
-		if _, bad := r.broken[t.Name()]; !bad {
+		if _, bad := r.broken[t.ID()]; !bad {
 			r.total += time.Duration(r.cfg.Rounds) * perTarget
 		}
 	}
@@ -365,7 +366,7 @@ func (r *runner) bench(ctx context.Context) error {
 	for round := 1; round <= r.cfg.Rounds; round++ {
 		for _, i := range sweep.Order(len(r.cfg.Targets), r.cfg.Seed, round) {
 			t := r.cfg.Targets[i]
-			if _, bad := r.broken[t.Name()]; bad {
+			if _, bad := r.broken[t.ID()]; bad {
 				continue
 			}
 			if err := r.target(ctx, t, round); err != nil {
@@ -398,7 +399,7 @@ func (r *runner) buildAll(ctx context.Context) error {
 			r.logf("%s: build failed: %v", t.Spec.Name, err)
 			for _, u := range r.cfg.Targets {
 				if r.buildKey(u) == key {
-					r.broken[u.Name()] = "build failed: " + err.Error()
+					r.broken[u.ID()] = "build failed: " + err.Error()
 				}
 			}
 		}
@@ -473,7 +474,7 @@ func (r *runner) frameworkRecord(t Target) results.Framework {
 	}
 	f := results.Framework{
 		Name: t.Spec.Name, Variant: t.VariantName(), Runtime: rt, Language: t.Spec.Language,
-		Rendering: t.Spec.Rendering, Description: t.Spec.Description, Start: start, Error: r.broken[t.Name()],
+		Rendering: t.Spec.Rendering, Description: t.Spec.Description, Start: start, Error: r.broken[t.ID()],
 	}
 	for _, p := range t.Spec.Versions {
 		f.Versions = append(f.Versions, results.Package{Name: p.Name, Version: p.Version})
@@ -500,25 +501,25 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 		if errors.Is(err, serverhost.ErrGone) {
 			return err
 		}
-		r.logf("round %d: %s: %v", round, t.Name(), err)
-		r.broken[t.Name()] = "start failed: " + err.Error()
+		r.logf("round %d: %s: %v", round, t.ID(), err)
+		r.broken[t.ID()] = "start failed: " + err.Error()
 		r.total -= left * r.plan(r.cfg.Tests)
 		return r.rec.Framework(r.frameworkRecord(t))
 	}
 	defer stop()
-	if !r.verified[t.Name()] {
+	if !r.verified[t.ID()] {
 		if err := r.verify(ctx, t, srv); err != nil {
 			return err
 		}
 		for _, test := range r.cfg.Tests {
-			if r.failed[t.Name()][test.Name] {
+			if r.failed[t.ID()][test.Name] {
 				r.total -= left * testPlan(test)
 			}
 		}
 	}
 	w := &serverWatch{srv: srv, target: t, round: round}
 	for _, test := range r.cfg.Tests {
-		if r.failed[t.Name()][test.Name] {
+		if r.failed[t.ID()][test.Name] {
 			continue
 		}
 		if err := r.test(ctx, w, test); err != nil {
@@ -540,20 +541,20 @@ func (r *runner) start(ctx context.Context, t Target, tag string) (srv serverhos
 func (r *runner) startWith(ctx context.Context, t Target, tag string, profiled bool) (srv serverhost.Server, stop func(), err error) {
 	b, ok := r.builds[r.buildKey(t)]
 	if !ok {
-		return nil, nil, fmt.Errorf("%s: not built", t.Name())
+		return nil, nil, fmt.Errorf("%s: not built", t.ID())
 	}
 	req := serverhost.StartRequest{Build: b.ID, Variant: t.Variant.Name, Tag: tag, Profile: profiled}
 	if profiled {
 		req.Grace = profileStopGrace
 	}
-	r.logf("%s: starting", t.Name())
+	r.logf("%s: starting", t.ID())
 	srv, err = r.host.Start(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
 	return srv, func() {
 		if err := srv.Stop(r.cfg.StopGrace); err != nil {
-			r.logf("%s: stop: %v", t.Name(), err)
+			r.logf("%s: stop: %v", t.ID(), err)
 		}
 	}, nil
 }
@@ -565,7 +566,7 @@ func (r *runner) checks(t Target) []verify.Check {
 			continue
 		}
 		c := verify.Check{Name: test.Name, Type: test.Type, Path: testPath(t, test)}
-		if test.Type == suite.Page {
+		if test.Type == model.Page {
 			c.Rows, c.Cache = test.Queries, test.Cache == suite.CacheHit
 		}
 		cs = append(cs, c)
@@ -611,34 +612,34 @@ func (r *runner) verify(ctx context.Context, t Target, srv serverhost.Server) er
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	r.verified[t.Name()] = true
-	r.failed[t.Name()] = map[string]bool{}
+	r.verified[t.ID()] = true
+	r.failed[t.ID()] = map[string]bool{}
 	var vs []results.Verification
 	for _, test := range r.cfg.Tests {
 		if why := notApplicable(t, test); why != "" {
-			vs = append(vs, results.Verification{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, Status: results.NotApplicable, Reasons: []string{why}})
-			r.logf("verify %s %s: %s (%s)", t.Name(), test.Name, results.NotApplicable, why)
-			r.failed[t.Name()][test.Name] = true
+			vs = append(vs, results.Verification{ID: t.ID(), Test: test.Name, Status: model.NotApplicable, Reasons: []string{why}})
+			r.logf("verify %s %s: %s (%s)", t.ID(), test.Name, model.NotApplicable, why)
+			r.failed[t.ID()][test.Name] = true
 			continue
 		}
 		v := res[test.Name]
 		switch {
-		case v.Status == verify.Fail:
+		case v.Status == model.Fail:
 		case test.Cache == suite.CacheHit:
 			if err := confirmHits(ctx, t, srv, test); err != nil {
-				v.Status = verify.Fail
+				v.Status = model.Fail
 				v.Reasons = append(v.Reasons, err.Error())
 			}
 		case t.Spec.RenderCounts != "":
 			if err := verify.Renders(ctx, srv.BaseURL(), t.Spec.RenderCounts, test.Type, suite.PathFor(testPath(t, test), max(test.Headline(), 1))); err != nil {
-				v.Status = verify.Fail
+				v.Status = model.Fail
 				v.Reasons = append(v.Reasons, err.Error())
 			}
 		}
-		vs = append(vs, results.Verification{Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, Status: string(v.Status), Reasons: v.Reasons, PageBytes: v.PageBytes})
-		r.logf("verify %s %s: %s%s", t.Name(), test.Name, v.Status, reasonSuffix(v.Reasons))
-		if v.Status == verify.Fail {
-			r.failed[t.Name()][test.Name] = true
+		vs = append(vs, results.Verification{ID: t.ID(), Test: test.Name, Status: v.Status, Reasons: v.Reasons, PageBytes: v.PageBytes})
+		r.logf("verify %s %s: %s%s", t.ID(), test.Name, v.Status, reasonSuffix(v.Reasons))
+		if v.Status == model.Fail {
+			r.failed[t.ID()][test.Name] = true
 		}
 	}
 	return r.rec.Verified(vs...)
@@ -684,7 +685,7 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 				_, err = o.engine.Run(ctx, o.Options)
 			}
 			if err != nil {
-				return fmt.Errorf("%s %s warmup: %w", t.Name(), test.Name, err)
+				return fmt.Errorf("%s %s warmup: %w", t.ID(), test.Name, err)
 			}
 			r.done += test.Warmup
 			if w.exitedDuring() != "" {
@@ -713,7 +714,7 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 				return err
 			}
 			r.total -= sh.duration
-			r.logf("round %d/%d: %s %s: %s", round, r.cfg.Rounds, t.Name(), step, s.Gate.Reason)
+			r.logf("round %d/%d: %s %s: %s", round, r.cfg.Rounds, t.ID(), step, s.Gate.Reason)
 			continue
 		}
 		r.progress(t, test, sh, round)
@@ -732,7 +733,7 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 			return err
 		}
 		r.done += sh.duration
-		r.logf("round %d/%d: %s %s: %s", round, r.cfg.Rounds, t.Name(), step, summary(s))
+		r.logf("round %d/%d: %s %s: %s", round, r.cfg.Rounds, t.ID(), step, summary(s))
 		if exited != "" {
 			r.serverExited(w, "during "+step)
 		}
@@ -755,7 +756,7 @@ func (r *runner) progress(t Target, test suite.Test, sh shot, round int) {
 		return
 	}
 	r.cfg.Progress(progress.Step{
-		Framework: t.Spec.Name, Variant: t.VariantName(), Test: test.Name, N: sh.n, Connections: sh.conns, Rate: sh.rate,
+		ID: t.ID(), Test: test.Name, N: sh.n, Connections: sh.conns, Rate: sh.rate,
 		Round: round, Rounds: r.cfg.Rounds, Shot: sh.duration, Done: r.done, Total: r.total, Elapsed: time.Since(r.measuring),
 	})
 }
@@ -782,7 +783,7 @@ func nText(n int) string {
 	return " N=" + strconv.Itoa(n)
 }
 
-func summary(s sweep.Sample) string {
+func summary(s model.Sample) string {
 	out := fmt.Sprintf("%.0f RPS, p99 %.2f ms, %d responses", s.RPS, s.Latency.P99, s.Responses)
 	if s.Gate.Passed {
 		return out + ", gate passed"
@@ -812,13 +813,13 @@ func (r *runner) options(srv serverhost.Server, test suite.Test, sh shot) (engin
 	}
 	if e.Name() == "raw" {
 		switch test.Type {
-		case suite.Page:
+		case model.Page:
 			o.Check = r.pageCheck(srv, sh.n)
 			if test.Cache == suite.CacheHit {
 				// A cached page may predate the copy's World (updates ran
 				// since it was rendered): its values were checked at
 				// verification; under load, the ids and the row count.
-				o.Check = verify.Checker(suite.Page, verify.ExpectedPageRows(strconv.Itoa(sh.n)))
+				o.Check = verify.Checker(model.Page, verify.ExpectedPageRows(strconv.Itoa(sh.n)))
 			}
 			o.MaxCheckBytes = pageCheckBytes
 		default:
@@ -856,13 +857,13 @@ func (r *runner) pageCheck(srv serverhost.Server, n int) func(int, http.Header, 
 }
 
 // key is the sample key of shot sh of test on target t in round.
-func (r *runner) key(t Target, test suite.Test, sh shot, round int) sweep.Key {
+func (r *runner) key(t Target, test suite.Test, sh shot, round int) model.Key {
 	engine := test.Engine
 	if e, err := load.EngineFor(test.Engine); err == nil {
 		engine = e.Name()
 	}
-	return sweep.Key{
-		Framework: t.Spec.Name, Variant: t.VariantName(), Runtime: r.frameworkRecord(t).Runtime,
+	return model.Key{
+		ID: t.ID(), Runtime: r.frameworkRecord(t).Runtime,
 		Test: test.Name, Type: test.Type, N: sh.n, Connections: sh.conns, Rate: sh.rate, Pipeline: sh.pipeline,
 		Engine: engine, Round: round,
 	}
@@ -875,21 +876,21 @@ func (r *runner) key(t Target, test suite.Test, sh shot, round int) sweep.Key {
 // be read fail the sample's gate ("render counts: GET …: …"); lines of the
 // log naming SQLITE_BUSY are counted in ServerLogFaults. Errors (which end
 // the run) are the load engine's: invalid options, ctx ending.
-func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (sweep.Sample, error) {
+func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (model.Sample, error) {
 	o, err := r.options(srv, test, sh)
 	if err != nil {
-		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
+		return model.Sample{}, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}
 	if test.Probe > 0 && o.engine.Name() == "raw" {
 		// The interference probe: the framework's cheap endpoint, once per
 		// interval, beside the sample's load (docs/ssr.md).
-		o.Probe = &load.Probe{Path: t.Spec.Endpoint(suite.Plaintext, suite.DefaultPath[suite.Plaintext]), Interval: test.Probe}
+		o.Probe = &load.Probe{Path: t.Spec.Endpoint(model.Plaintext, suite.DefaultPath[model.Plaintext]), Interval: test.Probe}
 	}
 	var hits *verify.HitCounter
 	if test.Cache == suite.CacheHit {
 		// Warm the page: a fresh server's cache is empty until its first render.
 		if _, err := r.get(ctx, srv, sh.path, test); err != nil && ctx.Err() != nil {
-			return sweep.Sample{}, ctx.Err()
+			return model.Sample{}, ctx.Err()
 		}
 		if c := t.Spec.Cache; c.HitHeader != "" {
 			hits = &verify.HitCounter{Header: c.HitHeader, Value: c.HitValue}
@@ -908,7 +909,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	genBefore, _ := probe.Self(ctx)
 	res, err := o.engine.Run(ctx, o.Options)
 	if err != nil {
-		return sweep.Sample{}, fmt.Errorf("%s %s: %w", t.Name(), test.Name, err)
+		return model.Sample{}, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}
 	after, _ := srv.Usage(ctx)
 	genAfter, _ := probe.Self(ctx)
@@ -934,9 +935,9 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	switch {
 	case hits != nil:
 		checked, misses := hits.Counts()
-		s.Cache = &sweep.CacheHits{By: hits.Header + ": " + hits.Value, Checked: checked, Misses: misses}
+		s.Cache = &model.CacheHits{By: hits.Header + ": " + hits.Value, Checked: checked, Misses: misses}
 	case test.Cache == suite.CacheHit && renders != nil:
-		s.Cache = &sweep.CacheHits{By: "render counts", Checked: s.Responses, Misses: *renders}
+		s.Cache = &model.CacheHits{By: "render counts", Checked: s.Responses, Misses: *renders}
 	}
 	s.EventLoop = eventLoop
 	s.ServerRSS = after.PeakRSS
@@ -988,21 +989,6 @@ func (r *runner) renderCounts(ctx context.Context, srv serverhost.Server, path s
 		defer cancel()
 	}
 	return verify.RenderCounts(ctx, r.client, srv.BaseURL(), path)
-}
-
-// suiteRecord is the results' record of suite s run with tests over
-// rounds rounds (Config.Rounds resolved).
-func suiteRecord(s *suite.Suite, tests []suite.Test, rounds int) results.Suite {
-	out := results.Suite{Name: s.Name, File: s.File, Hash: s.Hash, Rounds: rounds}
-	for _, t := range tests {
-		out.Tests = append(out.Tests, results.Test{
-			Name: t.Name, Type: string(t.Type), Path: t.Path, Queries: t.Queries, Concurrency: t.Concurrency,
-			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
-			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
-			Probe: t.Probe.Seconds(), Cache: t.Cache,
-		})
-	}
-	return out
 }
 
 // LatestResults is the path of the newest benchmark run's results.json

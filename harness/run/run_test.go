@@ -50,7 +50,7 @@ func TestSelect(t *testing.T) {
 	names := func(ts []Target) string {
 		var out []string
 		for _, t := range ts {
-			out = append(out, t.Name())
+			out = append(out, t.ID().String())
 		}
 		return strings.Join(out, ",")
 	}

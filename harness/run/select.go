@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // Select resolves the CLI's NAME, NAME:VARIANT or NAME:* items against the
@@ -34,11 +35,11 @@ func Select(specs []*framework.Spec, items []string, dir string) ([]Target, erro
 		names = append(names, s.Name)
 	}
 	for _, item := range items {
-		name, variant, hasVariant := strings.Cut(item, ":")
+		name, variant, hasVariant := model.CutSelector(item)
 		s, ok := byName[name]
 		if !ok {
-			if fw, v, slash := strings.Cut(name, "/"); slash && byName[fw] != nil {
-				return nil, fmt.Errorf("no framework %q in %s: a variant is named NAME:VARIANT (%s:%s)", name, dir, fw, v)
+			if id, err := model.ParseID(name); err == nil && byName[id.Framework] != nil {
+				return nil, fmt.Errorf("no framework %q in %s: a variant is named NAME:VARIANT (%s:%s)", name, dir, id.Framework, id.Variant)
 			}
 			return nil, fmt.Errorf("no framework %q in %s (have %s)", name, dir, strings.Join(names, ", "))
 		}

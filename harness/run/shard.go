@@ -2,55 +2,15 @@ package run
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
-// Shard is one slice of a run's plan by framework variant: the I-th
-// (1-based) of N, as `tfbench bench --shard I/N` names it (issue 18). The
-// zero Shard is the whole plan.
-type Shard struct{ I, N int }
-
-// shardRE is the --shard value's shape: "I/N", decimal digits only.
-var shardRE = regexp.MustCompile(`^([0-9]+)/([0-9]+)$`)
-
-// ParseShard reads a --shard value "I/N" (e.g. "2/8"). Errors, quoting the
-// value: not I/N ("--shard 3: want I/N, e.g. 2/8"), N below 1, I outside
-// 1..N.
-func ParseShard(v string) (Shard, error) {
-	m := shardRE.FindStringSubmatch(v)
-	if m == nil {
-		return Shard{}, fmt.Errorf("--shard %s: want I/N, e.g. 2/8", v)
-	}
-	i, ierr := strconv.Atoi(m[1])
-	n, nerr := strconv.Atoi(m[2])
-	switch {
-	case ierr != nil || nerr != nil:
-		return Shard{}, fmt.Errorf("--shard %s: want I/N, e.g. 2/8", v)
-	case n < 1:
-		return Shard{}, fmt.Errorf("--shard %s: N must be at least 1", v)
-	case i < 1 || i > n:
-		return Shard{}, fmt.Errorf("--shard %s: I must be from 1 to %d", v, n)
-	}
-	return Shard{I: i, N: n}, nil
-}
-
-// String is "I/N" as results.json records it (results.File.Shard), e.g.
-// "2/8"; "" for the zero Shard.
-func (s Shard) String() string {
-	if s.N == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.I, s.N)
-}
-
-// Targets returns shard s of targets (Select's, after --frameworks): the
-// targets other than the reference results.ReferenceVariant, sorted by
+// ShardTargets returns shard s of targets (Select's, after --frameworks): the
+// targets other than the reference model.Reference, sorted by
 // Name ("framework/variant"), cut into N contiguous slices in that order
 // (the first M mod N slices of M targets hold one more), slice I of them,
 // plus the reference, so that every shard is interleaved with its own
@@ -61,26 +21,25 @@ func (s Shard) String() string {
 // zero Shard returns targets as they are. Errors, naming the shard: no
 // variant besides the reference, N above the count of the others (naming
 // it), no reference in dir.
-func (s Shard) Targets(targets []Target, specs []*framework.Spec, dir string) ([]Target, error) {
+func ShardTargets(s model.Shard, targets []Target, specs []*framework.Spec, dir string) ([]Target, error) {
 	if s.N == 0 {
 		return targets, nil
 	}
 	var ref *Target
 	var others []Target
 	for _, t := range targets {
-		if t.Name() == results.ReferenceVariant {
+		if t.ID() == model.Reference {
 			ref = &t
 			continue
 		}
 		others = append(others, t)
 	}
 	if ref == nil {
-		refFW, refVariant, _ := strings.Cut(results.ReferenceVariant, "/")
 		for _, sp := range specs {
-			if sp.Name != refFW {
+			if sp.Name != model.Reference.Framework {
 				continue
 			}
-			if v, err := sp.Variant(refVariant); err == nil {
+			if v, err := sp.Variant(model.Reference.Variant); err == nil {
 				ref = &Target{Spec: sp, Variant: v}
 			}
 		}
@@ -88,14 +47,14 @@ func (s Shard) Targets(targets []Target, specs []*framework.Spec, dir string) ([
 	m := len(others)
 	switch {
 	case m == 0:
-		return nil, fmt.Errorf("--shard %s: no framework variant to shard besides the reference %s", s, results.ReferenceVariant)
+		return nil, fmt.Errorf("--shard %s: no framework variant to shard besides the reference %s", s, model.Reference)
 	case s.N > m:
 		return nil, fmt.Errorf("--shard %s: %d shards of %d framework variants: N must be at most %d (the reference %s is in every shard and not counted)",
-			s, s.N, m, m, results.ReferenceVariant)
+			s, s.N, m, m, model.Reference)
 	case ref == nil:
-		return nil, fmt.Errorf("--shard %s: no reference %s in %s: every shard runs it, so that each has its own ratios", s, results.ReferenceVariant, dir)
+		return nil, fmt.Errorf("--shard %s: no reference %s in %s: every shard runs it, so that each has its own ratios", s, model.Reference, dir)
 	}
-	byName := func(a, b Target) int { return strings.Compare(a.Name(), b.Name()) }
+	byName := func(a, b Target) int { return strings.Compare(a.ID().String(), b.ID().String()) }
 	slices.SortStableFunc(others, byName)
 	q, r := m/s.N, m%s.N
 	start := (s.I-1)*q + min(s.I-1, r)

@@ -6,46 +6,8 @@ import (
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 )
-
-func TestParseShard(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want Shard
-		err  string
-	}{
-		{"2/8", Shard{2, 8}, ""},
-		{"1/1", Shard{1, 1}, ""},
-		{"08/08", Shard{8, 8}, ""},
-		{"3", Shard{}, "--shard 3: want I/N, e.g. 2/8"},
-		{"", Shard{}, "--shard : want I/N, e.g. 2/8"},
-		{"a/b", Shard{}, "--shard a/b: want I/N, e.g. 2/8"},
-		{"-1/8", Shard{}, "--shard -1/8: want I/N, e.g. 2/8"},
-		{"1/2/3", Shard{}, "--shard 1/2/3: want I/N, e.g. 2/8"},
-		{" 1/2", Shard{}, "--shard  1/2: want I/N, e.g. 2/8"},
-		{"1/99999999999999999999", Shard{}, "--shard 1/99999999999999999999: want I/N, e.g. 2/8"},
-		{"1/0", Shard{}, "--shard 1/0: N must be at least 1"},
-		{"0/8", Shard{}, "--shard 0/8: I must be from 1 to 8"},
-		{"9/8", Shard{}, "--shard 9/8: I must be from 1 to 8"},
-	} {
-		got, err := ParseShard(c.in)
-		if c.err != "" {
-			if err == nil || err.Error() != c.err {
-				t.Errorf("ParseShard(%q): %v, want %q", c.in, err, c.err)
-			}
-			continue
-		}
-		if err != nil || got != c.want {
-			t.Errorf("ParseShard(%q) = %v, %v; want %v", c.in, got, err, c.want)
-		}
-	}
-	if got := (Shard{2, 8}).String(); got != "2/8" {
-		t.Errorf("String = %q", got)
-	}
-	if got := (Shard{}).String(); got != "" {
-		t.Errorf("the zero Shard's String = %q, want empty", got)
-	}
-}
 
 // shardSpecs are adapters a (3 variants), b (1), c (2, one by name) and
 // the reference go-stdlib: Select gives 5 variants besides go-stdlib.
@@ -61,7 +23,7 @@ func shardSpecs() []*framework.Spec {
 func targetNames(ts []Target) string {
 	var out []string
 	for _, t := range ts {
-		out = append(out, t.Name())
+		out = append(out, t.ID().String())
 	}
 	return strings.Join(out, ",")
 }
@@ -90,9 +52,9 @@ func TestShardTargets(t *testing.T) {
 	slices.Reverse(reversed)
 	for n, shards := range want {
 		for i, w := range shards {
-			s := Shard{I: i + 1, N: n}
+			s := model.Shard{I: i + 1, N: n}
 			for _, in := range [][]Target{targets, reversed} {
-				got, err := s.Targets(in, specs, "frameworks")
+				got, err := ShardTargets(s, in, specs, "frameworks")
 				if err != nil || targetNames(got) != w {
 					t.Errorf("shard %s: %s (%v), want %s", s, targetNames(got), err, w)
 				}
@@ -100,7 +62,7 @@ func TestShardTargets(t *testing.T) {
 		}
 	}
 	// The zero Shard is the whole plan, in the order given.
-	if got, err := (Shard{}).Targets(reversed, specs, "frameworks"); err != nil || targetNames(got) != targetNames(reversed) {
+	if got, err := ShardTargets(model.Shard{}, reversed, specs, "frameworks"); err != nil || targetNames(got) != targetNames(reversed) {
 		t.Errorf("zero shard: %s (%v)", targetNames(got), err)
 	}
 }
@@ -115,7 +77,7 @@ func TestShardTargetsReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range []string{"b/default,c/alpha,go-stdlib/default", "c/x,c/zeta,go-stdlib/default"} {
-		got, err := (Shard{I: i + 1, N: 2}).Targets(targets, specs, "frameworks")
+		got, err := ShardTargets(model.Shard{I: i + 1, N: 2}, targets, specs, "frameworks")
 		if err != nil || targetNames(got) != want {
 			t.Errorf("shard %d/2: %s (%v), want %s", i+1, targetNames(got), err, want)
 		}
@@ -137,17 +99,17 @@ func TestShardTargetsErrors(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		shard   Shard
+		shard   model.Shard
 		targets []Target
 		specs   []*framework.Spec
 		err     string
 	}{
-		{Shard{1, 7}, all, specs, "--shard 1/7: 7 shards of 6 framework variants: N must be at most 6 (the reference go-stdlib/default is in every shard and not counted)"},
-		{Shard{1, 1}, onlyRef, specs, "--shard 1/1: no framework variant to shard besides the reference go-stdlib/default"},
-		{Shard{1, 1}, nil, specs, "--shard 1/1: no framework variant to shard besides the reference go-stdlib/default"},
-		{Shard{2, 3}, noRef, noRefSpecs, "--shard 2/3: no reference go-stdlib/default in frameworks: every shard runs it, so that each has its own ratios"},
+		{model.Shard{I: 1, N: 7}, all, specs, "--shard 1/7: 7 shards of 6 framework variants: N must be at most 6 (the reference go-stdlib/default is in every shard and not counted)"},
+		{model.Shard{I: 1, N: 1}, onlyRef, specs, "--shard 1/1: no framework variant to shard besides the reference go-stdlib/default"},
+		{model.Shard{I: 1, N: 1}, nil, specs, "--shard 1/1: no framework variant to shard besides the reference go-stdlib/default"},
+		{model.Shard{I: 2, N: 3}, noRef, noRefSpecs, "--shard 2/3: no reference go-stdlib/default in frameworks: every shard runs it, so that each has its own ratios"},
 	} {
-		got, err := c.shard.Targets(c.targets, c.specs, "frameworks")
+		got, err := ShardTargets(c.shard, c.targets, c.specs, "frameworks")
 		if err == nil || err.Error() != c.err {
 			t.Errorf("shard %s of %s: %s, %v; want %q", c.shard, targetNames(c.targets), targetNames(got), err, c.err)
 		}

@@ -46,7 +46,7 @@ func (r *runner) verifyAll(ctx context.Context) error {
 		return err
 	}
 	for _, t := range r.cfg.Targets {
-		if _, bad := r.broken[t.Name()]; bad {
+		if _, bad := r.broken[t.ID()]; bad {
 			continue
 		}
 		srv, stop, err := r.start(ctx, t, t.Spec.Name+"-"+t.VariantName()+"-verify")
@@ -57,7 +57,7 @@ func (r *runner) verifyAll(ctx context.Context) error {
 			if errors.Is(err, serverhost.ErrGone) {
 				return err
 			}
-			r.broken[t.Name()] = "start failed: " + err.Error()
+			r.broken[t.ID()] = "start failed: " + err.Error()
 			if err := r.rec.Framework(r.frameworkRecord(t)); err != nil {
 				return err
 			}

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/verify"
 )
 
@@ -132,7 +132,7 @@ type Server interface {
 	// EventLoopRead reads it after.
 	Monitored() bool
 	EventLoopReset(ctx context.Context) error
-	EventLoopRead(ctx context.Context) (sweep.EventLoop, error)
+	EventLoopRead(ctx context.Context) (model.EventLoop, error)
 	// Profiles moves the profiles a stopped, profiled server wrote into
 	// dest on this host, named after test (CollectProfiles).
 	Profiles(dest, test string) ([]string, error)

@@ -13,8 +13,8 @@ import (
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/verify"
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
@@ -210,7 +210,7 @@ func (s *localServer) Monitored() bool { return s.srv.EventLoopDir != "" }
 func (s *localServer) EventLoopReset(ctx context.Context) error {
 	return eventloop.Reset(ctx, s.srv.EventLoopDir)
 }
-func (s *localServer) EventLoopRead(ctx context.Context) (sweep.EventLoop, error) {
+func (s *localServer) EventLoopRead(ctx context.Context) (model.EventLoop, error) {
 	return eventloop.Read(ctx, s.srv.EventLoopDir)
 }
 

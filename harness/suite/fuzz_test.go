@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // maxFuzzInput is the largest input FuzzParseSuite parses; suite files are
@@ -91,7 +93,7 @@ func checkSuite(t *testing.T, s *Suite, data []byte) {
 			t.Errorf("test name %q is empty or repeated", tt.Name)
 		}
 		names[tt.Name] = true
-		if !slices.Contains(Types, tt.Type) || tt.Line < 1 || !strings.HasPrefix(tt.Path, "/") {
+		if !slices.Contains(model.Types, tt.Type) || tt.Line < 1 || !strings.HasPrefix(tt.Path, "/") {
 			t.Errorf("%s: type %q, line %d, path %q", where, tt.Type, tt.Line, tt.Path)
 		}
 		checkSettings(t, where, tt.Settings, false)
@@ -108,9 +110,9 @@ func checkSuite(t *testing.T, s *Suite, data []byte) {
 			t.Errorf("%s: path %q, queries %v: want {n} and at least one N", where, tt.Path, tt.Queries)
 		}
 		for _, n := range tt.Queries {
-			if tt.Type == Page && (n < 1 || n > MaxRows) {
+			if tt.Type == model.Page && (n < 1 || n > MaxRows) {
 				t.Errorf("%s: N %d outside the page's 1..%d rows", where, n, MaxRows)
-			} else if tt.Type != Page && (n < 1 || n > 500) {
+			} else if tt.Type != model.Page && (n < 1 || n > 500) {
 				t.Errorf("%s: N %d outside TFB's 1..500", where, n)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/internal/yamlfile"
 )
 
@@ -40,14 +41,14 @@ var builtin = Settings{
 
 // DefaultPath is the TFB path of each test type; a test's `path` key or a
 // framework's endpoints override it.
-var DefaultPath = map[Type]string{
-	JSON:      "/json",
-	Plaintext: "/plaintext",
-	DB:        "/db",
-	Queries:   "/queries?queries={n}",
-	Fortunes:  "/fortunes",
-	Updates:   "/updates?queries={n}",
-	Page:      "/ssr?rows={n}",
+var DefaultPath = map[model.TestType]string{
+	model.JSON:      "/json",
+	model.Plaintext: "/plaintext",
+	model.DB:        "/db",
+	model.Queries:   "/queries?queries={n}",
+	model.Fortunes:  "/fortunes",
+	model.Updates:   "/updates?queries={n}",
+	model.Page:      "/ssr?rows={n}",
 }
 
 // DefaultRows are a page test's sizes when its `rows` key is absent: World
@@ -201,7 +202,7 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 		case "type":
 			var s string
 			if s, err = p.Str(v, key); err == nil {
-				if t.Type = Type(s); !t.Type.Valid() {
+				if t.Type = model.TestType(s); !t.Type.Valid() {
 					err = p.Errorf(v, key, "unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates, page)", s)
 				}
 			}
@@ -247,13 +248,13 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if t.RateConnections == 0 {
 		t.RateConnections = slices.Min(t.Concurrency)
 	}
-	if cacheNode != nil && t.Type != Page {
+	if cacheNode != nil && t.Type != model.Page {
 		return t, p.Errorf(cacheNode, "cache", "only page tests take cache, not %s", t.Type)
 	}
 	if t.Engine == "hey" && t.Probe > 0 {
 		return t, p.Errorf(n, "engine", "test %q: engine hey runs no interference probe (probe %s)", t.Name, t.Probe)
 	}
-	if t.Type == Page {
+	if t.Type == model.Page {
 		if queriesNode != nil {
 			return t, p.Errorf(queriesNode, "queries", "a page test takes rows (World rows per page), not queries")
 		}

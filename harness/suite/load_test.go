@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestLoadShippedSuites(t *testing.T) {
@@ -50,13 +52,13 @@ func TestLoadShippedSSRSuite(t *testing.T) {
 		t.Fatalf("ssr: name %q, %d rounds, hash %q, %d tests", s.Name, s.Rounds, s.Hash, len(s.Tests))
 	}
 	page, hit := s.Tests[0], s.Tests[1]
-	if page.Type != Page || page.Path != "/ssr?rows={n}" || !slices.Equal(page.Queries, []int{10, 100, 1000, 10000}) || page.Cache != "" {
+	if page.Type != model.Page || page.Path != "/ssr?rows={n}" || !slices.Equal(page.Queries, []int{10, 100, 1000, 10000}) || page.Cache != "" {
 		t.Errorf("ssr page test %+v", page)
 	}
 	if page.Rate != 3 || page.RateConnections != 2 || page.Probe != 20*time.Millisecond || !slices.Equal(page.Concurrency, []int{4, 16}) || page.MinResponses != 10 {
 		t.Errorf("ssr page settings %+v", page.Settings)
 	}
-	if hit.Name != "page-hit" || hit.Type != Page || hit.Cache != CacheHit || !slices.Equal(hit.Queries, []int{1000}) || hit.Rate != 0 || hit.Probe != 20*time.Millisecond {
+	if hit.Name != "page-hit" || hit.Type != model.Page || hit.Cache != CacheHit || !slices.Equal(hit.Queries, []int{1000}) || hit.Rate != 0 || hit.Probe != 20*time.Millisecond {
 		t.Errorf("ssr page-hit test %+v", hit)
 	}
 }
@@ -146,8 +148,8 @@ func TestPageTest(t *testing.T) {
 	if none.Cache != "" {
 		t.Errorf("none: cache %q", none.Cache)
 	}
-	if !Page.TakesN() || Page.Accept() != Fortunes.Accept() {
-		t.Errorf("page: TakesN %v, Accept %q", Page.TakesN(), Page.Accept())
+	if !model.Page.TakesN() || model.Page.Accept() != model.Fortunes.Accept() {
+		t.Errorf("page: TakesN %v, Accept %q", model.Page.TakesN(), model.Page.Accept())
 	}
 }
 

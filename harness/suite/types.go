@@ -11,54 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
-
-// Type is one of the six TechEmpower test types or page. It decides the
-// request's Accept header, the verification rule and how a path's {n} is
-// filled.
-type Type string
-
-// The six TFB test types (docs/tfb-rules.md) and page, the SSR page of N
-// World rows (docs/ssr.md).
-const (
-	JSON      Type = "json"
-	Plaintext Type = "plaintext"
-	DB        Type = "db"
-	Queries   Type = "queries"
-	Fortunes  Type = "fortunes"
-	Updates   Type = "updates"
-	Page      Type = "page"
-)
-
-// Types lists the test types: TFB's six in its canonical order, then page.
-var Types = []Type{JSON, Plaintext, DB, Queries, Fortunes, Updates, Page}
-
-// Valid reports whether t is one of the test types.
-func (t Type) Valid() bool {
-	for _, k := range Types {
-		if k == t {
-			return true
-		}
-	}
-	return false
-}
-
-// TakesN reports whether the test type is parameterised by a row count N
-// (queries and updates: "?queries={n}"; page: "?rows={n}").
-func (t Type) TakesN() bool { return t == Queries || t == Updates || t == Page }
-
-// Accept is the Accept header TFB's toolset sends for the test type: the
-// json-like tests ask for JSON, plaintext for text, fortunes for HTML.
-func (t Type) Accept() string {
-	switch t {
-	case Plaintext:
-		return "text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
-	case Fortunes, Page:
-		return "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-	default:
-		return "application/json,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
-	}
-}
 
 // UserAgent is the fixed User-Agent every tfbench request carries, in
 // verification and under load, whatever the engine (docs/design.md, Requests).
@@ -118,7 +73,7 @@ type Test struct {
 	// Name is the test's name, unique in the suite (results are keyed by it).
 	Name string
 	// Type is the TFB test type that decides verification and headers.
-	Type Type
+	Type model.TestType
 	// Path is the request path, possibly holding "{n}" for queries and
 	// updates; a framework's framework.yaml may override it per type.
 	Path string

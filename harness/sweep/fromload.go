@@ -7,18 +7,19 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
-// FromResult turns one load generator result into a Sample with key k: the
+// FromResult turns one load generator result into a model.Sample with key k: the
 // counts, RPS (requests/s), body bytes, error classes with their first
 // examples, the responses checked under load, the latency histograms (µs;
 // in constant-rate mode corrected and uncorrected) and TTFB's, each
 // summarised in ms and stored in HdrHistogram's V2 compressed encoding, and
-// the interference probe's record (Probe). Server cost, generator health
+// the interference probe's record (model.Probe). Server cost, generator health
 // and the gate are the caller's to fill. The error is the histogram
 // encoder's.
-func FromResult(k Key, r *load.Result) (Sample, error) {
-	s := Sample{
+func FromResult(k model.Key, r *load.Result) (model.Sample, error) {
+	s := model.Sample{
 		Key: k, Window: r.Window.Seconds(), Responses: r.Responses, Success: r.Success,
 		RPS: r.RPS(), SocketErrors: r.SocketErrors(), Checked: r.Checked, BodyBytes: r.BodyBytes,
 		StatusCounts: map[string]int64{}, Errors: map[string]int64{}, Examples: map[string]string{},
@@ -64,8 +65,8 @@ func FromResult(k Key, r *load.Result) (Sample, error) {
 // fromProbe turns the probe's Result (load.Result.Probe) into a Probe: its
 // path and interval (ms), counts, errors and examples by class name, and
 // its latency summarised in ms and encoded as Sample.Histogram is.
-func fromProbe(r *load.Result) (*Probe, error) {
-	p := &Probe{Responses: r.Responses, Success: r.Success}
+func fromProbe(r *load.Result) (*model.Probe, error) {
+	p := &model.Probe{Responses: r.Responses, Success: r.Success}
 	if q := r.ProbeSpec; q != nil {
 		p.Path, p.Interval = q.Path, float64(q.Interval)/float64(time.Millisecond)
 	}
@@ -89,7 +90,7 @@ func fromProbe(r *load.Result) (*Probe, error) {
 }
 
 // Summarize reads p50, p90, p99, p99.9 and max from a µs histogram, in ms.
-func Summarize(h *hdrhistogram.Histogram) Latency {
+func Summarize(h *hdrhistogram.Histogram) model.Latency {
 	q := func(p float64) float64 { return float64(h.ValueAtQuantile(p)) / 1000 }
-	return Latency{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: float64(h.Max()) / 1000}
+	return model.Latency{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: float64(h.Max()) / 1000}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // HarnessFault starts the gate reason of a sample that a fault of the
@@ -64,7 +65,7 @@ const maxExample = 300
 // "socket errors: read 3, timeout 1 (e.g. read 127.0.0.1:8080: connection
 // reset by peer)" or "success 90.000% below the gate 100% (200: 900, 500:
 // 100; e.g. status 500 for GET /json)".
-func Gate(s Sample, share float64, minResponses int) GateResult {
+func Gate(s model.Sample, share float64, minResponses int) model.GateResult {
 	var why []string
 	if s.Responses < int64(minResponses) {
 		why = append(why, fmt.Sprintf("%d responses, fewer than the minimum %d", s.Responses, minResponses))
@@ -110,13 +111,13 @@ func Gate(s Sample, share float64, minResponses int) GateResult {
 	faults := harnessFaults(s)
 	switch {
 	case len(faults) > 0 && len(why) > 0:
-		return GateResult{Reason: HarnessFault + strings.Join(faults, "; ") + "; the sample also failed: " + strings.Join(why, "; ")}
+		return model.GateResult{Reason: HarnessFault + strings.Join(faults, "; ") + "; the sample also failed: " + strings.Join(why, "; ")}
 	case len(faults) > 0:
-		return GateResult{Reason: HarnessFault + strings.Join(faults, "; ")}
+		return model.GateResult{Reason: HarnessFault + strings.Join(faults, "; ")}
 	case len(why) > 0:
-		return GateResult{Reason: strings.Join(why, "; ")}
+		return model.GateResult{Reason: strings.Join(why, "; ")}
 	}
-	return GateResult{Passed: true}
+	return model.GateResult{Passed: true}
 }
 
 // CacheNotConfirmed starts the gate reason of a cache-hit sample whose
@@ -125,7 +126,7 @@ const CacheNotConfirmed = "cache hit not confirmed: "
 
 // cacheReason is the gate's reason for a cache-hit sample c that was not
 // all hits, "" when every response was confirmed (or c is nil).
-func cacheReason(c *CacheHits) string {
+func cacheReason(c *model.CacheHits) string {
 	switch {
 	case c == nil:
 		return ""
@@ -146,7 +147,7 @@ func cacheReason(c *CacheHits) string {
 // socket errors: read 1 (e.g. …)", "probe: 3 of 50 responses not status 200
 // (e.g. status 500 for GET /plaintext)", "probe: generator 1 (e.g. …)",
 // "probe: no response in the window". None without a probe.
-func probeFailures(s Sample) []string {
+func probeFailures(s model.Sample) []string {
 	p := s.Probe
 	if p == nil {
 		return nil
@@ -170,7 +171,7 @@ func probeFailures(s Sample) []string {
 // harnessFaults lists what of the harness's own invalidated s, each as a
 // reason without the HarnessFault prefix: generator errors, a saturated
 // generator CPU set, SQLITE_BUSY from the server's database copy.
-func harnessFaults(s Sample) []string {
+func harnessFaults(s model.Sample) []string {
 	var faults []string
 	if n := s.Errors[GeneratorClass]; n > 0 {
 		faults = append(faults, fmt.Sprintf("%s %d%s", GeneratorClass, n, eg(s.Examples[GeneratorClass], " (e.g. ", ")")))

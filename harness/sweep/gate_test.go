@@ -8,69 +8,70 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestGate(t *testing.T) {
-	ok := Sample{Responses: 1000, Success: 1000, StatusCounts: map[string]int64{"200": 1000}}
+	ok := model.Sample{Responses: 1000, Success: 1000, StatusCounts: map[string]int64{"200": 1000}}
 	reset := "read 127.0.0.1:8080: connection reset by peer"
 	emfile := "connect 127.0.0.1:41234: too many open files (generator: RLIMIT_NOFILE 32 for 64 connections)"
 	busy := `status 500 for GET /updates?queries=20: "database is locked (5) (SQLITE_BUSY)"`
 	saturated := "the load generator's CPU set was saturated (≥ 90% busy): it measured the generator"
 	cases := []struct {
 		name   string
-		s      Sample
+		s      model.Sample
 		share  float64
 		reason string // "" = passes
 	}{
 		{"all 200", ok, 1, ""},
-		{"too few responses", Sample{Responses: 99, Success: 99}, 1, "99 responses, fewer than the minimum 100"},
-		{"exactly the minimum", Sample{Responses: 100, Success: 100}, 1, ""},
-		{"one 500 at 100%, no example", Sample{Responses: 1000, Success: 999, StatusCounts: map[string]int64{"200": 999, "500": 1}, Errors: map[string]int64{"status": 1}}, 1,
+		{"too few responses", model.Sample{Responses: 99, Success: 99}, 1, "99 responses, fewer than the minimum 100"},
+		{"exactly the minimum", model.Sample{Responses: 100, Success: 100}, 1, ""},
+		{"one 500 at 100%, no example", model.Sample{Responses: 1000, Success: 999, StatusCounts: map[string]int64{"200": 999, "500": 1}, Errors: map[string]int64{"status": 1}}, 1,
 			"success 99.900% below the gate 100% (200: 999, 500: 1)"},
-		{"10% 500s at 100%", Sample{Responses: 1000, Success: 900, StatusCounts: map[string]int64{"200": 900, "500": 100}, Errors: map[string]int64{"status": 100},
+		{"10% 500s at 100%", model.Sample{Responses: 1000, Success: 900, StatusCounts: map[string]int64{"200": 900, "500": 100}, Errors: map[string]int64{"status": 100},
 			Examples: map[string]string{"status": "status 500 for GET /json"}}, 1,
 			"success 90.000% below the gate 100% (200: 900, 500: 100; e.g. status 500 for GET /json)"},
-		{"10% 500s under a 90% gate", Sample{Responses: 1000, Success: 900, Errors: map[string]int64{"status": 100}}, 0.9, ""},
-		{"socket errors", Sample{Responses: 1000, Success: 1000, SocketErrors: 4, Errors: map[string]int64{"read": 3, "timeout": 1},
+		{"10% 500s under a 90% gate", model.Sample{Responses: 1000, Success: 900, Errors: map[string]int64{"status": 100}}, 0.9, ""},
+		{"socket errors", model.Sample{Responses: 1000, Success: 1000, SocketErrors: 4, Errors: map[string]int64{"read": 3, "timeout": 1},
 			Examples: map[string]string{"read": reset, "timeout": "read 127.0.0.1:8080: no complete response within 500ms"}}, 1,
 			"socket errors: read 3, timeout 1 (e.g. " + reset + ")"},
-		{"socket errors in report order, example of the first class that has one", Sample{Responses: 1000, Success: 1000, SocketErrors: 4,
+		{"socket errors in report order, example of the first class that has one", model.Sample{Responses: 1000, Success: 1000, SocketErrors: 4,
 			Errors:   map[string]int64{"timeout": 1, "write": 1, "connect": 2, "status": 5, "check": 1},
 			Examples: map[string]string{"timeout": "timeout example", "write": "write 127.0.0.1:8080: broken pipe", "check": "check GET /json: bad"}}, 0.5,
 			"socket errors: connect 2, write 1, timeout 1 (e.g. write 127.0.0.1:8080: broken pipe); 1 response failed its check under load (e.g. check GET /json: bad)"},
-		{"socket errors without classes", Sample{Responses: 1000, Success: 1000, SocketErrors: 2}, 1, "socket errors: 2"},
-		{"check failed under load", Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 3},
+		{"socket errors without classes", model.Sample{Responses: 1000, Success: 1000, SocketErrors: 2}, 1, "socket errors: 2"},
+		{"check failed under load", model.Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 3},
 			Examples: map[string]string{"check": "check GET /json: body 52428800 bytes, over the 1 MiB kept for a check"}}, 1,
 			"3 responses failed their check under load (e.g. check GET /json: body 52428800 bytes, over the 1 MiB kept for a check)"},
-		{"every response rendered", Sample{Responses: 1000, Success: 1000, Renders: ptr(1003)}, 1, ""},
-		{"cached output", Sample{Responses: 1000, Success: 1000, Renders: ptr(12)}, 1, "12 renders for 1000 responses: output served without rendering"},
-		{"nothing rendered", Sample{Responses: 1000, Success: 1000, Renders: ptr(0)}, 1, "0 renders for 1000 responses: output served without rendering"},
-		{"cache hits by render counts", Sample{Responses: 1000, Success: 1000, Renders: ptr(0), Cache: &CacheHits{By: "render counts", Checked: 1000}}, 1, ""},
-		{"cache misses by render counts", Sample{Responses: 1000, Success: 1000, Renders: ptr(17), Cache: &CacheHits{By: "render counts", Checked: 1000, Misses: 17}}, 1,
+		{"every response rendered", model.Sample{Responses: 1000, Success: 1000, Renders: ptr(1003)}, 1, ""},
+		{"cached output", model.Sample{Responses: 1000, Success: 1000, Renders: ptr(12)}, 1, "12 renders for 1000 responses: output served without rendering"},
+		{"nothing rendered", model.Sample{Responses: 1000, Success: 1000, Renders: ptr(0)}, 1, "0 renders for 1000 responses: output served without rendering"},
+		{"cache hits by render counts", model.Sample{Responses: 1000, Success: 1000, Renders: ptr(0), Cache: &model.CacheHits{By: "render counts", Checked: 1000}}, 1, ""},
+		{"cache misses by render counts", model.Sample{Responses: 1000, Success: 1000, Renders: ptr(17), Cache: &model.CacheHits{By: "render counts", Checked: 1000, Misses: 17}}, 1,
 			"cache hit not confirmed: 17 renders during the window for 1000 responses (render counts: a hit renders nothing)"},
-		{"one cache miss by render counts", Sample{Responses: 1000, Success: 1000, Renders: ptr(1), Cache: &CacheHits{By: "render counts", Checked: 1000, Misses: 1}}, 1,
+		{"one cache miss by render counts", model.Sample{Responses: 1000, Success: 1000, Renders: ptr(1), Cache: &model.CacheHits{By: "render counts", Checked: 1000, Misses: 1}}, 1,
 			"cache hit not confirmed: 1 render during the window for 1000 responses (render counts: a hit renders nothing)"},
-		{"cache hits by header", Sample{Responses: 1000, Success: 1000, Cache: &CacheHits{By: "x-nextjs-cache: HIT", Checked: 14}}, 1, ""},
-		{"cache misses by header", Sample{Responses: 1000, Success: 1000, Cache: &CacheHits{By: "x-nextjs-cache: HIT", Checked: 14, Misses: 3}}, 1,
+		{"cache hits by header", model.Sample{Responses: 1000, Success: 1000, Cache: &model.CacheHits{By: "x-nextjs-cache: HIT", Checked: 14}}, 1, ""},
+		{"cache misses by header", model.Sample{Responses: 1000, Success: 1000, Cache: &model.CacheHits{By: "x-nextjs-cache: HIT", Checked: 14, Misses: 3}}, 1,
 			"cache hit not confirmed: 3 of 14 checked responses lacked x-nextjs-cache: HIT"},
-		{"no header checked", Sample{Responses: 1000, Success: 1000, Cache: &CacheHits{By: "x-nextjs-cache: HIT"}}, 1,
+		{"no header checked", model.Sample{Responses: 1000, Success: 1000, Cache: &model.CacheHits{By: "x-nextjs-cache: HIT"}}, 1,
 			"cache hit not confirmed: no response checked for x-nextjs-cache: HIT"},
-		{"generator errors", Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"generator": 12}, Examples: map[string]string{"generator": emfile}}, 1,
+		{"generator errors", model.Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"generator": 12}, Examples: map[string]string{"generator": emfile}}, 1,
 			"harness fault, not the server's: generator 12 (e.g. " + emfile + ")"},
-		{"generator errors and too few responses", Sample{Responses: 40, Success: 40, Errors: map[string]int64{"generator": 12}, Examples: map[string]string{"generator": emfile}}, 1,
+		{"generator errors and too few responses", model.Sample{Responses: 40, Success: 40, Errors: map[string]int64{"generator": 12}, Examples: map[string]string{"generator": emfile}}, 1,
 			"harness fault, not the server's: generator 12 (e.g. " + emfile + "); the sample also failed: 40 responses, fewer than the minimum 100"},
-		{"saturated generator", Sample{Responses: 1000, Success: 1000, GeneratorSaturated: true}, 1, "harness fault, not the server's: " + saturated},
-		{"saturated link", Sample{Responses: 1000, Success: 1000, LinkSaturated: true}, 1,
+		{"saturated generator", model.Sample{Responses: 1000, Success: 1000, GeneratorSaturated: true}, 1, "harness fault, not the server's: " + saturated},
+		{"saturated link", model.Sample{Responses: 1000, Success: 1000, LinkSaturated: true}, 1,
 			"harness fault, not the server's: the network link was saturated (response bodies ≥ 90% of its measured capacity): it measured the link"},
-		{"SQLITE_BUSY in the status example", Sample{Responses: 1000, Success: 900, StatusCounts: map[string]int64{"200": 900, "500": 100}, Errors: map[string]int64{"status": 100},
+		{"SQLITE_BUSY in the status example", model.Sample{Responses: 1000, Success: 900, StatusCounts: map[string]int64{"200": 900, "500": 100}, Errors: map[string]int64{"status": 100},
 			Examples: map[string]string{"status": busy}}, 1,
 			"harness fault, not the server's: SQLITE_BUSY from the server's database copy (e.g. " + busy + "); the sample also failed: success 90.000% below the gate 100% (200: 900, 500: 100; e.g. " + busy + ")"},
-		{"SQLITE_BUSY only in the server log", Sample{Responses: 1000, Success: 1000, ServerLogFaults: 3}, 1,
+		{"SQLITE_BUSY only in the server log", model.Sample{Responses: 1000, Success: 1000, ServerLogFaults: 3}, 1,
 			"harness fault, not the server's: SQLITE_BUSY from the server's database copy (the server log has 3 such lines)"},
-		{"database is locked in a check example and the log", Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 1}, ServerLogFaults: 1,
+		{"database is locked in a check example and the log", model.Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 1}, ServerLogFaults: 1,
 			Examples: map[string]string{"check": "check GET /db: Database is locked"}}, 1,
 			"harness fault, not the server's: SQLITE_BUSY from the server's database copy (e.g. check GET /db: Database is locked; the server log has 1 such line); the sample also failed: 1 response failed its check under load (e.g. check GET /db: Database is locked)"},
-		{"every harness fault at once", Sample{Responses: 1000, Success: 1000, GeneratorSaturated: true, ServerLogFaults: 2,
+		{"every harness fault at once", model.Sample{Responses: 1000, Success: 1000, GeneratorSaturated: true, ServerLogFaults: 2,
 			Errors: map[string]int64{"generator": 1}, Examples: map[string]string{"generator": emfile}}, 1,
 			"harness fault, not the server's: generator 1 (e.g. " + emfile + "); " + saturated + "; SQLITE_BUSY from the server's database copy (the server log has 2 such lines)"},
 	}
@@ -94,7 +95,7 @@ func TestGateFailsEveryLoadClass(t *testing.T) {
 		if c == load.Status {
 			r.Success, r.StatusCounts = 999, map[int]int64{200: 999, 500: 1}
 		}
-		s, err := FromResult(Key{Test: "json"}, r)
+		s, err := FromResult(model.Key{Test: "json"}, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func TestGateFailsEveryLoadClass(t *testing.T) {
 
 func TestGateClipsExamples(t *testing.T) {
 	long := "check GET /fortunes: line 1\nline 2x" + strings.Repeat("é", 200) // 35 + 400 bytes
-	s := Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 1}, Examples: map[string]string{"check": long}}
+	s := model.Sample{Responses: 1000, Success: 1000, Errors: map[string]int64{"check": 1}, Examples: map[string]string{"check": long}}
 	// "\n" becomes the two bytes `\n`: 36 bytes, then 132 "é" (264 bytes) end
 	// at byte 300; the example is cut there.
 	want := "1 response failed its check under load (e.g. check GET /fortunes: line 1\\nline 2x" + strings.Repeat("é", 132) + "…)"
@@ -123,39 +124,39 @@ func TestGateClipsExamples(t *testing.T) {
 }
 
 func TestSkipped(t *testing.T) {
-	k := Key{Framework: "go-stdlib", Variant: "default", Test: "json", Type: "json", Connections: 4, Pipeline: 1, Engine: "raw", Round: 1}
+	k := model.Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "json", Type: "json", Connections: 4, Pipeline: 1, Engine: "raw", Round: 1}
 	s := Skipped(k, "the server exited during json c=2 in round 1 (exit status 2)")
 	want := "not measured: the server exited during json c=2 in round 1 (exit status 2)"
 	if s.Key != k || s.Window != 0 || s.Responses != 0 || s.RPS != 0 || s.Histogram != nil || s.Gate.Passed || s.Gate.Reason != want {
 		t.Fatalf("skipped sample %+v", s)
 	}
-	measured := Sample{Key: k, Responses: 500, RPS: 1000, Gate: GateResult{Passed: true}}
+	measured := model.Sample{Key: k, Responses: 500, RPS: 1000, Gate: model.GateResult{Passed: true}}
 	measured.Connections = 2
-	p := Peaks([]Sample{measured, s})[0]
+	p := model.PeaksOf([]model.Sample{measured, s}).List[0]
 	if !p.OK || p.Level.Connections != 2 || len(p.Levels) != 2 || p.Levels[1].Eligible {
 		t.Errorf("peak %+v, want c=2 with c=4 not eligible", p)
 	}
-	if p := Peaks([]Sample{s})[0]; p.OK || p.Reason != "no level passed the gate in every round (4 connections, round 1: "+want+")" {
+	if p := model.PeaksOf([]model.Sample{s}).List[0]; p.OK || p.Reason != "no level passed the gate in every round (4 connections, round 1: "+want+")" {
 		t.Errorf("peak of a skipped level: %+v", p)
 	}
 }
 
 func TestServerLogFaultsJSON(t *testing.T) {
-	b, err := json.Marshal(Sample{Responses: 1})
+	b, err := json.Marshal(model.Sample{Responses: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(string(b), "server_log_faults") {
 		t.Errorf("0 log faults written: %s", b)
 	}
-	b, err = json.Marshal(Sample{Responses: 1, ServerLogFaults: 3})
+	b, err = json.Marshal(model.Sample{Responses: 1, ServerLogFaults: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), `"server_log_faults":3,`) {
 		t.Errorf("3 log faults missing: %s", b)
 	}
-	var back Sample
+	var back model.Sample
 	if err := json.Unmarshal(b, &back); err != nil || back.ServerLogFaults != 3 {
 		t.Errorf("read back %d (%v), want 3", back.ServerLogFaults, err)
 	}
@@ -173,7 +174,7 @@ func TestFromResult(t *testing.T) {
 		Examples:     map[load.Class]string{load.Read: "read: reset"},
 		Latency:      h,
 	}
-	s, err := FromResult(Key{Framework: "f", Test: "json"}, r)
+	s, err := FromResult(model.Key{ID: model.ID{Framework: "f"}, Test: "json"}, r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,12 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tfbench/tfbench/harness/load"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // FromResult fills TTFB (summary and histogram), BodyBytes and the probe's
 // record from a load result; a result without them (engine hey) leaves
-// TTFB and Probe nil.
+// TTFB and model.Probe nil.
 func TestFromResultTTFBAndProbe(t *testing.T) {
 	lat, ttfb, probe := hdrhistogram.New(1, 8_000_000, 3), hdrhistogram.New(1, 8_000_000, 3), hdrhistogram.New(1, 8_000_000, 3)
 	for i := int64(1); i <= 1000; i++ {
@@ -29,7 +30,7 @@ func TestFromResultTTFBAndProbe(t *testing.T) {
 			ProbeSpec: &load.Probe{Path: "/plaintext", Interval: 20 * time.Millisecond},
 		},
 	}
-	s, err := FromResult(Key{Framework: "f", Test: "page"}, r)
+	s, err := FromResult(model.Key{ID: model.ID{Framework: "f"}, Test: "page"}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestFromResultTTFBAndProbe(t *testing.T) {
 	if back, err := hdrhistogram.Decode(p.Histogram); err != nil || back.TotalCount() != 1000 {
 		t.Errorf("stored probe histogram: %v", err)
 	}
-	s, err = FromResult(Key{Engine: "hey"}, &load.Result{Window: time.Second, Latency: lat})
+	s, err = FromResult(model.Key{Engine: "hey"}, &load.Result{Window: time.Second, Latency: lat})
 	if err != nil || s.TTFB != nil || s.TTFBHistogram != nil || s.Probe != nil {
 		t.Errorf("hey result: TTFB %v, %d histogram bytes, probe %v, error %v; want nil, 0, nil, nil", s.TTFB, len(s.TTFBHistogram), s.Probe, err)
 	}
@@ -67,31 +68,31 @@ func TestFromResultTTFBAndProbe(t *testing.T) {
 func TestGateProbe(t *testing.T) {
 	reset := "read 127.0.0.1:8080: connection reset by peer"
 	emfile := "connect 127.0.0.1:8080: too many open files (generator: RLIMIT_NOFILE 32 for 64 connections)"
-	ok := func(p Probe) Sample {
+	ok := func(p model.Probe) model.Sample {
 		p.Path, p.Interval = "/plaintext", 20
-		return Sample{Window: 10, Responses: 1000, Success: 1000, StatusCounts: map[string]int64{"200": 1000}, Probe: &p}
+		return model.Sample{Window: 10, Responses: 1000, Success: 1000, StatusCounts: map[string]int64{"200": 1000}, Probe: &p}
 	}
 	cases := []struct {
 		name   string
-		s      Sample
+		s      model.Sample
 		reason string // "" = passes
 	}{
-		{"clean probe", ok(Probe{Responses: 500, Success: 500}), ""},
-		{"socket errors", ok(Probe{Responses: 500, Success: 500, Errors: map[string]int64{"read": 2, "timeout": 1},
+		{"clean probe", ok(model.Probe{Responses: 500, Success: 500}), ""},
+		{"socket errors", ok(model.Probe{Responses: 500, Success: 500, Errors: map[string]int64{"read": 2, "timeout": 1},
 			Examples: map[string]string{"read": reset, "timeout": "read 127.0.0.1:8080: no complete response within 8s"}}),
 			"probe: socket errors: read 2, timeout 1 (e.g. " + reset + ")"},
-		{"non-200 statuses", ok(Probe{Responses: 500, Success: 497, Errors: map[string]int64{"status": 3},
+		{"non-200 statuses", ok(model.Probe{Responses: 500, Success: 497, Errors: map[string]int64{"status": 3},
 			Examples: map[string]string{"status": `status 503 for GET /plaintext: "busy"`}}),
 			`probe: 3 of 500 responses not status 200 (e.g. status 503 for GET /plaintext: "busy")`},
-		{"a 204 has no example", ok(Probe{Responses: 500, Success: 499}), "probe: 1 of 500 responses not status 200"},
-		{"generator errors", ok(Probe{Responses: 500, Success: 500, Errors: map[string]int64{"generator": 1}, Examples: map[string]string{"generator": emfile}}),
+		{"a 204 has no example", ok(model.Probe{Responses: 500, Success: 499}), "probe: 1 of 500 responses not status 200"},
+		{"generator errors", ok(model.Probe{Responses: 500, Success: 500, Errors: map[string]int64{"generator": 1}, Examples: map[string]string{"generator": emfile}}),
 			"probe: generator 1 (e.g. " + emfile + ")"},
-		{"no response in a window of 500 intervals", ok(Probe{}), "probe: no response in the window"},
-		{"refused: no response either", ok(Probe{Errors: map[string]int64{"connect": 40}, Examples: map[string]string{"connect": "connect 127.0.0.1:8080: connection refused"}}),
+		{"no response in a window of 500 intervals", ok(model.Probe{}), "probe: no response in the window"},
+		{"refused: no response either", ok(model.Probe{Errors: map[string]int64{"connect": 40}, Examples: map[string]string{"connect": "connect 127.0.0.1:8080: connection refused"}}),
 			"probe: socket errors: connect 40 (e.g. connect 127.0.0.1:8080: connection refused); probe: no response in the window"},
-		{"no response in a window of under two intervals", Sample{Window: 0.039, Responses: 1000, Success: 1000, Probe: &Probe{Path: "/plaintext", Interval: 20}}, ""},
-		{"after the sample's own reasons", Sample{Window: 10, Responses: 1000, Success: 1000, SocketErrors: 1, Errors: map[string]int64{"read": 1},
-			Examples: map[string]string{"read": reset}, Probe: &Probe{Path: "/plaintext", Interval: 20, Responses: 10, Success: 9}},
+		{"no response in a window of under two intervals", model.Sample{Window: 0.039, Responses: 1000, Success: 1000, Probe: &model.Probe{Path: "/plaintext", Interval: 20}}, ""},
+		{"after the sample's own reasons", model.Sample{Window: 10, Responses: 1000, Success: 1000, SocketErrors: 1, Errors: map[string]int64{"read": 1},
+			Examples: map[string]string{"read": reset}, Probe: &model.Probe{Path: "/plaintext", Interval: 20, Responses: 10, Success: 9}},
 			"socket errors: read 1 (e.g. " + reset + "); probe: 1 of 10 responses not status 200"},
 	}
 	for _, c := range cases {

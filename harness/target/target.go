@@ -22,6 +22,7 @@ import (
 
 	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 )
@@ -37,14 +38,18 @@ const (
 	P99     Metric = "p99"
 )
 
-// Target is a goal on variant Of against variant Over ("framework/variant")
-// on Tests (names; a page test has a row per size, ratio.Ns).
+// Target is a goal on variant Of against variant Over on Tests (names; a page test has a row per size, ratio.Ns).
 type Target struct {
 	Name     string
-	Of, Over string
+	Of, Over model.ID
 	Metric   Metric
 	Tests    []string
 }
+
+var (
+	enginePool = model.ID{Framework: "engine", Variant: "pool"}
+	nodeHTTP   = model.ID{Framework: "node-http", Variant: "default"}
+)
 
 // Six are the TechEmpower tests of suites/engine.yaml.
 var Six = []string{"json", "plaintext", "db", "queries", "fortunes", "updates"}
@@ -53,10 +58,10 @@ var Six = []string{"json", "plaintext", "db", "queries", "fortunes", "updates"}
 // server CPU set), in one bench:engine run. The pool ≥ 1.5× serialized and
 // flat V8 value count targets are Go tests in frameworks/engine.
 var EngineTargets = []Target{
-	{Name: "engine/pool ≥ 1.0× node-http on the six tests", Of: "engine/pool", Over: "node-http/default", Metric: PeakRPS, Tests: Six},
-	{Name: "engine/pool ≥ 1.0× node-http on every page size", Of: "engine/pool", Over: "node-http/default", Metric: PeakRPS, Tests: []string{"page"}},
-	{Name: "engine/pool ≥ 1.0× go-stdlib on the six tests", Of: "engine/pool", Over: ratio.Reference, Metric: PeakRPS, Tests: Six},
-	{Name: "engine/pool p99 at peak below node-http's on the six tests", Of: "engine/pool", Over: "node-http/default", Metric: P99, Tests: Six},
+	{Name: "engine/pool ≥ 1.0× node-http on the six tests", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: Six},
+	{Name: "engine/pool ≥ 1.0× node-http on every page size", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}},
+	{Name: "engine/pool ≥ 1.0× go-stdlib on the six tests", Of: enginePool, Over: model.Reference, Metric: PeakRPS, Tests: Six},
+	{Name: "engine/pool p99 at peak below node-http's on the six tests", Of: enginePool, Over: nodeHTTP, Metric: P99, Tests: Six},
 }
 
 // Status is a row's standing against its target (package doc, Met rule).
@@ -146,7 +151,7 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 				pairs = append(pairs, pair)
 			}
 		}
-		o.BaseName, o.NewName = t.Over, t.Of
+		o.BaseName, o.NewName = t.Over.String(), t.Of.String()
 		fam, err := compare.Rank(pairs, o)
 		if err != nil {
 			return nil, err
@@ -177,20 +182,19 @@ func judgeRow(f *results.File, rounds map[ratio.Key]ratio.Rounds, t Target, test
 	var pair compare.Pair
 	var why []string
 	for _, side := range []struct {
-		name   string
+		id     model.ID
 		values *[]float64
 		median *float64
 		count  *int
 	}{{t.Over, &pair.Base, &row.OverMedian, &row.OverRounds}, {t.Of, &pair.New, &row.OfMedian, &row.OfRounds}} {
-		fw, variant, _ := strings.Cut(side.name, "/")
-		k := ratio.Key{Framework: fw, Variant: variant, Test: test, N: n}
+		k := ratio.Key{ID: side.id, Test: test, N: n}
 		r, ok := rounds[k]
 		switch {
 		case !ok:
-			why = append(why, side.name+": "+compare.MissingReason(f, k))
+			why = append(why, side.id.String()+": "+compare.MissingReason(f, k))
 			continue
 		case !r.OK:
-			why = append(why, side.name+": no peak: "+r.Reason)
+			why = append(why, side.id.String()+": no peak: "+r.Reason)
 			continue
 		}
 		v := r.Values()

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // TestRule is the met rule, package doc: a ≥ 1.0× target on peak RPS and a
@@ -55,7 +55,7 @@ func file(page bool, series map[string][2][]float64) *results.File {
 				continue
 			}
 			for i, rps := range s[0] {
-				sm := sweep.Sample{RPS: rps, Latency: sweep.Latency{P99: s[1][i]}, Gate: sweep.GateResult{Passed: true}}
+				sm := model.Sample{RPS: rps, Latency: model.Latency{P99: s[1][i]}, Gate: model.GateResult{Passed: true}}
 				sm.Framework, sm.Variant, sm.Test, sm.N, sm.Connections, sm.Round = fw, variant, test.name, test.n, 16, i+1
 				f.Samples = append(f.Samples, sm)
 			}
@@ -73,8 +73,8 @@ func TestJudgeP99Orientation(t *testing.T) {
 		"node-http/default": {{100, 101, 102, 103, 104}, {2.0, 2.1, 2.2, 2.3, 2.4}},
 	})
 	rs, err := Judge(f, []Target{
-		{Name: "rps", Of: "engine/pool", Over: "node-http/default", Metric: PeakRPS, Tests: []string{"json"}},
-		{Name: "p99", Of: "engine/pool", Over: "node-http/default", Metric: P99, Tests: []string{"json"}},
+		{Name: "rps", Of: model.MustID("engine/pool"), Over: model.MustID("node-http/default"), Metric: PeakRPS, Tests: []string{"json"}},
+		{Name: "p99", Of: model.MustID("engine/pool"), Over: model.MustID("node-http/default"), Metric: P99, Tests: []string{"json"}},
 	}, compare.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -99,8 +99,8 @@ func TestJudgeUnknown(t *testing.T) {
 		"node-http/default": {{100, 101, 102, 103, 104}, {2, 2, 2, 2, 2}},
 	})
 	rs, err := Judge(f, []Target{
-		{Name: "go-stdlib", Of: "engine/pool", Over: "go-stdlib/default", Metric: PeakRPS, Tests: []string{"json"}},
-		{Name: "missing test", Of: "engine/pool", Over: "node-http/default", Metric: PeakRPS, Tests: []string{"fortunes", "page"}},
+		{Name: "go-stdlib", Of: model.MustID("engine/pool"), Over: model.MustID("go-stdlib/default"), Metric: PeakRPS, Tests: []string{"json"}},
+		{Name: "missing test", Of: model.MustID("engine/pool"), Over: model.MustID("node-http/default"), Metric: PeakRPS, Tests: []string{"fortunes", "page"}},
 	}, compare.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

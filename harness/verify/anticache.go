@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // fortunes verifies the fortunes test: the page as it is, then, if the
@@ -30,28 +32,28 @@ func (v *verifier) fortunes(ctx context.Context, c Check) (Result, *fetched) {
 func (v *verifier) antiCache(ctx context.Context, c Check, first Result, r *Result) {
 	db, err := v.database()
 	if err != nil {
-		r.add(Fail, "test %q: cannot run the fortunes anti-caching check: %v", c.Name, err)
+		r.add(model.Fail, "test %q: cannot run the fortunes anti-caching check: %v", c.Name, err)
 		return
 	}
 	msg := fmt.Sprintf(`<b>tfbench check %04x</b> & "q"`, rand.IntN(0x10000))
 	id, err := db.InsertFortune(ctx, msg)
 	row := fortune{ID: id, Message: msg}
 	if err != nil {
-		r.add(Fail, "test %q: fortunes anti-caching check: %v", c.Name, err)
+		r.add(model.Fail, "test %q: fortunes anti-caching check: %v", c.Name, err)
 		return
 	}
 	defer func() {
 		if err := db.DeleteFortune(context.WithoutCancel(ctx), row.ID); err != nil {
-			r.add(Fail, "test %q: fortunes anti-caching check: %v; remove it before load", c.Name, err)
+			r.add(model.Fail, "test %q: fortunes anti-caching check: %v; remove it before load", c.Name, err)
 		}
 	}()
 	f, err := v.get(ctx, c.Type, c.Path)
 	if err != nil {
-		r.add(Fail, "GET %s (after inserting Fortune row %d): %v", c.Path, row.ID, err)
+		r.add(model.Fail, "GET %s (after inserting Fortune row %d): %v", c.Path, row.ID, err)
 		return
 	}
 	if tableLacksRow(f.body, row.ID) {
-		r.add(Fail, "GET %s: the page does not show Fortune row %d %q inserted into the database just before: the server caches the page or its rows (TFB rules, fortunes: load every Fortune row per request, no caching)",
+		r.add(model.Fail, "GET %s: the page does not show Fortune row %d %q inserted into the database just before: the server caches the page or its rows (TFB rules, fortunes: load every Fortune row per request, no caching)",
 			c.Path, row.ID, row.Message)
 		return
 	}
@@ -60,7 +62,7 @@ func (v *verifier) antiCache(ctx context.Context, c Check, first Result, r *Resu
 	prefix := fmt.Sprintf("GET %s (after inserting Fortune row %d %q): ", c.Path, row.ID, row.Message)
 	for _, reason := range one.Reasons {
 		if !slices.Contains(first.Reasons, reason) {
-			r.add(Fail, "%s%s", prefix, reason)
+			r.add(model.Fail, "%s%s", prefix, reason)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // CacheHitRequests is how many requests after the first CacheHit wants
@@ -19,7 +19,7 @@ const CacheHitRequests = 5
 // CacheHitRequests more must carry header with value (compared without
 // regard to case), or, when header is "", none of them may render
 // (render counts at countsPath). Errors name the path and what was seen.
-func CacheHit(ctx context.Context, base, countsPath, header, value string, t suite.Type, path string) error {
+func CacheHit(ctx context.Context, base, countsPath, header, value string, t model.TestType, path string) error {
 	c := newClient()
 	defer c.CloseIdleConnections()
 	if _, err := get(ctx, c, base, t, path); err != nil {
@@ -80,7 +80,7 @@ type HitCounter struct {
 
 // Wrap returns check (nil: none) with every call also counted, a response
 // without the header as a miss; a miss is not a check failure: the gate
-// judges the counts (sweep.CacheHits).
+// judges the counts (model.CacheHits).
 func (h *HitCounter) Wrap(check func(int, http.Header, []byte) error) func(int, http.Header, []byte) error {
 	return func(status int, header http.Header, body []byte) error {
 		h.checked.Add(1)

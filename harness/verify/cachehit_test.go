@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // cacheServer serves /isr: the first request (and, with missEvery > 0,
@@ -50,7 +50,7 @@ func TestCacheHit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := cacheServer(t, tc.missEvery)
-			err := CacheHit(ctx, s.URL, "/renders", tc.header, tc.want, suite.Page, "/isr?rows=10")
+			err := CacheHit(ctx, s.URL, "/renders", tc.header, tc.want, model.Page, "/isr?rows=10")
 			want := strings.ReplaceAll(tc.err, "BASE", s.URL)
 			if got := fmt.Sprint(err); tc.err == "" && err != nil || tc.err != "" && got != want {
 				t.Errorf("error %v, want %q", err, want)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -11,13 +12,13 @@ import (
 // body gets for it.
 type queryCase struct {
 	q    string
-	most Status
+	most model.Verdict
 }
 
 // queryCases are TFB's checked values of the queries parameter, in TFB's
 // order (TFB rules, queries: 2 -> 2 rows, 0 -> 1, foo -> 1, 501 -> 500
 // (a warn if wrong), empty -> 1).
-var queryCases = []queryCase{{"2", Fail}, {"0", Fail}, {"foo", Fail}, {"501", Warn}, {"", Fail}}
+var queryCases = []queryCase{{"2", model.Fail}, {"0", model.Fail}, {"foo", model.Fail}, {"501", model.Warn}, {"", model.Fail}}
 
 // cases verifies a queries or updates test: each of the five queryCases
 // against ExpectedRows, and for updates the World table before and after
@@ -26,11 +27,11 @@ var queryCases = []queryCase{{"2", Fail}, {"0", Fail}, {"foo", Fail}, {"501", Wa
 func (v *verifier) cases(ctx context.Context, c Check) (Result, *fetched) {
 	r := pass()
 	if !strings.Contains(c.Path, "{n}") {
-		r.add(Fail, "path %q of test %q has no {n} where the queries value goes (TFB rules, %s)", c.Path, c.Name, c.Type)
+		r.add(model.Fail, "path %q of test %q has no {n} where the queries value goes (TFB rules, %s)", c.Path, c.Name, c.Type)
 		return r, nil
 	}
 	var before map[int64]int64
-	if c.Type == suite.Updates {
+	if c.Type == model.Updates {
 		before = v.worldSnapshot(ctx, c, &r)
 	}
 	var first *fetched
@@ -38,7 +39,7 @@ func (v *verifier) cases(ctx context.Context, c Check) (Result, *fetched) {
 		path := suite.FillPath(c.Path, k.q)
 		f, err := v.get(ctx, c.Type, path)
 		if err != nil {
-			r.addCapped(Fail, k.most, "GET %s: %v", path, err)
+			r.addCapped(model.Fail, k.most, "GET %s: %v", path, err)
 			continue
 		}
 		if first == nil {
@@ -64,7 +65,7 @@ func (v *verifier) worldSnapshot(ctx context.Context, c Check, r *Result) map[in
 			return world
 		}
 	}
-	r.add(Fail, "test %q: cannot check that updates are written: %v (TFB rules, updates)", c.Name, err)
+	r.add(model.Fail, "test %q: cannot check that updates are written: %v (TFB rules, updates)", c.Name, err)
 	return nil
 }
 
@@ -81,10 +82,10 @@ func countUpdates(r *Result, path string, before, after map[int64]int64) {
 	}
 	switch {
 	case changed == 0:
-		r.add(Fail, "GET %s: no World row changed in the database (TFB rules, updates: each row's new randomNumber is written back)", path)
+		r.add(model.Fail, "GET %s: no World row changed in the database (TFB rules, updates: each row's new randomNumber is written back)", path)
 	case changed*10 <= maxRows*9:
-		r.add(Fail, "GET %s: %d World rows changed in the database, want more than 90%% of %d (TFB rules, updates: 90%% or fewer is a fail)", path, changed, maxRows)
+		r.add(model.Fail, "GET %s: %d World rows changed in the database, want more than 90%% of %d (TFB rules, updates: 90%% or fewer is a fail)", path, changed, maxRows)
 	case changed*20 <= maxRows*19:
-		r.add(Warn, "GET %s: %d World rows changed in the database, want more than 95%% of %d (TFB rules, updates: 95%% or fewer is a warn)", path, changed, maxRows)
+		r.add(model.Warn, "GET %s: %d World rows changed in the database, want more than 95%% of %d (TFB rules, updates: 95%% or fewer is a warn)", path, changed, maxRows)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // Checker returns the check the load generator applies to a sample of
@@ -15,10 +15,10 @@ import (
 // the values too). Only a fail is an error, its reasons joined by
 // "; "; a warn passes, as it does before load. The check is safe for
 // concurrent use.
-func Checker(t suite.Type, rows int) func(status int, header http.Header, body []byte) error {
+func Checker(t model.TestType, rows int) func(status int, header http.Header, body []byte) error {
 	return func(status int, header http.Header, body []byte) error {
 		r := ResponseRows(t, rows, status, header, body)
-		if r.Status != Fail {
+		if r.Status != model.Fail {
 			return nil
 		}
 		return errors.New(strings.Join(r.Reasons, "; "))

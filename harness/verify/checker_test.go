@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestChecker(t *testing.T) {
@@ -13,7 +13,7 @@ func TestChecker(t *testing.T) {
 		"Server": {"x"}, "Date": {"Sun, 29 Nov 2026 19:00:00 GMT"},
 		"Content-Type": {"application/json"}, "Content-Length": {"27"},
 	}
-	check := Checker(suite.JSON, 0)
+	check := Checker(model.JSON, 0)
 	if err := check(200, h, []byte(`{"message":"Hello, World!"}`)); err != nil {
 		t.Errorf("correct response: %v", err)
 	}
@@ -24,7 +24,7 @@ func TestChecker(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Hello, World!") {
 		t.Errorf("wrong message: %v", err)
 	}
-	rows := Checker(suite.Queries, 2)
+	rows := Checker(model.Queries, 2)
 	body := []byte(`[{"id":1,"randomNumber":2}]`)
 	if err := rows(200, h, body); err == nil || !strings.Contains(err.Error(), "1 rows, want 2") {
 		t.Errorf("one row for N=2: %v", err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -63,7 +64,7 @@ func newClientTimeout(timeout time.Duration) *http.Client {
 // get requests base+path with the fixed header set of a tfbench request:
 // Host (from the URL), Accept of test type t, Connection: keep-alive,
 // User-Agent suite.UserAgent, and no Accept-Encoding. Errors name the URL.
-func get(ctx context.Context, c *http.Client, base string, t suite.Type, path string) (fetched, error) {
+func get(ctx context.Context, c *http.Client, base string, t model.TestType, path string) (fetched, error) {
 	url := strings.TrimSuffix(base, "/") + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/internal/faultserver"
 )
 
@@ -51,11 +51,11 @@ func TestRunFaults(t *testing.T) {
 			t.Cleanup(s.Close)
 			start := time.Now()
 			r := Run(context.Background(), Target{BaseURL: s.URL(), RequestTimeout: timeout},
-				[]Check{{Name: "j", Type: suite.JSON, Path: "/json"}})["j"]
+				[]Check{{Name: "j", Type: model.JSON, Path: "/json"}})["j"]
 			took := time.Since(start)
 			pattern := strings.NewReplacer(`\{URL\}`, regexp.QuoteMeta(s.URL()), `\{ADDR\}`, regexp.QuoteMeta(s.Addr()),
 				`\{LOCAL\}`, `127\.0\.0\.1:[0-9]+`).Replace(regexp.QuoteMeta(c.want))
-			if r.Status != Fail || len(r.Reasons) != 1 || !regexp.MustCompile("^"+pattern+"$").MatchString(r.Reasons[0]) {
+			if r.Status != model.Fail || len(r.Reasons) != 1 || !regexp.MustCompile("^"+pattern+"$").MatchString(r.Reasons[0]) {
 				t.Errorf("%s %q, want fail with one reason %q ({URL} %s)", r.Status, r.Reasons, c.want, s.URL())
 			}
 			if took >= 2*time.Second {
@@ -112,8 +112,8 @@ func TestRunDateRecheckField(t *testing.T) {
 	s := startServer(t, serverOpts{})
 	target := s.target()
 	target.DateRecheck = wait
-	r := Run(context.Background(), target, []Check{{Name: "j", Type: suite.JSON, Path: "/json"}})["j"]
-	if r.Status != Pass || len(r.Reasons) != 0 {
+	r := Run(context.Background(), target, []Check{{Name: "j", Type: model.JSON, Path: "/json"}})["j"]
+	if r.Status != model.Pass || len(r.Reasons) != 0 {
 		t.Errorf("%s %q, want pass", r.Status, r.Reasons)
 	}
 	log := s.requests()

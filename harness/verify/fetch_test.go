@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -16,16 +17,16 @@ func TestFetchSendsVerificationHeaders(t *testing.T) {
 		w.Write([]byte(r.URL.RequestURI() + "|" + r.Header.Get("Accept") + "|" + r.Header.Get("User-Agent") + "|" + r.Header.Get("Accept-Encoding")))
 	}))
 	defer srv.Close()
-	status, body, err := Fetch(context.Background(), srv.URL, suite.Page, "/ssr?rows=10", 0)
+	status, body, err := Fetch(context.Background(), srv.URL, model.Page, "/ssr?rows=10", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "/ssr?rows=10|" + suite.Page.Accept() + "|" + suite.UserAgent + "|"
+	want := "/ssr?rows=10|" + model.Page.Accept() + "|" + suite.UserAgent + "|"
 	if status != 201 || string(body) != want {
 		t.Errorf("status %d body %q, want %q", status, body, want)
 	}
 	srv.Close()
-	if _, _, err := Fetch(context.Background(), srv.URL, suite.JSON, "/json", 0); err == nil || !strings.Contains(err.Error(), `Get "`+srv.URL+`/json"`) {
+	if _, _, err := Fetch(context.Background(), srv.URL, model.JSON, "/json", 0); err == nil || !strings.Contains(err.Error(), `Get "`+srv.URL+`/json"`) {
 		t.Errorf("closed server: %v", err)
 	}
 }

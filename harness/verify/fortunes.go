@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // expectedPage is a normalised expected fortunes page.
@@ -42,10 +44,10 @@ func checkFortunesPage(r *Result, body []byte, exp *expectedPage, markupWarn boo
 	}
 	got := scanPage(body)
 	for _, p := range got.problems {
-		r.add(Fail, "%s", p)
+		r.add(model.Fail, "%s", p)
 	}
 	if got.liveScript {
-		r.add(Fail, "a live <script> element inside the table: messages must be HTML-escaped (TFB rules, fortunes: the <script> message escaped, never live)")
+		r.add(model.Fail, "a live <script> element inside the table: messages must be HTML-escaped (TFB rules, fortunes: the <script> message escaped, never live)")
 	}
 	if slices.Equal(got.tokens, exp.tokens) {
 		return
@@ -56,17 +58,17 @@ func checkFortunesPage(r *Result, body []byte, exp *expectedPage, markupWarn boo
 		if !markupWarn {
 			return
 		}
-		r.add(Warn, "extra markup around the table, page %d bytes (TFB fails this; tfbench warns because the table itself is exact): %s",
+		r.add(model.Warn, "extra markup around the table, page %d bytes (TFB fails this; tfbench warns because the table itself is exact): %s",
 			len(body), describeDiff(exp.tokens, got.tokens))
 	case hasTable:
 		gotTable := got.tokens[start:end]
-		r.add(Fail, "the table differs from the expected one (TFB rules, fortunes): %s", describeDiff(exp.table(), gotTable))
+		r.add(model.Fail, "the table differs from the expected one (TFB rules, fortunes): %s", describeDiff(exp.table(), gotTable))
 		rows := tableRows(gotTable)
 		if !slices.Equal(rows, exp.rows) && sameRows(rows, exp.rows) {
-			r.add(Fail, "the rows are out of order: sort by message in byte order, in code and after adding the id 0 row, not by SQL ORDER BY or a locale compare (TFB rules, fortunes)")
+			r.add(model.Fail, "the rows are out of order: sort by message in byte order, in code and after adding the id 0 row, not by SQL ORDER BY or a locale compare (TFB rules, fortunes)")
 		}
 	default:
-		r.add(Fail, "no <table> element; the page differs from the expected one (TFB rules, fortunes): %s", describeDiff(exp.tokens, got.tokens))
+		r.add(model.Fail, "no <table> element; the page differs from the expected one (TFB rules, fortunes): %s", describeDiff(exp.tokens, got.tokens))
 	}
 }
 

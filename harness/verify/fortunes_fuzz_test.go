@@ -3,6 +3,8 @@ package verify
 import (
 	"slices"
 	"testing"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // FuzzFortunesPage feeds arbitrary bytes as a fortunes page to the page
@@ -57,14 +59,14 @@ func checkPageProperties(t *testing.T, page []byte, exp *expectedPage) {
 		r := pass()
 		checkFortunesPage(&r, page, exp, markupWarn)
 		switch {
-		case r.Status == Pass && len(r.Reasons) > 0:
+		case r.Status == model.Pass && len(r.Reasons) > 0:
 			t.Errorf("markupWarn %v: pass with reasons %q", markupWarn, r.Reasons)
-		case r.Status != Pass && len(r.Reasons) == 0:
+		case r.Status != model.Pass && len(r.Reasons) == 0:
 			t.Errorf("markupWarn %v: %s without a reason", markupWarn, r.Status)
-		case r.Status == Warn && !markupWarn:
+		case r.Status == model.Warn && !markupWarn:
 			t.Errorf("warn %q without the markup warning", r.Reasons)
 		}
-		if markupWarn && (r.Status == Pass) != fast {
+		if markupWarn && (r.Status == model.Pass) != fast {
 			t.Errorf("checkFortunesPage %s %q, pageEquals %v: the fast path and the rule disagree", r.Status, r.Reasons, fast)
 		}
 	}
@@ -100,7 +102,7 @@ func TestTableRowsOpenCell(t *testing.T) {
 	r := pass()
 	checkFortunesPage(&r, []byte("<table><td>x<tr>y"), standardPage(), true)
 	want := []string{`the table differs from the expected one (TFB rules, fortunes): after <table>: expected <tr>, got <td>`}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("%s %q, want fail %q", r.Status, r.Reasons, want)
 	}
 }
@@ -117,7 +119,7 @@ func TestCheckFortunesPageScriptInsideExactTable(t *testing.T) {
 	r := pass()
 	checkFortunesPage(&r, page, standardPage(), true)
 	want := []string{"a live <script> element inside the table: messages must be HTML-escaped (TFB rules, fortunes: the <script> message escaped, never live)"}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("%s %q, want fail %q", r.Status, r.Reasons, want)
 	}
 }

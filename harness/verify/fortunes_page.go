@@ -3,11 +3,12 @@ package verify
 import (
 	_ "embed"
 
-	"github.com/tfbench/tfbench/dataset"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/tfbench/tfbench/dataset"
 )
 
 // expectedFortunesHTML is the reference fortunes page of docs/tfb-rules.md

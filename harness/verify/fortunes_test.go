@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // refPage returns the reference page with each old replaced by new in turn.
@@ -19,43 +21,43 @@ func TestCheckFortunesPage(t *testing.T) {
 	cases := []struct {
 		name    string
 		page    string
-		want    Status
+		want    model.Verdict
 		reasons []string
 	}{
-		{"reference file", refPage(), Pass, nil},
-		{"&#39; and &#34;", refPage("&apos;", "&#39;", "&quot;", "&#34;"), Pass, nil},
-		{"&#x27; and &#x22;", refPage("&apos;", "&#x27;", "&quot;", "&#x22;"), Pass, nil},
-		{"&#039; and &#034;", refPage("&apos;", "&#039;", "&quot;", "&#034;"), Pass, nil},
-		{"raw ' and \" and >", refPage("&apos;", "'", "&quot;", `"`, "&gt;", ">"), Pass, nil},
-		{"&mdash;", refPage("—", "&mdash;"), Pass, nil},
-		{"&#43; &#47; &#40; &#41; as TFB accepts", refPage("e+67", "e&#43;67", "&lt;/script", "&lt;&#47;script", "alert(", "alert&#40;", "&quot;);", "&quot;&#41;;"), Pass, nil},
+		{"reference file", refPage(), model.Pass, nil},
+		{"&#39; and &#34;", refPage("&apos;", "&#39;", "&quot;", "&#34;"), model.Pass, nil},
+		{"&#x27; and &#x22;", refPage("&apos;", "&#x27;", "&quot;", "&#x22;"), model.Pass, nil},
+		{"&#039; and &#034;", refPage("&apos;", "&#039;", "&quot;", "&#034;"), model.Pass, nil},
+		{"raw ' and \" and >", refPage("&apos;", "'", "&quot;", `"`, "&gt;", ">"), model.Pass, nil},
+		{"&mdash;", refPage("—", "&mdash;"), model.Pass, nil},
+		{"&#43; &#47; &#40; &#41; as TFB accepts", refPage("e+67", "e&#43;67", "&lt;/script", "&lt;&#47;script", "alert(", "alert&#40;", "&quot;);", "&quot;&#41;;"), model.Pass, nil},
 		{"indented, upper-case tags, attributes, thead, tbody, meta",
 			refPage("<head>", "<HEAD>\n  <meta charset=utf-8>\n  ", "<table>", "\n<TABLE class=\"f\">\n<thead>", "</th></tr>", "</th></tr></thead><tbody>\n", "</table>", "</tbody></TABLE>\n", "</td></tr>", "</td></tr>\n  "),
-			Pass, nil},
-		{"React text comments in a cell", refPage("Feature: A bug", "Feature:<!-- --> A bug"), Pass, nil},
-		{"&#8212;", refPage("—", "&#8212;"), Fail,
+			model.Pass, nil},
+		{"React text comments in a cell", refPage("Feature: A bug", "Feature:<!-- --> A bug"), model.Pass, nil},
+		{"&#8212;", refPage("—", "&#8212;"), model.Fail,
 			[]string{"character reference &#8212; is not allowed: only &lt; &gt; &quot; &apos; &amp; &mdash; and the numeric forms of ' \" < > + / ( ) & " + refRule}},
-		{"wrapper div", refPage("<table>", `<div id="root"><table>`, "</table>", "</table></div>"), Warn,
+		{"wrapper div", refPage("<table>", `<div id="root"><table>`, "</table>", "</table></div>"), model.Warn,
 			[]string{"extra markup around the table, page 1248 bytes (TFB fails this; tfbench warns because the table itself is exact): after </title></head><body>: expected <table>, got <div>"}},
-		{"only the table", refPage("<!DOCTYPE html><html><head><title>Fortunes</title></head><body>", "", "</body></html>", ""), Warn,
+		{"only the table", refPage("<!DOCTYPE html><html><head><title>Fortunes</title></head><body>", "", "</body></html>", ""), model.Warn,
 			[]string{"extra markup around the table, page 1150 bytes (TFB fails this; tfbench warns because the table itself is exact): at the start: expected <!doctype html>, got <table>"}},
-		{"a second table after the right one", refPage("</table>", "</table><table><tr><td>x</td></tr></table>"), Warn,
+		{"a second table after the right one", refPage("</table>", "</table><table><tr><td>x</td></tr></table>"), model.Warn,
 			[]string{"extra markup around the table, page 1261 bytes (TFB fails this; tfbench warns because the table itself is exact): after </td></tr></table>: expected </body>, got <table>"}},
-		{"missing row", refPage("<tr><td>7</td><td>Any program that runs right is obsolete.</td></tr>", ""), Fail,
+		{"missing row", refPage("<tr><td>7</td><td>Any program that runs right is obsolete.</td></tr>", ""), model.Fail,
 			[]string{`the table differs from the expected one (TFB rules, fortunes): after </tr><tr><td>: expected text "7", got text "10"`}},
-		{"extra row", refPage("</table>", "<tr><td>13</td><td>x</td></tr></table>"), Fail,
+		{"extra row", refPage("</table>", "<tr><td>13</td><td>x</td></tr></table>"), model.Fail,
 			[]string{`the table differs from the expected one (TFB rules, fortunes): after text "フレームワークのベンチマーク"</td></tr>: expected </table>, got <tr>`}},
-		{"id 0 row last", refPage("<tr><td>0</td><td>Additional fortune added at request time.</td></tr>", "", "</table>", "<tr><td>0</td><td>Additional fortune added at request time.</td></tr></table>"), Fail,
+		{"id 0 row last", refPage("<tr><td>0</td><td>Additional fortune added at request time.</td></tr>", "", "</table>", "<tr><td>0</td><td>Additional fortune added at request time.</td></tr></table>"), model.Fail,
 			[]string{`the table differs from the expected one (TFB rules, fortunes): after </tr><tr><td>: expected text "0", got text "3"`, order}},
 		{"unescaped script", refPage("&lt;script&gt;alert(&quot;This should not be displayed in a browser alert box.&quot;);&lt;/script&gt;",
-			`<script>alert("This should not be displayed in a browser alert box.");</script>`), Fail,
+			`<script>alert("This should not be displayed in a browser alert box.");</script>`), model.Fail,
 			[]string{
 				"a live <script> element inside the table: messages must be HTML-escaped (TFB rules, fortunes: the <script> message escaped, never live)",
 				`the table differs from the expected one (TFB rules, fortunes): after text "11"</td><td>: expected text "<script>alert(\"This should not be displayed in ...", got </td>`,
 			}},
-		{"space in a cell", refPage("<td>11</td>", "<td> 11</td>"), Fail,
+		{"space in a cell", refPage("<td>11</td>", "<td> 11</td>"), model.Fail,
 			[]string{`the table differs from the expected one (TFB rules, fortunes): after </tr><tr><td>: expected text "11", got text " 11"`}},
-		{"no table", "<!DOCTYPE html><html><body><p>Fortunes</p></body></html>", Fail,
+		{"no table", "<!DOCTYPE html><html><body><p>Fortunes</p></body></html>", model.Fail,
 			[]string{"no <table> element; the page differs from the expected one (TFB rules, fortunes): after <!doctype html><html>: expected <head>, got <body>"}},
 	}
 	for _, c := range cases {
@@ -72,7 +74,7 @@ func TestCheckFortunesPage(t *testing.T) {
 func TestCheckFortunesPageNoMarkupWarn(t *testing.T) {
 	r := pass()
 	checkFortunesPage(&r, []byte(refPage("<table>", "<div><table>", "</table>", "</table></div>")), standardPage(), false)
-	if r.Status != Pass || len(r.Reasons) != 0 {
+	if r.Status != model.Pass || len(r.Reasons) != 0 {
 		t.Errorf("%s %q, want pass without reasons", r.Status, r.Reasons)
 	}
 }
@@ -86,15 +88,15 @@ func TestCheckFortunesPageInsertedRow(t *testing.T) {
 	cases := []struct {
 		name    string
 		page    string
-		want    Status
+		want    model.Verdict
 		reasons []string
 	}{
-		{"in place, escaped", refPage("<tr><td>11</td>", good+"<tr><td>11</td>"), Pass, nil},
-		{"standard page (cached)", refPage(), Fail,
+		{"in place, escaped", refPage("<tr><td>11</td>", good+"<tr><td>11</td>"), model.Pass, nil},
+		{"standard page (cached)", refPage(), model.Fail,
 			[]string{`the table differs from the expected one (TFB rules, fortunes): after </tr><tr><td>: expected text "13", got text "11"`}},
-		{"unescaped", refPage("<tr><td>11</td>", `<tr><td>13</td><td><b>tfbench check 7f3a</b> & "q"</td></tr><tr><td>11</td>`), Fail,
+		{"unescaped", refPage("<tr><td>11</td>", `<tr><td>13</td><td><b>tfbench check 7f3a</b> & "q"</td></tr><tr><td>11</td>`), model.Fail,
 			[]string{`the table differs from the expected one (TFB rules, fortunes): after text "13"</td><td>: expected text "<b>tfbench check 7f3a</b> & \"q\"", got <b>`}},
-		{"appended last", refPage("</table>", good+"</table>"), Fail,
+		{"appended last", refPage("</table>", good+"</table>"), model.Fail,
 			[]string{`the table differs from the expected one (TFB rules, fortunes): after </tr><tr><td>: expected text "13", got text "11"`,
 				"the rows are out of order: sort by message in byte order, in code and after adding the id 0 row, not by SQL ORDER BY or a locale compare (TFB rules, fortunes)"}},
 	}

@@ -5,30 +5,30 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // checkHeaders applies the header rules every response must meet (TFB rules,
 // every response): Server, Date and Content-Type present; Content-Length or
 // Transfer-Encoding present; Date in RFC 7231 form (else warn); the test
 // type's Content-Type; no Content-Encoding.
-func checkHeaders(r *Result, t suite.Type, h http.Header) {
+func checkHeaders(r *Result, t model.TestType, h http.Header) {
 	for _, key := range [...]string{"Server", "Date", "Content-Type"} {
 		if len(h[key]) == 0 {
-			r.add(Fail, "no %s header (TFB rules, every response: Server, Date and Content-Type are required)", key)
+			r.add(model.Fail, "no %s header (TFB rules, every response: Server, Date and Content-Type are required)", key)
 		}
 	}
 	if len(h["Content-Length"]) == 0 && len(h["Transfer-Encoding"]) == 0 {
-		r.add(Fail, "neither Content-Length nor Transfer-Encoding header (TFB rules, every response: one of them is required)")
+		r.add(model.Fail, "neither Content-Length nor Transfer-Encoding header (TFB rules, every response: one of them is required)")
 	}
 	if d := h["Date"]; len(d) > 0 && !validDate(d[0]) {
-		r.add(Warn, "Date %q is not in RFC 7231 form %q (TFB rules, every response)", d[0], http.TimeFormat)
+		r.add(model.Warn, "Date %q is not in RFC 7231 form %q (TFB rules, every response)", d[0], http.TimeFormat)
 	}
 	if ct := h["Content-Type"]; len(ct) > 0 {
 		checkContentType(r, t, joinValues(ct))
 	}
 	if ce := h["Content-Encoding"]; len(ce) > 0 {
-		r.add(Fail, "Content-Encoding %q: the response is compressed (TFB rules, every response: no gzip)", joinValues(ce))
+		r.add(model.Fail, "Content-Encoding %q: the response is compressed (TFB rules, every response: no gzip)", joinValues(ce))
 	}
 }
 
@@ -52,13 +52,13 @@ func joinValues(v []string) string {
 // queries, updates want application/json, plaintext text/plain, each with an
 // optional charset; fortunes and page want text/html with the charset
 // required.
-func checkContentType(r *Result, t suite.Type, v string) {
+func checkContentType(r *Result, t model.TestType, v string) {
 	var base string
 	var charsetRequired bool
 	switch t {
-	case suite.Plaintext:
+	case model.Plaintext:
 		base = "text/plain"
-	case suite.Fortunes, suite.Page:
+	case model.Fortunes, model.Page:
 		base, charsetRequired = "text/html", true
 	default:
 		base = "application/json"
@@ -70,7 +70,7 @@ func checkContentType(r *Result, t suite.Type, v string) {
 	if charsetRequired {
 		want = base + "; charset=utf-8 (charset required)"
 	}
-	r.add(Fail, "Content-Type %q, want %s (TFB rules, %s)", v, want, t)
+	r.add(model.Fail, "Content-Type %q, want %s (TFB rules, %s)", v, want, t)
 }
 
 // contentTypeOK matches v as TFB's regular expression does:

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestContentTypeOK(t *testing.T) {
@@ -70,31 +70,31 @@ func TestCheckHeaders(t *testing.T) {
 	cases := []struct {
 		name    string
 		change  func(h http.Header)
-		want    Status
+		want    model.Verdict
 		reasons []string
 	}{
-		{"all present", func(http.Header) {}, Pass, nil},
+		{"all present", func(http.Header) {}, model.Pass, nil},
 		{"Transfer-Encoding instead of Content-Length", func(h http.Header) {
 			delete(h, "Content-Length")
 			h["Transfer-Encoding"] = []string{"chunked"}
-		}, Pass, nil},
-		{"empty Server value still present", func(h http.Header) { h["Server"] = []string{""} }, Pass, nil},
-		{"no Server", func(h http.Header) { delete(h, "Server") }, Fail,
+		}, model.Pass, nil},
+		{"empty Server value still present", func(h http.Header) { h["Server"] = []string{""} }, model.Pass, nil},
+		{"no Server", func(h http.Header) { delete(h, "Server") }, model.Fail,
 			[]string{"no Server header (TFB rules, every response: Server, Date and Content-Type are required)"}},
-		{"no length", func(h http.Header) { delete(h, "Content-Length") }, Fail,
+		{"no length", func(h http.Header) { delete(h, "Content-Length") }, model.Fail,
 			[]string{"neither Content-Length nor Transfer-Encoding header (TFB rules, every response: one of them is required)"}},
-		{"two Content-Types", func(h http.Header) { h["Content-Type"] = []string{"application/json", "application/json"} }, Fail,
+		{"two Content-Types", func(h http.Header) { h["Content-Type"] = []string{"application/json", "application/json"} }, model.Fail,
 			[]string{`Content-Type "application/json, application/json", want application/json with optional ; charset=utf-8 (TFB rules, json)`}},
-		{"Content-Encoding br", func(h http.Header) { h["Content-Encoding"] = []string{"br"} }, Fail,
+		{"Content-Encoding br", func(h http.Header) { h["Content-Encoding"] = []string{"br"} }, model.Fail,
 			[]string{`Content-Encoding "br": the response is compressed (TFB rules, every response: no gzip)`}},
-		{"asctime Date", func(h http.Header) { h["Date"] = []string{"Tue Mar  4 05:06:07 2025"} }, Warn,
+		{"asctime Date", func(h http.Header) { h["Date"] = []string{"Tue Mar  4 05:06:07 2025"} }, model.Warn,
 			[]string{`Date "Tue Mar  4 05:06:07 2025" is not in RFC 7231 form "Mon, 02 Jan 2006 15:04:05 GMT" (TFB rules, every response)`}},
 	}
 	for _, c := range cases {
 		h := goodHeader()
 		c.change(h)
 		r := pass()
-		checkHeaders(&r, suite.JSON, h)
+		checkHeaders(&r, model.JSON, h)
 		if r.Status != c.want || !slices.Equal(r.Reasons, c.reasons) {
 			t.Errorf("%s: %s %q, want %s %q", c.name, r.Status, r.Reasons, c.want, c.reasons)
 		}

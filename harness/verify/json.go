@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // helloBody is the canonical json test body.
@@ -21,34 +23,34 @@ func checkHello(r *Result, body []byte) {
 	}
 	v, err := decodeJSON(body)
 	if err != nil {
-		r.add(Fail, "invalid JSON: %v (TFB rules, json)", err)
+		r.add(model.Fail, "invalid JSON: %v (TFB rules, json)", err)
 		return
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		r.add(Fail, "body is %s, want the object {\"message\":\"Hello, World!\"} (TFB rules, json)", jsonKind(v))
+		r.add(model.Fail, "body is %s, want the object {\"message\":\"Hello, World!\"} (TFB rules, json)", jsonKind(v))
 		return
 	}
 	key, found := findKey(obj, "message")
 	if !found {
-		r.add(Fail, "no key \"message\" in %s (TFB rules, json)", short(obj))
+		r.add(model.Fail, "no key \"message\" in %s (TFB rules, json)", short(obj))
 		return
 	}
 	if key != "message" {
-		r.add(Warn, "key %q, want \"message\" (TFB accepts any case; tfbench is stricter)", key)
+		r.add(model.Warn, "key %q, want \"message\" (TFB accepts any case; tfbench is stricter)", key)
 	}
 	msg, isString := obj[key].(string)
 	switch {
 	case !isString:
-		r.add(Fail, "\"message\" is %s, want the string %q (TFB rules, json)", jsonKind(obj[key]), helloMessage)
+		r.add(model.Fail, "\"message\" is %s, want the string %q (TFB rules, json)", jsonKind(obj[key]), helloMessage)
 	case msg == helloMessage:
 	case strings.EqualFold(msg, helloMessage):
-		r.add(Warn, "message %q, want %q (TFB accepts any case; tfbench is stricter)", msg, helloMessage)
+		r.add(model.Warn, "message %q, want %q (TFB accepts any case; tfbench is stricter)", msg, helloMessage)
 	default:
-		r.add(Fail, "message %q, want %q (TFB rules, json)", msg, helloMessage)
+		r.add(model.Fail, "message %q, want %q (TFB rules, json)", msg, helloMessage)
 	}
 	if extra := extraKeys(obj, key); len(extra) > 0 {
-		r.add(Warn, "extra keys %s beside \"message\" (TFB rules, json: extra keys are a warn)", strings.Join(extra, ", "))
+		r.add(model.Warn, "extra keys %s beside \"message\" (TFB rules, json: extra keys are a warn)", strings.Join(extra, ", "))
 	}
 }
 

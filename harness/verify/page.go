@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -88,7 +89,7 @@ func ExpectedPageRows(q string) int {
 // the first <table>'s data rows as the page contract says. Like Response it
 // does no I/O, keeps no state and is safe for concurrent use.
 func PageResponse(world World, rows, status int, header http.Header, body []byte) Result {
-	return pageResponse(world, rows, Fail, status, header, body)
+	return pageResponse(world, rows, model.Fail, status, header, body)
 }
 
 // PageChecker is Checker for a page test: the check the load generator
@@ -98,8 +99,8 @@ func PageResponse(world World, rows, status int, header http.Header, body []byte
 // reasons joined by "; ". It is safe for concurrent use.
 func PageChecker(world World, rows int) func(status int, header http.Header, body []byte) error {
 	return func(status int, header http.Header, body []byte) error {
-		r := pageResponse(world, rows, Fail, status, header, body)
-		if r.Status != Fail {
+		r := pageResponse(world, rows, model.Fail, status, header, body)
+		if r.Status != model.Fail {
 			return nil
 		}
 		return errors.New(strings.Join(r.Reasons, "; "))
@@ -109,14 +110,14 @@ func PageChecker(world World, rows int) func(status int, header http.Header, bod
 // pageResponse runs the page rules; body problems are capped at most (the
 // rows=10001 case is a warn only), status and header problems are not.
 // PageBytes is the body's size.
-func pageResponse(world World, rows int, most Status, status int, header http.Header, body []byte) Result {
+func pageResponse(world World, rows int, most model.Verdict, status int, header http.Header, body []byte) Result {
 	r := pass()
 	r.PageBytes = len(body)
 	if status != http.StatusOK {
-		r.add(Fail, "status %d, want 200 (TFB rules, every response)", status)
+		r.add(model.Fail, "status %d, want 200 (TFB rules, every response)", status)
 		return r
 	}
-	checkHeaders(&r, suite.Page, header)
+	checkHeaders(&r, model.Page, header)
 	checkPage(&r, body, world, rows, most)
 	return r
 }
@@ -124,9 +125,9 @@ func pageResponse(world World, rows int, most Status, status int, header http.He
 // checkPage applies the page body rule: the fast path (pageFast) passes
 // a page in the usual form without building anything; any other page is
 // read again as normalised tokens (pageTable), which explains.
-func checkPage(r *Result, body []byte, world World, rows int, most Status) {
+func checkPage(r *Result, body []byte, world World, rows int, most model.Verdict) {
 	if len(body) == 0 {
-		r.addCapped(Fail, most, "empty body (page rules)")
+		r.addCapped(model.Fail, most, "empty body (page rules)")
 		return
 	}
 	if pageFast(body, world, rows) {
@@ -134,10 +135,10 @@ func checkPage(r *Result, body []byte, world World, rows int, most Status) {
 	}
 	got := pageTable(body)
 	if got.liveScript {
-		r.addCapped(Fail, most, "a live <script> element inside the table (page rules: the rows are text, never live markup)")
+		r.addCapped(model.Fail, most, "a live <script> element inside the table (page rules: the rows are text, never live markup)")
 	}
 	if !got.found {
-		r.addCapped(Fail, most, "no <table> element: the World rows go in the page's first <table> (page rules)")
+		r.addCapped(model.Fail, most, "no <table> element: the World rows go in the page's first <table> (page rules)")
 		return
 	}
 	limit := rows
@@ -145,10 +146,10 @@ func checkPage(r *Result, body []byte, world World, rows int, most Status) {
 	case rows <= 0:
 		limit = maxPageRows
 		if len(got.rows) < 1 || len(got.rows) > maxPageRows {
-			r.addCapped(Fail, most, "%d rows, want 1..10000 (page rules: one row per World id 1..N, N clamped to 1..10000)", len(got.rows))
+			r.addCapped(model.Fail, most, "%d rows, want 1..10000 (page rules: one row per World id 1..N, N clamped to 1..10000)", len(got.rows))
 		}
 	case len(got.rows) != rows:
-		r.addCapped(Fail, most, "%d rows, want %d (page rules: one row per World id 1..N, N clamped to 1..10000)", len(got.rows), rows)
+		r.addCapped(model.Fail, most, "%d rows, want %d (page rules: one row per World id 1..N, N clamped to 1..10000)", len(got.rows), rows)
 	}
 	wrong := 0
 	for i, cells := range got.rows[:min(len(got.rows), limit)] {
@@ -157,11 +158,11 @@ func checkPage(r *Result, body []byte, world World, rows int, most Status) {
 			continue
 		}
 		if wrong++; wrong <= maxRowReasons {
-			r.addCapped(Fail, most, "%s", reason)
+			r.addCapped(model.Fail, most, "%s", reason)
 		}
 	}
 	if wrong > maxRowReasons {
-		r.addCapped(Fail, most, "and %d more rows wrong", wrong-maxRowReasons)
+		r.addCapped(model.Fail, most, "and %d more rows wrong", wrong-maxRowReasons)
 	}
 }
 

@@ -3,6 +3,8 @@ package verify
 import (
 	"fmt"
 	"testing"
+
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // FuzzPage feeds arbitrary bytes as a 3-row page of a 3-row World to the
@@ -30,19 +32,19 @@ func FuzzPage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, page []byte) {
 		fast := pageFast(page, w, 3)
 		r := pass()
-		checkPage(&r, page, w, 3, Fail)
-		if fast && (r.Status != Pass || len(r.Reasons) > 0) {
+		checkPage(&r, page, w, 3, model.Fail)
+		if fast && (r.Status != model.Pass || len(r.Reasons) > 0) {
 			t.Fatalf("pageFast passes, the rule says %s %q", r.Status, r.Reasons)
 		}
-		if r.Status == Fail && len(r.Reasons) == 0 || r.Status == Pass && len(r.Reasons) > 0 {
+		if r.Status == model.Fail && len(r.Reasons) == 0 || r.Status == model.Pass && len(r.Reasons) > 0 {
 			t.Fatalf("%s with reasons %q", r.Status, r.Reasons)
 		}
 		again := pass()
-		checkPage(&again, page, w, 3, Fail)
+		checkPage(&again, page, w, 3, model.Fail)
 		if again.Status != r.Status || fmt.Sprint(again.Reasons) != fmt.Sprint(r.Reasons) {
 			t.Fatal("checkPage is not deterministic")
 		}
 		pageFast(page, nil, 0)
-		checkPage(&again, page, nil, 0, Warn)
+		checkPage(&again, page, nil, 0, model.Warn)
 	})
 }

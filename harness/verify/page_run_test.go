@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // verifyPage runs one page check with sizes rows (and cache) against a
@@ -21,7 +21,7 @@ func verifyPage(t *testing.T, opts serverOpts, rows []int, cache bool) (Result, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks := []Check{{Name: "p", Type: suite.Page, Path: "/ssr?rows={n}", Rows: rows, Cache: cache}}
+	checks := []Check{{Name: "p", Type: model.Page, Path: "/ssr?rows={n}", Rows: rows, Cache: cache}}
 	r := run(context.Background(), s.target(), checks, 10*time.Millisecond)["p"]
 	after, err := ReadWorld(context.Background(), s.dbPath)
 	if err != nil {
@@ -44,7 +44,7 @@ func paths(s *refServer) []string {
 // requested in that order; World is the same afterwards.
 func TestPageReference(t *testing.T) {
 	r, s, before, after := verifyPage(t, serverOpts{}, []int{100, 5}, false)
-	if r.Status != Pass || len(r.Reasons) > 0 {
+	if r.Status != model.Pass || len(r.Reasons) > 0 {
 		t.Errorf("%s %q, want pass", r.Status, r.Reasons)
 	}
 	if want := len(refPageHTML(worldRows(before, 100))); r.PageBytes != want {
@@ -65,7 +65,7 @@ func TestPageCached(t *testing.T) {
 	r, _, before, after := verifyPage(t, serverOpts{cachePage: true}, []int{10}, false)
 	old := before[2]
 	want := []string{fmt.Sprintf("GET /ssr?rows=10: row 3: randomNumber %d after the database changed it to %d: the page is cached (docs/ssr.md)", old, old%worldMax+1)}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("%s %q, want fail %q", r.Status, r.Reasons, want)
 	}
 	if !slices.Equal(before, after) {
@@ -73,7 +73,7 @@ func TestPageCached(t *testing.T) {
 	}
 	// With cache: hit the page may be cached: only the rows are checked.
 	r, s, _, _ := verifyPage(t, serverOpts{cachePage: true}, []int{10}, true)
-	if r.Status != Pass || len(r.Reasons) > 0 {
+	if r.Status != model.Pass || len(r.Reasons) > 0 {
 		t.Errorf("cache hit: %s %q, want pass", r.Status, r.Reasons)
 	}
 	if got, want := paths(s), []string{"/ssr?rows=10", "/ssr?rows=0", "/ssr?rows=foo", "/ssr?rows=10001", "/ssr?rows=10"}; !slices.Equal(got, want) {
@@ -87,7 +87,7 @@ func TestPageSmallestRow(t *testing.T) {
 	r, _, before, after := verifyPage(t, serverOpts{cachePage: true}, []int{2}, false)
 	old := before[1]
 	want := []string{fmt.Sprintf("GET /ssr?rows=2: row 2: randomNumber %d after the database changed it to %d: the page is cached (docs/ssr.md)", old, old%worldMax+1)}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("%s %q, want fail %q", r.Status, r.Reasons, want)
 	}
 	if !slices.Equal(before, after) {
@@ -101,7 +101,7 @@ func TestPageWrongRows(t *testing.T) {
 	cases := []struct {
 		name   string
 		rows   func(q string, n int) int
-		status Status
+		status model.Verdict
 		want   []string
 	}{
 		{"too few at 50", func(q string, n int) int {
@@ -109,25 +109,25 @@ func TestPageWrongRows(t *testing.T) {
 				return 41
 			}
 			return n
-		}, Fail, []string{"GET /ssr?rows=50: 41 rows, want 50 (page rules: one row per World id 1..N, N clamped to 1..10000)"}},
+		}, model.Fail, []string{"GET /ssr?rows=50: 41 rows, want 50 (page rules: one row per World id 1..N, N clamped to 1..10000)"}},
 		{"0 rows for 0", func(q string, n int) int {
 			if q == "0" {
 				return 0
 			}
 			return n
-		}, Fail, []string{"GET /ssr?rows=0: 0 rows, want 1 (page rules: one row per World id 1..N, N clamped to 1..10000)"}},
+		}, model.Fail, []string{"GET /ssr?rows=0: 0 rows, want 1 (page rules: one row per World id 1..N, N clamped to 1..10000)"}},
 		{"10 rows for foo", func(q string, n int) int {
 			if q == "foo" {
 				return 10
 			}
 			return n
-		}, Fail, []string{"GET /ssr?rows=foo: 10 rows, want 1 (page rules: one row per World id 1..N, N clamped to 1..10000)"}},
+		}, model.Fail, []string{"GET /ssr?rows=foo: 10 rows, want 1 (page rules: one row per World id 1..N, N clamped to 1..10000)"}},
 		{"500 rows for 10001, as queries", func(q string, n int) int {
 			if q == "10001" {
 				return 500
 			}
 			return n
-		}, Warn, []string{"GET /ssr?rows=10001: 500 rows, want 10000 (page rules: one row per World id 1..N, N clamped to 1..10000)"}},
+		}, model.Warn, []string{"GET /ssr?rows=10001: 500 rows, want 10000 (page rules: one row per World id 1..N, N clamped to 1..10000)"}},
 	}
 	for _, c := range cases {
 		r, _, _, _ := verifyPage(t, serverOpts{pageRows: c.rows}, []int{50, 10}, false)
@@ -153,7 +153,7 @@ func TestPageStaleRow(t *testing.T) {
 	}}
 	r, _, before, _ := verifyPage(t, opts, []int{10}, false)
 	want := []string{fmt.Sprintf("GET /ssr?rows=10: row 3: randomNumber %d after the database changed it to %d: the page is cached (docs/ssr.md)", before[2], before[2]%worldMax+1)}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("stale row: %s %q, want fail %q", r.Status, r.Reasons, want)
 	}
 	calls := 0
@@ -168,7 +168,7 @@ func TestPageStaleRow(t *testing.T) {
 	want = []string{
 		fmt.Sprintf("GET /ssr?rows=10 (after setting World row 3's randomNumber to %d): 13 rows, want 10 (page rules: one row per World id 1..N, N clamped to 1..10000)", before[2]%worldMax+1),
 	}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("broken after the change: %s %q, want fail %q", r.Status, r.Reasons, want)
 	}
 }
@@ -176,9 +176,9 @@ func TestPageStaleRow(t *testing.T) {
 // TestPageBadChecks: a page path without {n} is rejected without requests.
 func TestPageBadChecks(t *testing.T) {
 	s := startServer(t, serverOpts{})
-	r := run(context.Background(), s.target(), []Check{{Name: "p", Type: suite.Page, Path: "/ssr"}}, 0)["p"]
+	r := run(context.Background(), s.target(), []Check{{Name: "p", Type: model.Page, Path: "/ssr"}}, 0)["p"]
 	want := []string{`path "/ssr" of test "p" has no {n} where the rows value goes (page rules)`}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) || len(s.requests()) != 0 {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) || len(s.requests()) != 0 {
 		t.Errorf("%s %q, %d requests; want fail %q and none", r.Status, r.Reasons, len(s.requests()), want)
 	}
 }

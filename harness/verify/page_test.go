@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // testWorld is a small World table: id i has randomNumber (i*7919)%10000+1.
@@ -67,62 +67,62 @@ func TestPageRule(t *testing.T) {
 		n       int
 		fast    bool // pageFast passes it
 		reasons []string
-		status  Status
+		status  model.Verdict
 	}{
-		{"correct", plainPage(rows, nil), 12, true, nil, Pass},
-		{"one row", plainPage(rows[:1], nil), 1, true, nil, Pass},
-		{"the reference server's page: scripts and markup around the table", refPageHTML(rows), 12, true, nil, Pass},
+		{"correct", plainPage(rows, nil), 12, true, nil, model.Pass},
+		{"one row", plainPage(rows[:1], nil), 1, true, nil, model.Pass},
+		{"the reference server's page: scripts and markup around the table", refPageHTML(rows), 12, true, nil, model.Pass},
 		{"upper case, white space, quoted > in attributes, no thead", []byte(strings.ToUpper(string(plainPage(rows, func(_ int, r worldRow) string {
 			return fmt.Sprintf("\n <TR title=\"a>b\" data-x='<td>'>\n  <TD class = \"id\"> %d </TD><td>\t%d\n</td></tr>", r.ID, r.RandomNumber)
-		})))), 12, true, nil, Pass},
+		})))), 12, true, nil, model.Pass},
 		{"entity-escaped digits", plainPage(rows, func(i int, r worldRow) string {
 			if i == 3 { // id 4 as &#52;, the number in hex references
 				return fmt.Sprintf("<tr><td>&#52;</td><td>%s</td></tr>", hexRefs(fmt.Sprint(r.RandomNumber)))
 			}
 			return fmt.Sprintf("<tr><td>%d</td><td>%d</td></tr>", r.ID, r.RandomNumber)
-		}), 12, false, nil, Pass},
+		}), 12, false, nil, model.Pass},
 		{"hydration comments (Svelte, Solid, React text nodes)", plainPage(rows, func(_ int, r worldRow) string {
 			return fmt.Sprintf("<!--[--><tr><!--$--><td><!-- -->%d<!----></td><td>%d<!--/--></td></tr><!--]-->", r.ID, r.RandomNumber)
-		}), 12, true, nil, Pass},
+		}), 12, true, nil, model.Pass},
 		{"text split by a comment, a span in a cell", plainPage(rows, func(_ int, r worldRow) string {
 			id := fmt.Sprint(r.ID)
 			return fmt.Sprintf("<tr><td>%s<!-- -->%s</td><td><span>%d</span></td></tr>", id[:1], id[1:], r.RandomNumber)
-		}), 12, false, nil, Pass},
+		}), 12, false, nil, model.Pass},
 		{"odd comments are left to the slow path", plainPage(rows, func(i int, r worldRow) string {
 			return fmt.Sprintf("<tr><!--->--><td>%d</td><td>%d</td></tr>", r.ID, r.RandomNumber)
-		}), 12, false, nil, Pass},
+		}), 12, false, nil, model.Pass},
 		{"omitted end tags", plainPage(rows, func(_ int, r worldRow) string {
 			return fmt.Sprintf("<tr><td>%d<td>%d", r.ID, r.RandomNumber)
-		}), 12, false, nil, Pass},
-		{"a second table after the first is not read", append(plainPage(rows, nil), "<table><tr><td>x</td></tr></table>"...), 12, true, nil, Pass},
-		{"too few rows", plainPage(rows[:10], nil), 12, false, []string{"10 rows, want 12 (page rules: one row per World id 1..N, N clamped to 1..10000)"}, Fail},
-		{"too many rows", plainPage(rows, nil), 11, false, []string{"12 rows, want 11 (page rules: one row per World id 1..N, N clamped to 1..10000)"}, Fail},
+		}), 12, false, nil, model.Pass},
+		{"a second table after the first is not read", append(plainPage(rows, nil), "<table><tr><td>x</td></tr></table>"...), 12, true, nil, model.Pass},
+		{"too few rows", plainPage(rows[:10], nil), 12, false, []string{"10 rows, want 12 (page rules: one row per World id 1..N, N clamped to 1..10000)"}, model.Fail},
+		{"too many rows", plainPage(rows, nil), 11, false, []string{"12 rows, want 11 (page rules: one row per World id 1..N, N clamped to 1..10000)"}, model.Fail},
 		{"wrong value", plainPage(rows, func(i int, r worldRow) string {
 			if i == 6 {
 				r.RandomNumber = 12
 			}
 			return fmt.Sprintf("<tr><td>%d</td><td>%d</td></tr>", r.ID, r.RandomNumber)
-		}), 12, false, []string{fmt.Sprintf(`row 7: randomNumber "12", want "%d" (World id 7)`, w[6])}, Fail},
-		{"wrong id order", plainPage(swap, nil), 12, false, []string{`row 3: id "4", want "3"`, `row 4: id "3", want "4"`}, Fail},
+		}), 12, false, []string{fmt.Sprintf(`row 7: randomNumber "12", want "%d" (World id 7)`, w[6])}, model.Fail},
+		{"wrong id order", plainPage(swap, nil), 12, false, []string{`row 3: id "4", want "3"`, `row 4: id "3", want "4"`}, model.Fail},
 		{"3 cells", plainPage(rows, func(i int, r worldRow) string {
 			if i == 4 {
 				return fmt.Sprintf("<tr><td>%d</td><td>%d</td><td>x</td></tr>", r.ID, r.RandomNumber)
 			}
 			return fmt.Sprintf("<tr><td>%d</td><td>%d</td></tr>", r.ID, r.RandomNumber)
-		}), 12, false, []string{"row 5: 3 cells, want 2 (id, randomNumber)"}, Fail},
+		}), 12, false, []string{"row 5: 3 cells, want 2 (id, randomNumber)"}, model.Fail},
 		{"no table", []byte("<!DOCTYPE html><html><body><div>1 4174</div><script>var t = '<table>'</script></body></html>"), 12, false,
-			[]string{"no <table> element: the World rows go in the page's first <table> (page rules)"}, Fail},
+			[]string{"no <table> element: the World rows go in the page's first <table> (page rules)"}, model.Fail},
 		{"a table in a comment is none", []byte("<!-- <table><tr><td>1</td><td>2</td></tr></table> --><p>x</p>"), 1, false,
-			[]string{"no <table> element: the World rows go in the page's first <table> (page rules)"}, Fail},
+			[]string{"no <table> element: the World rows go in the page's first <table> (page rules)"}, model.Fail},
 		{"a live script inside the table", []byte(strings.Replace(string(plainPage(rows, nil)), "<tbody>", "<tbody><script>alert(1)</script>", 1)), 12, false,
-			[]string{"a live <script> element inside the table (page rules: the rows are text, never live markup)"}, Fail},
-		{"a script after the table is fine", []byte(strings.Replace(string(plainPage(rows, nil)), "</table>", "</table><script>hydrate(\"</table>\")</script>", 1)), 12, true, nil, Pass},
+			[]string{"a live <script> element inside the table (page rules: the rows are text, never live markup)"}, model.Fail},
+		{"a script after the table is fine", []byte(strings.Replace(string(plainPage(rows, nil)), "</table>", "</table><script>hydrate(\"</table>\")</script>", 1)), 12, true, nil, model.Pass},
 		{"rows off by one, capped", plainPage(rows, func(_ int, r worldRow) string {
 			return fmt.Sprintf("<tr><td>%d</td><td>%d</td></tr>", r.ID+1, r.RandomNumber)
-		}), 12, false, []string{`row 1: id "2", want "1"`, `row 2: id "3", want "2"`, `row 3: id "4", want "3"`, "and 9 more rows wrong"}, Fail},
+		}), 12, false, []string{`row 1: id "2", want "1"`, `row 2: id "3", want "2"`, `row 3: id "4", want "3"`, "and 9 more rows wrong"}, model.Fail},
 		{"beyond the World table", plainPage(append(slices.Clone(rows), worldRow{13, 5}), nil), 13, false,
-			[]string{"row 13: World has no id 13 (the database copy has 12 rows)"}, Fail},
-		{"empty body", nil, 1, false, []string{"empty body (page rules)"}, Fail},
+			[]string{"row 13: World has no id 13 (the database copy has 12 rows)"}, model.Fail},
+		{"empty body", nil, 1, false, []string{"empty body (page rules)"}, model.Fail},
 	}
 	for _, c := range cases {
 		if got := pageFast(c.page, w, c.n); got != c.fast {
@@ -153,7 +153,7 @@ func TestPageRuleStatusAndHeaders(t *testing.T) {
 	w := testWorld(3)
 	page := plainPage(worldRows(w, 3), nil)
 	r := PageResponse(w, 3, 500, pageHeader(), page)
-	if want := []string{"status 500, want 200 (TFB rules, every response)"}; r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if want := []string{"status 500, want 200 (TFB rules, every response)"}; r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("500: %s %q, want fail %q", r.Status, r.Reasons, want)
 	}
 	h := pageHeader()
@@ -164,21 +164,21 @@ func TestPageRuleStatusAndHeaders(t *testing.T) {
 		`Content-Type "text/html", want text/html; charset=utf-8 (charset required) (TFB rules, page)`,
 		`Content-Encoding "gzip": the response is compressed (TFB rules, every response: no gzip)`,
 	}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("headers: %s %q, want fail %q", r.Status, r.Reasons, want)
 	}
-	r = pageResponse(w, 3, Warn, 200, pageHeader(), plainPage(worldRows(w, 2), nil))
-	if want := []string{"2 rows, want 3 (page rules: one row per World id 1..N, N clamped to 1..10000)"}; r.Status != Warn || !slices.Equal(r.Reasons, want) {
+	r = pageResponse(w, 3, model.Warn, 200, pageHeader(), plainPage(worldRows(w, 2), nil))
+	if want := []string{"2 rows, want 3 (page rules: one row per World id 1..N, N clamped to 1..10000)"}; r.Status != model.Warn || !slices.Equal(r.Reasons, want) {
 		t.Errorf("capped: %s %q, want warn %q", r.Status, r.Reasons, want)
 	}
 	// Response without World checks ids and count only.
 	wrong := plainPage(worldRows(testWorld(3), 3), func(_ int, r worldRow) string {
 		return fmt.Sprintf("<tr><td>%d</td><td>%d</td></tr>", r.ID, r.RandomNumber+1)
 	})
-	if r := ResponseRows(suite.Page, 3, 200, pageHeader(), wrong); r.Status != Pass || r.PageBytes != len(wrong) {
+	if r := ResponseRows(model.Page, 3, 200, pageHeader(), wrong); r.Status != model.Pass || r.PageBytes != len(wrong) {
 		t.Errorf("ResponseRows without World: %s %q, PageBytes %d", r.Status, r.Reasons, r.PageBytes)
 	}
-	if r := Response(suite.Page, 200, pageHeader(), []byte("<table></table>")); r.Status != Fail ||
+	if r := Response(model.Page, 200, pageHeader(), []byte("<table></table>")); r.Status != model.Fail ||
 		!slices.Equal(r.Reasons, []string{"0 rows, want 1..10000 (page rules: one row per World id 1..N, N clamped to 1..10000)"}) {
 		t.Errorf("Response, empty table: %s %q", r.Status, r.Reasons)
 	}

@@ -8,13 +8,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
 // pageCases are the checked rows values beyond the test's sizes and the
 // worst verdict a wrong body gets for each (the page contract: 0 -> 1 row,
 // foo -> 1, 10001 -> 10000, a warn if wrong as TFB's queries=501 case).
-var pageCases = []queryCase{{"0", Fail}, {"foo", Fail}, {"10001", Warn}}
+var pageCases = []queryCase{{"0", model.Fail}, {"foo", model.Fail}, {"10001", model.Warn}}
 
 // antiCacheRow is the World id the page anti-caching check changes, or the
 // smallest size's last row when that is smaller.
@@ -28,7 +29,7 @@ const antiCacheRow = 3
 func (v *verifier) page(ctx context.Context, c Check) (Result, *fetched) {
 	r := pass()
 	if !strings.Contains(c.Path, "{n}") {
-		r.add(Fail, "path %q of test %q has no {n} where the rows value goes (page rules)", c.Path, c.Name)
+		r.add(model.Fail, "path %q of test %q has no {n} where the rows value goes (page rules)", c.Path, c.Name)
 		return r, nil
 	}
 	sizes := c.Rows
@@ -37,7 +38,7 @@ func (v *verifier) page(ctx context.Context, c Check) (Result, *fetched) {
 	}
 	world, err := v.world(ctx)
 	if err != nil {
-		r.add(Fail, "test %q: cannot check the page's rows against World: %v", c.Name, err)
+		r.add(model.Fail, "test %q: cannot check the page's rows against World: %v", c.Name, err)
 	}
 	smallest, headline := slices.Min(sizes), slices.Max(sizes)
 	var first *fetched
@@ -46,13 +47,13 @@ func (v *verifier) page(ctx context.Context, c Check) (Result, *fetched) {
 		path := suite.PathFor(c.Path, n)
 		f, err := v.get(ctx, c.Type, path)
 		if err != nil {
-			r.add(Fail, "GET %s: %v", path, err)
+			r.add(model.Fail, "GET %s: %v", path, err)
 			continue
 		}
 		if first == nil {
 			first = &f
 		}
-		one := pageResponse(world, ExpectedPageRows(strconv.Itoa(n)), Fail, f.status, f.header, f.body)
+		one := pageResponse(world, ExpectedPageRows(strconv.Itoa(n)), model.Fail, f.status, f.header, f.body)
 		r.merge(one, "GET "+path+": ")
 		if n == headline {
 			r.PageBytes = len(f.body)
@@ -65,7 +66,7 @@ func (v *verifier) page(ctx context.Context, c Check) (Result, *fetched) {
 		path := suite.FillPath(c.Path, k.q)
 		f, err := v.get(ctx, c.Type, path)
 		if err != nil {
-			r.addCapped(Fail, k.most, "GET %s: %v", path, err)
+			r.addCapped(model.Fail, k.most, "GET %s: %v", path, err)
 			continue
 		}
 		r.merge(pageResponse(world, ExpectedPageRows(k.q), k.most, f.status, f.header, f.body), "GET "+path+": ")
@@ -102,37 +103,37 @@ func (v *verifier) pageAntiCache(ctx context.Context, c Check, world World, n in
 	}
 	db, err := v.database()
 	if err != nil {
-		r.add(Fail, "test %q: cannot run the page anti-caching check: %v", c.Name, err)
+		r.add(model.Fail, "test %q: cannot run the page anti-caching check: %v", c.Name, err)
 		return
 	}
 	old := world[k-1]
 	changed := old%worldMax + 1
 	if err := db.SetRandomNumber(ctx, k, changed); err != nil {
-		r.add(Fail, "test %q: page anti-caching check: %v", c.Name, err)
+		r.add(model.Fail, "test %q: page anti-caching check: %v", c.Name, err)
 		return
 	}
 	defer func() {
 		if err := db.SetRandomNumber(context.WithoutCancel(ctx), k, old); err != nil {
-			r.add(Fail, "test %q: page anti-caching check: %v; World row %d holds %d, restore %d before load", c.Name, err, k, changed, old)
+			r.add(model.Fail, "test %q: page anti-caching check: %v; World row %d holds %d, restore %d before load", c.Name, err, k, changed, old)
 		}
 	}()
 	path := suite.PathFor(c.Path, n)
 	prefix := fmt.Sprintf("GET %s (after setting World row %d's randomNumber to %d): ", path, k, changed)
 	f, err := v.get(ctx, c.Type, path)
 	if err != nil {
-		r.add(Fail, "%s%v", prefix, err)
+		r.add(model.Fail, "%s%v", prefix, err)
 		return
 	}
 	if got := pageTable(f.body); len(got.rows) >= k && len(got.rows[k-1]) == 2 && strings.TrimSpace(got.rows[k-1][1]) == strconv.FormatInt(old, 10) {
-		r.add(Fail, "GET %s: row %d: randomNumber %d after the database changed it to %d: the page is cached (docs/ssr.md)", path, k, old, changed)
+		r.add(model.Fail, "GET %s: row %d: randomNumber %d after the database changed it to %d: the page is cached (docs/ssr.md)", path, k, old, changed)
 		return
 	}
 	after := slices.Clone(world)
 	after[k-1] = changed
-	one := pageResponse(after, n, Fail, f.status, f.header, f.body)
+	one := pageResponse(after, n, model.Fail, f.status, f.header, f.body)
 	for _, reason := range one.Reasons {
 		if !slices.Contains(firstReasons, reason) {
-			r.add(Fail, "%s%s", prefix, reason)
+			r.add(model.Fail, "%s%s", prefix, reason)
 		}
 	}
 }

@@ -1,16 +1,18 @@
 package verify
 
+import "github.com/tfbench/tfbench/harness/model"
+
 // checkPlaintext applies the plaintext test's body rule (TFB rules,
 // plaintext): the body contains "Hello, World!" compared case-insensitively
 // (ASCII, as TFB lowercases the bytes), else fail; any byte beyond those 13
 // is a warn.
 func checkPlaintext(r *Result, body []byte) {
 	if !containsFold(body, helloMessage) {
-		r.add(Fail, "body %q does not contain %q (TFB rules, plaintext: compared case-insensitively)", cut(body, 40), helloMessage)
+		r.add(model.Fail, "body %q does not contain %q (TFB rules, plaintext: compared case-insensitively)", cut(body, 40), helloMessage)
 		return
 	}
 	if extra := len(body) - len(helloMessage); extra > 0 {
-		r.add(Warn, "%d extra byte(s) beside %q (TFB rules, plaintext: extra bytes are a warn)", extra, helloMessage)
+		r.add(model.Warn, "%d extra byte(s) beside %q (TFB rules, plaintext: extra bytes are a warn)", extra, helloMessage)
 	}
 }
 

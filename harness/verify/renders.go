@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // RenderRequests is how many sequential requests Renders sends per route.
@@ -19,7 +19,7 @@ const RenderRequests = 20
 // (framework.yaml `render_counts`). Errors name the URL: the request
 // failing, another status, a body that is not such an object.
 func RenderCounts(ctx context.Context, c *http.Client, base, countsPath string) (map[string]int64, error) {
-	f, err := get(ctx, c, base, suite.JSON, countsPath)
+	f, err := get(ctx, c, base, model.JSON, countsPath)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func RoutePath(path string) string {
 // reads the counts again and wants exactly RenderRequests more renders of
 // RoutePath(path). Errors: the counts or a request failing; another
 // difference, named with both numbers.
-func Renders(ctx context.Context, base, countsPath string, t suite.Type, path string) error {
+func Renders(ctx context.Context, base, countsPath string, t model.TestType, path string) error {
 	c := newClient()
 	defer c.CloseIdleConnections()
 	before, err := RenderCounts(ctx, c, base, countsPath)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // countingServer renders /fortunes on every request and /json only once
@@ -47,18 +47,18 @@ func countingServer(t *testing.T) *httptest.Server {
 func TestRenders(t *testing.T) {
 	srv := countingServer(t)
 	ctx := context.Background()
-	if err := Renders(ctx, srv.URL, "/__renders", suite.Fortunes, "/fortunes"); err != nil {
+	if err := Renders(ctx, srv.URL, "/__renders", model.Fortunes, "/fortunes"); err != nil {
 		t.Errorf("fortunes rendered on every request: %v", err)
 	}
-	if err := Renders(ctx, srv.URL, "/__renders", suite.Queries, "/queries?queries=20"); err != nil {
+	if err := Renders(ctx, srv.URL, "/__renders", model.Queries, "/queries?queries=20"); err != nil {
 		t.Errorf("queries: %v", err)
 	}
-	err := Renders(ctx, srv.URL, "/__renders", suite.JSON, "/json")
+	err := Renders(ctx, srv.URL, "/__renders", model.JSON, "/json")
 	want := "1 renders of /json for 20 requests to /json (" + srv.URL + "/__renders): every request must render"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("cached json: %v, want %q", err, want)
 	}
-	err = Renders(ctx, srv.URL, "/nope", suite.JSON, "/json")
+	err = Renders(ctx, srv.URL, "/nope", model.JSON, "/json")
 	if err == nil || !strings.Contains(err.Error(), "/nope: status 404, want 200 with the render counts") {
 		t.Errorf("missing counts endpoint: %v", err)
 	}

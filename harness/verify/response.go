@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // Row count bounds of the queries and updates tests (TFB rules, queries:
@@ -30,8 +30,8 @@ const (
 // for fortunes, the tokenizer's buffer), so the load generator may call it
 // from many goroutines at once. Reasons carry no request prefix; the caller
 // knows the URL.
-func Response(t suite.Type, status int, header http.Header, body []byte) Result {
-	return response(t, 0, Fail, status, header, body)
+func Response(t model.TestType, status int, header http.Header, body []byte) Result {
+	return response(t, 0, model.Fail, status, header, body)
 }
 
 // ResponseRows is Response with the row count a queries or updates response
@@ -39,8 +39,8 @@ func Response(t suite.Type, status int, header http.Header, body []byte) Result 
 // count in 1..500. For page, rows is ExpectedPageRows of the requested
 // value (rows <= 0: any count in 1..10000). The other test types ignore
 // rows.
-func ResponseRows(t suite.Type, rows, status int, header http.Header, body []byte) Result {
-	return response(t, rows, Fail, status, header, body)
+func ResponseRows(t model.TestType, rows, status int, header http.Header, body []byte) Result {
+	return response(t, rows, model.Fail, status, header, body)
 }
 
 // ExpectedRows is the number of World rows TFB expects for the raw value of
@@ -63,13 +63,13 @@ func ExpectedRows(q string) int {
 // response runs the per-response rules; body problems are capped at most
 // (TFB reports the queries=501 case's body problems as warn only), while
 // status and header problems keep their verdict.
-func response(t suite.Type, rows int, most Status, status int, header http.Header, body []byte) Result {
+func response(t model.TestType, rows int, most model.Verdict, status int, header http.Header, body []byte) Result {
 	r := pass()
-	if t == suite.Fortunes || t == suite.Page {
+	if t == model.Fortunes || t == model.Page {
 		r.PageBytes = len(body)
 	}
 	if status != http.StatusOK {
-		r.add(Fail, "status %d, want 200 (TFB rules, every response)", status)
+		r.add(model.Fail, "status %d, want 200 (TFB rules, every response)", status)
 		return r
 	}
 	checkHeaders(&r, t, header)
@@ -78,25 +78,25 @@ func response(t suite.Type, rows int, most Status, status int, header http.Heade
 }
 
 // checkBody applies the body rules of test type t.
-func checkBody(r *Result, t suite.Type, rows int, most Status, body []byte) {
+func checkBody(r *Result, t model.TestType, rows int, most model.Verdict, body []byte) {
 	if len(body) == 0 {
-		r.addCapped(Fail, most, "empty body (TFB rules, %s)", t)
+		r.addCapped(model.Fail, most, "empty body (TFB rules, %s)", t)
 		return
 	}
 	switch t {
-	case suite.JSON:
+	case model.JSON:
 		checkHello(r, body)
-	case suite.Plaintext:
+	case model.Plaintext:
 		checkPlaintext(r, body)
-	case suite.DB:
+	case model.DB:
 		checkDB(r, body)
-	case suite.Queries, suite.Updates:
+	case model.Queries, model.Updates:
 		checkWorldList(r, t, body, rows, most)
-	case suite.Fortunes:
+	case model.Fortunes:
 		checkFortunesPage(r, body, standardPage(), true)
-	case suite.Page:
+	case model.Page:
 		checkPage(r, body, nil, rows, most)
 	default:
-		r.add(Fail, "unknown test type %q (want one of %v)", t, suite.Types)
+		r.add(model.Fail, "unknown test type %q (want one of %v)", t, model.Types)
 	}
 }

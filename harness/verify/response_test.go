@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 func TestExpectedRows(t *testing.T) {
@@ -24,12 +24,12 @@ func TestExpectedRows(t *testing.T) {
 }
 
 // header returns a passing header set for test type t.
-func header(t suite.Type) http.Header {
+func header(t model.TestType) http.Header {
 	h := goodHeader()
 	switch t {
-	case suite.Plaintext:
+	case model.Plaintext:
 		h["Content-Type"] = []string{"text/plain"}
-	case suite.Fortunes:
+	case model.Fortunes:
 		h["Content-Type"] = []string{"text/html; charset=utf-8"}
 	}
 	return h
@@ -47,59 +47,59 @@ func rowsJSON(n int) string {
 func TestResponseBodies(t *testing.T) {
 	cases := []struct {
 		name    string
-		typ     suite.Type
+		typ     model.TestType
 		rows    int
 		body    string
-		want    Status
+		want    model.Verdict
 		reasons []string
 	}{
-		{"json canonical", suite.JSON, 0, `{"message":"Hello, World!"}`, Pass, nil},
-		{"json spaced", suite.JSON, 0, "{ \"message\" : \"Hello, World!\" }\n", Pass, nil},
-		{"json key case", suite.JSON, 0, `{"Message":"Hello, World!"}`, Warn,
+		{"json canonical", model.JSON, 0, `{"message":"Hello, World!"}`, model.Pass, nil},
+		{"json spaced", model.JSON, 0, "{ \"message\" : \"Hello, World!\" }\n", model.Pass, nil},
+		{"json key case", model.JSON, 0, `{"Message":"Hello, World!"}`, model.Warn,
 			[]string{`key "Message", want "message" (TFB accepts any case; tfbench is stricter)`}},
-		{"json number value", suite.JSON, 0, `{"message":1}`, Fail,
+		{"json number value", model.JSON, 0, `{"message":1}`, model.Fail,
 			[]string{`"message" is a number, want the string "Hello, World!" (TFB rules, json)`}},
-		{"json trailing data", suite.JSON, 0, `{"message":"Hello, World!"}x`, Fail,
+		{"json trailing data", model.JSON, 0, `{"message":"Hello, World!"}x`, model.Fail,
 			[]string{`invalid JSON: extra data after the JSON value at byte 27 (TFB rules, json)`}},
-		{"json empty", suite.JSON, 0, ``, Fail, []string{"empty body (TFB rules, json)"}},
+		{"json empty", model.JSON, 0, ``, model.Fail, []string{"empty body (TFB rules, json)"}},
 
-		{"plaintext inside more text", suite.Plaintext, 0, "say HELLO, WORLD!", Warn,
+		{"plaintext inside more text", model.Plaintext, 0, "say HELLO, WORLD!", model.Warn,
 			[]string{`4 extra byte(s) beside "Hello, World!" (TFB rules, plaintext: extra bytes are a warn)`}},
 
-		{"db spaced canonical", suite.DB, 0, "{ \"randomNumber\": 5,\n \"id\": 10000 }", Pass, nil},
-		{"db key case", suite.DB, 0, `{"id":1,"randomnumber":5}`, Warn,
+		{"db spaced canonical", model.DB, 0, "{ \"randomNumber\": 5,\n \"id\": 10000 }", model.Pass, nil},
+		{"db key case", model.DB, 0, `{"id":1,"randomnumber":5}`, model.Warn,
 			[]string{`key "randomnumber", want "randomNumber" (TFB accepts any case; tfbench is stricter)`}},
-		{"db boolean", suite.DB, 0, `{"id":true,"randomNumber":5}`, Fail,
+		{"db boolean", model.DB, 0, `{"id":true,"randomNumber":5}`, model.Fail,
 			[]string{`"id" is a boolean, not a number (TFB rules, db)`}},
-		{"db non-numeric string", suite.DB, 0, `{"id":"x","randomNumber":5}`, Fail,
+		{"db non-numeric string", model.DB, 0, `{"id":"x","randomNumber":5}`, model.Fail,
 			[]string{`"id" is the string "x", not a number (TFB rules, db)`}},
-		{"db 1e3", suite.DB, 0, `{"id":1e3,"randomNumber":5}`, Warn,
+		{"db 1e3", model.DB, 0, `{"id":1e3,"randomNumber":5}`, model.Warn,
 			[]string{`"id" is 1e3, not an integer (TFB truncates it; tfbench is stricter)`}},
-		{"db empty array", suite.DB, 0, `[]`, Fail, []string{"body is an empty array, want one World object (TFB rules, db)"}},
-		{"db array of a number", suite.DB, 0, `[5]`, Fail, []string{
+		{"db empty array", model.DB, 0, `[]`, model.Fail, []string{"body is an empty array, want one World object (TFB rules, db)"}},
+		{"db array of a number", model.DB, 0, `[5]`, model.Fail, []string{
 			"body is an array of 1, want one World object (TFB rules, db: an array is a warn)",
 			`5 is a number, want a World object {"id":N,"randomNumber":M} (TFB rules, db)`,
 		}},
-		{"db leading zero", suite.DB, 0, `{"id":01,"randomNumber":5}`, Fail,
+		{"db leading zero", model.DB, 0, `{"id":01,"randomNumber":5}`, model.Fail,
 			[]string{"invalid JSON: invalid character '1' after object key:value pair (TFB rules, db)"}},
 
-		{"queries any count", suite.Queries, 0, rowsJSON(20), Pass, nil},
-		{"queries exact count", suite.Queries, 20, rowsJSON(20), Pass, nil},
-		{"queries count off", suite.Queries, 20, rowsJSON(19), Fail,
+		{"queries any count", model.Queries, 0, rowsJSON(20), model.Pass, nil},
+		{"queries exact count", model.Queries, 20, rowsJSON(20), model.Pass, nil},
+		{"queries count off", model.Queries, 20, rowsJSON(19), model.Fail,
 			[]string{"19 rows, want 20 (TFB rules, queries: N rows, N clamped to 1..500, missing, empty or non-numeric means 1)"}},
-		{"queries empty array", suite.Queries, 0, `[]`, Fail,
+		{"queries empty array", model.Queries, 0, `[]`, model.Fail,
 			[]string{"0 rows, want 1..500 (TFB rules, queries: clamp to 1..500)"}},
-		{"queries non-objects, 5 reported", suite.Queries, 7, `[1,2,3,4,5,6,7]`, Fail, []string{
+		{"queries non-objects, 5 reported", model.Queries, 7, `[1,2,3,4,5,6,7]`, model.Fail, []string{
 			`row 1: 1 is a number, want a World object {"id":N,"randomNumber":M} (TFB rules, queries)`,
 			`row 2: 2 is a number, want a World object {"id":N,"randomNumber":M} (TFB rules, queries)`,
 			`row 3: 3 is a number, want a World object {"id":N,"randomNumber":M} (TFB rules, queries)`,
 			`row 4: 4 is a number, want a World object {"id":N,"randomNumber":M} (TFB rules, queries)`,
 			`row 5: 5 is a number, want a World object {"id":N,"randomNumber":M} (TFB rules, queries)`,
 		}},
-		{"updates string number", suite.Updates, 1, `[{"id":3,"randomNumber":" 12"}]`, Warn,
+		{"updates string number", model.Updates, 1, `[{"id":3,"randomNumber":" 12"}]`, model.Warn,
 			[]string{`row 1: "randomNumber" is the JSON string " 12", want a number (TFB rules, updates: a number as a string is a warn)`}},
 
-		{"fortunes reference file", suite.Fortunes, 0, string(expectedFortunesHTML), Pass, nil},
+		{"fortunes reference file", model.Fortunes, 0, string(expectedFortunesHTML), model.Pass, nil},
 	}
 	for _, c := range cases {
 		r := ResponseRows(c.typ, c.rows, http.StatusOK, header(c.typ), []byte(c.body))
@@ -110,18 +110,18 @@ func TestResponseBodies(t *testing.T) {
 }
 
 func TestResponseStatusStopsChecks(t *testing.T) {
-	r := Response(suite.JSON, http.StatusNotFound, http.Header{}, []byte("not found"))
+	r := Response(model.JSON, http.StatusNotFound, http.Header{}, []byte("not found"))
 	want := []string{"status 404, want 200 (TFB rules, every response)"}
-	if r.Status != Fail || !slices.Equal(r.Reasons, want) {
+	if r.Status != model.Fail || !slices.Equal(r.Reasons, want) {
 		t.Errorf("%s %q, want fail %q", r.Status, r.Reasons, want)
 	}
 }
 
 func TestResponsePageBytes(t *testing.T) {
-	if r := Response(suite.Fortunes, http.StatusOK, header(suite.Fortunes), expectedFortunesHTML); r.PageBytes != 1227 || r.Status != Pass {
+	if r := Response(model.Fortunes, http.StatusOK, header(model.Fortunes), expectedFortunesHTML); r.PageBytes != 1227 || r.Status != model.Pass {
 		t.Errorf("fortunes: %s, PageBytes %d, want pass and 1227", r.Status, r.PageBytes)
 	}
-	if r := Response(suite.JSON, http.StatusOK, header(suite.JSON), helloBody); r.PageBytes != 0 {
+	if r := Response(model.JSON, http.StatusOK, header(model.JSON), helloBody); r.PageBytes != 0 {
 		t.Errorf("json: PageBytes %d, want 0", r.PageBytes)
 	}
 }
@@ -130,21 +130,21 @@ func TestResponsePageBytes(t *testing.T) {
 // checked without allocating.
 func TestResponseNoAllocs(t *testing.T) {
 	cases := []struct {
-		typ  suite.Type
+		typ  model.TestType
 		rows int
 		body []byte
 	}{
-		{suite.JSON, 0, helloBody},
-		{suite.Plaintext, 0, []byte("Hello, World!")},
-		{suite.DB, 0, []byte(`{"id":3217,"randomNumber":2149}`)},
-		{suite.Queries, 20, []byte(rowsJSON(20))},
-		{suite.Updates, 20, []byte(rowsJSON(20))},
+		{model.JSON, 0, helloBody},
+		{model.Plaintext, 0, []byte("Hello, World!")},
+		{model.DB, 0, []byte(`{"id":3217,"randomNumber":2149}`)},
+		{model.Queries, 20, []byte(rowsJSON(20))},
+		{model.Updates, 20, []byte(rowsJSON(20))},
 	}
 	for _, c := range cases {
 		h := header(c.typ)
 		var r Result
 		allocs := testing.AllocsPerRun(100, func() { r = ResponseRows(c.typ, c.rows, http.StatusOK, h, c.body) })
-		if r.Status != Pass || allocs != 0 {
+		if r.Status != model.Pass || allocs != 0 {
 			t.Errorf("%s: %s with %.0f allocations, want pass with 0", c.typ, r.Status, allocs)
 		}
 	}
@@ -152,15 +152,15 @@ func TestResponseNoAllocs(t *testing.T) {
 
 func BenchmarkResponse(b *testing.B) {
 	cases := []struct {
-		typ  suite.Type
+		typ  model.TestType
 		rows int
 		body []byte
 	}{
-		{suite.JSON, 0, helloBody},
-		{suite.Plaintext, 0, []byte("Hello, World!")},
-		{suite.DB, 0, []byte(`{"id":3217,"randomNumber":2149}`)},
-		{suite.Queries, 20, []byte(rowsJSON(20))},
-		{suite.Fortunes, 0, templatePage(append(append([]fortune{}, standardFortunes...), additionalFortune))},
+		{model.JSON, 0, helloBody},
+		{model.Plaintext, 0, []byte("Hello, World!")},
+		{model.DB, 0, []byte(`{"id":3217,"randomNumber":2149}`)},
+		{model.Queries, 20, []byte(rowsJSON(20))},
+		{model.Fortunes, 0, templatePage(append(append([]fortune{}, standardFortunes...), additionalFortune))},
 	}
 	for _, c := range cases {
 		h := header(c.typ)
@@ -168,7 +168,7 @@ func BenchmarkResponse(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.body)))
 			for b.Loop() {
-				if r := ResponseRows(c.typ, c.rows, http.StatusOK, h, c.body); r.Status != Pass {
+				if r := ResponseRows(c.typ, c.rows, http.StatusOK, h, c.body); r.Status != model.Pass {
 					b.Fatalf("%s %q", r.Status, r.Reasons)
 				}
 			}

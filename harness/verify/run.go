@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // Check is one test to verify.
@@ -15,7 +15,7 @@ type Check struct {
 	// names must be unique.
 	Name string
 	// Type is the TFB test type, which decides the rules and headers.
-	Type suite.Type
+	Type model.TestType
 	// Path is the request path, starting with "/"; for queries and updates
 	// it holds "{n}" where the queries value goes ("/queries?queries={n}"),
 	// for page where the rows value goes ("/ssr?rows={n}").
@@ -155,7 +155,7 @@ func (v *verifier) close() {
 }
 
 // get requests path for test type t from the target.
-func (v *verifier) get(ctx context.Context, t suite.Type, path string) (fetched, error) {
+func (v *verifier) get(ctx context.Context, t model.TestType, path string) (fetched, error) {
 	return get(ctx, v.client, v.target.BaseURL, t, path)
 }
 
@@ -164,20 +164,20 @@ func (v *verifier) get(ctx context.Context, t suite.Type, path string) (fetched,
 func (v *verifier) check(ctx context.Context, c Check) (Result, *fetched) {
 	r := pass()
 	if !strings.HasPrefix(c.Path, "/") {
-		r.add(Fail, "path %q of test %q must start with \"/\"", c.Path, c.Name)
+		r.add(model.Fail, "path %q of test %q must start with \"/\"", c.Path, c.Name)
 		return r, nil
 	}
 	switch c.Type {
-	case suite.JSON, suite.Plaintext, suite.DB:
+	case model.JSON, model.Plaintext, model.DB:
 		return v.single(ctx, c)
-	case suite.Fortunes:
+	case model.Fortunes:
 		return v.fortunes(ctx, c)
-	case suite.Queries, suite.Updates:
+	case model.Queries, model.Updates:
 		return v.cases(ctx, c)
-	case suite.Page:
+	case model.Page:
 		return v.page(ctx, c)
 	}
-	r.add(Fail, "test %q: unknown test type %q (want one of %v)", c.Name, c.Type, suite.Types)
+	r.add(model.Fail, "test %q: unknown test type %q (want one of %v)", c.Name, c.Type, model.Types)
 	return r, nil
 }
 
@@ -195,10 +195,10 @@ func (v *verifier) fetchAndCheck(ctx context.Context, c Check) (Result, Result, 
 	r := pass()
 	f, err := v.get(ctx, c.Type, c.Path)
 	if err != nil {
-		r.add(Fail, "GET %s: %v", c.Path, err)
+		r.add(model.Fail, "GET %s: %v", c.Path, err)
 		return r, r, nil
 	}
-	one := response(c.Type, 0, Fail, f.status, f.header, f.body)
+	one := response(c.Type, 0, model.Fail, f.status, f.header, f.body)
 	r.merge(one, "GET "+c.Path+": ")
 	r.PageBytes = one.PageBytes
 	return r, one, &f
@@ -207,7 +207,7 @@ func (v *verifier) fetchAndCheck(ctx context.Context, c Check) (Result, Result, 
 // recheckDate asks first.path again once wait has passed since the first
 // response and fails the result if the Date did not change (TFB rules,
 // every response). A first response without a Date already failed.
-func (v *verifier) recheckDate(ctx context.Context, t suite.Type, first fetched, wait time.Duration, r *Result) {
+func (v *verifier) recheckDate(ctx context.Context, t model.TestType, first fetched, wait time.Duration, r *Result) {
 	if len(first.header["Date"]) == 0 {
 		return
 	}
@@ -216,18 +216,18 @@ func (v *verifier) recheckDate(ctx context.Context, t suite.Type, first fetched,
 		defer timer.Stop()
 		select {
 		case <-ctx.Done():
-			r.add(Fail, "GET %s: Date re-check not done: %v", first.path, ctx.Err())
+			r.add(model.Fail, "GET %s: Date re-check not done: %v", first.path, ctx.Err())
 			return
 		case <-timer.C:
 		}
 	}
 	again, err := v.get(ctx, t, first.path)
 	if err != nil {
-		r.add(Fail, "GET %s (Date re-check): %v", first.path, err)
+		r.add(model.Fail, "GET %s (Date re-check): %v", first.path, err)
 		return
 	}
 	if again.date() == first.date() {
-		r.add(Fail, "GET %s: Date %q unchanged %.1f s later (TFB rules, every response: the Date must change; a cached Date is not allowed)",
+		r.add(model.Fail, "GET %s: Date %q unchanged %.1f s later (TFB rules, every response: the Date must change; a cached Date is not allowed)",
 			first.path, first.date(), again.at.Sub(first.at).Seconds())
 	}
 }

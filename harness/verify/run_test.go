@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -14,7 +15,7 @@ import (
 // the default sizes, suite.DefaultRows).
 func allSix() []Check {
 	var checks []Check
-	for _, t := range suite.Types {
+	for _, t := range model.Types {
 		checks = append(checks, Check{Name: string(t) + "-test", Type: t, Path: pathOf(t)})
 	}
 	return checks
@@ -34,14 +35,14 @@ func TestRunReferenceRealDate(t *testing.T) {
 	}
 	for _, c := range checks {
 		r := results[c.Name]
-		if r.Status != Pass || len(r.Reasons) > 0 {
+		if r.Status != model.Pass || len(r.Reasons) > 0 {
 			t.Errorf("%s: %s %q, want pass", c.Name, r.Status, r.Reasons)
 		}
 		wantBytes := 0
 		switch c.Type {
-		case suite.Fortunes:
+		case model.Fortunes:
 			wantBytes = 1377 // the reference server's html/template page
-		case suite.Page:
+		case model.Page:
 			wantBytes = 917100 // the reference page of 10,000 rows (refPageHTML)
 		}
 		if r.PageBytes != wantBytes {
@@ -109,8 +110,8 @@ func equalHeader(a, b http.Header) bool {
 func TestRunRemovesInsertedFortune(t *testing.T) {
 	for _, opts := range []serverOpts{{}, {cacheFortunes: true}} {
 		s := startServer(t, opts)
-		res := run(context.Background(), s.target(), []Check{{Name: "f", Type: suite.Fortunes, Path: "/fortunes"}}, 0)["f"]
-		want := map[bool]Status{false: Pass, true: Fail}[opts.cacheFortunes]
+		res := run(context.Background(), s.target(), []Check{{Name: "f", Type: model.Fortunes, Path: "/fortunes"}}, 0)["f"]
+		want := map[bool]model.Verdict{false: model.Pass, true: model.Fail}[opts.cacheFortunes]
 		if res.Status != want {
 			t.Errorf("cache %v: %s %q, want %s", opts.cacheFortunes, res.Status, res.Reasons, want)
 		}
@@ -137,9 +138,9 @@ func TestRunWithoutDatabase(t *testing.T) {
 	for name, r := range results {
 		reason, failing := want[name]
 		switch {
-		case failing && (r.Status != Fail || !slices.Equal(r.Reasons, []string{reason})):
+		case failing && (r.Status != model.Fail || !slices.Equal(r.Reasons, []string{reason})):
 			t.Errorf("%s: %s %q, want fail %q", name, r.Status, r.Reasons, reason)
-		case !failing && r.Status != Pass:
+		case !failing && r.Status != model.Pass:
 			t.Errorf("%s: %s %q, want pass", name, r.Status, r.Reasons)
 		}
 	}
@@ -149,8 +150,8 @@ func TestRunWithoutDatabase(t *testing.T) {
 func TestRunMissingDatabaseFile(t *testing.T) {
 	s := startServer(t, serverOpts{})
 	target := Target{BaseURL: s.srv.URL, DatabasePath: s.dbPath + ".missing"}
-	r := run(context.Background(), target, []Check{{Name: "u", Type: suite.Updates, Path: "/updates?queries={n}"}}, 0)["u"]
-	if r.Status != Fail || len(r.Reasons) != 1 || !strings.Contains(r.Reasons[0], "database "+target.DatabasePath+": ") {
+	r := run(context.Background(), target, []Check{{Name: "u", Type: model.Updates, Path: "/updates?queries={n}"}}, 0)["u"]
+	if r.Status != model.Fail || len(r.Reasons) != 1 || !strings.Contains(r.Reasons[0], "database "+target.DatabasePath+": ") {
 		t.Errorf("%s %q, want one fail naming %s", r.Status, r.Reasons, target.DatabasePath)
 	}
 }
@@ -160,8 +161,8 @@ func TestRunBadChecks(t *testing.T) {
 	s := startServer(t, serverOpts{})
 	checks := []Check{
 		{Name: "a", Type: "graphql", Path: "/graphql"},
-		{Name: "b", Type: suite.JSON, Path: "json"},
-		{Name: "c", Type: suite.Queries, Path: "/queries"},
+		{Name: "b", Type: model.JSON, Path: "json"},
+		{Name: "c", Type: model.Queries, Path: "/queries"},
 	}
 	got := run(context.Background(), s.target(), checks, 0)
 	want := map[string]string{
@@ -170,7 +171,7 @@ func TestRunBadChecks(t *testing.T) {
 		"c": `path "/queries" of test "c" has no {n} where the queries value goes (TFB rules, queries)`,
 	}
 	for name, reason := range want {
-		if r := got[name]; r.Status != Fail || !slices.Equal(r.Reasons, []string{reason}) {
+		if r := got[name]; r.Status != model.Fail || !slices.Equal(r.Reasons, []string{reason}) {
 			t.Errorf("%s: %s %q, want fail %q", name, r.Status, r.Reasons, reason)
 		}
 	}
@@ -185,7 +186,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for name, r := range Run(ctx, s.target(), allSix()) {
-		if r.Status != Fail || !slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, "context canceled") }) {
+		if r.Status != model.Fail || !slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, "context canceled") }) {
 			t.Errorf("%s: %s %q, want a fail naming the cancelled context", name, r.Status, r.Reasons)
 		}
 	}
@@ -196,8 +197,8 @@ func TestRunServerDown(t *testing.T) {
 	s := startServer(t, serverOpts{})
 	url := s.srv.URL
 	s.srv.Close()
-	r := run(context.Background(), Target{BaseURL: url}, []Check{{Name: "j", Type: suite.JSON, Path: "/json"}}, 0)["j"]
-	if r.Status != Fail || len(r.Reasons) != 1 || !strings.HasPrefix(r.Reasons[0], `GET /json: Get "`+url+`/json": `) {
+	r := run(context.Background(), Target{BaseURL: url}, []Check{{Name: "j", Type: model.JSON, Path: "/json"}}, 0)["j"]
+	if r.Status != model.Fail || len(r.Reasons) != 1 || !strings.HasPrefix(r.Reasons[0], `GET /json: Get "`+url+`/json": `) {
 		t.Errorf("%s %q, want one fail naming %s/json", r.Status, r.Reasons, url)
 	}
 }

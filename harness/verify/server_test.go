@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -114,7 +115,7 @@ type serverOpts struct {
 	// ticks one second per response, so a short re-check sees it change.
 	realDate bool
 	// mutate changes a reply before it is sent.
-	mutate func(t suite.Type, q string, rp *reply)
+	mutate func(t model.TestType, q string, rp *reply)
 	// rows overrides the row count of a queries or updates reply for the
 	// raw queries value q (n is the correct count).
 	rows func(q string, n int) int
@@ -195,7 +196,7 @@ func (s *refServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	t := typeOfPath(r.URL.Path)
 	q := r.URL.Query().Get("queries")
-	if t == suite.Page {
+	if t == model.Page {
 		q = r.URL.Query().Get("rows")
 	}
 	rp, err := s.reply(t, q)
@@ -210,45 +211,45 @@ func (s *refServer) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // reply builds the correct reply for test type t.
-func (s *refServer) reply(t suite.Type, q string) (reply, error) {
+func (s *refServer) reply(t model.TestType, q string) (reply, error) {
 	rp := reply{status: http.StatusOK, header: http.Header{"Server": {"tfbench-ref"}}}
 	if !s.opts.realDate {
 		rp.header.Set("Date", dateBase.Add(time.Duration(s.clock.Add(1))*time.Second).Format(http.TimeFormat))
 	}
 	var err error
 	switch t {
-	case suite.JSON:
+	case model.JSON:
 		rp.body, err = json.Marshal(map[string]string{"message": "Hello, World!"})
-	case suite.Plaintext:
+	case model.Plaintext:
 		rp.body = []byte("Hello, World!")
-	case suite.DB:
+	case model.DB:
 		var rows []worldRow
 		rows, err = s.world(1, false)
 		if err == nil {
 			rp.body, err = json.Marshal(rows[0])
 		}
-	case suite.Queries, suite.Updates:
+	case model.Queries, model.Updates:
 		n := clampRows(q)
 		if s.opts.rows != nil {
 			n = s.opts.rows(q, n)
 		}
 		var rows []worldRow
-		rows, err = s.world(n, t == suite.Updates)
+		rows, err = s.world(n, t == model.Updates)
 		if err == nil {
 			rp.body, err = json.Marshal(rows)
 		}
-	case suite.Fortunes:
+	case model.Fortunes:
 		rp.body, err = s.fortunesPage()
 		rp.header.Set("Content-Type", "text/html; charset=utf-8")
 		return rp, err
-	case suite.Page:
+	case model.Page:
 		rp.body, err = s.ssrPage(q)
 		rp.header.Set("Content-Type", "text/html; charset=utf-8")
 		return rp, err
 	default:
 		return rp, fmt.Errorf("no route %q", t)
 	}
-	if t == suite.Plaintext {
+	if t == model.Plaintext {
 		rp.header.Set("Content-Type", "text/plain")
 	} else {
 		rp.header.Set("Content-Type", "application/json")
@@ -420,7 +421,7 @@ func writeNoLength(w http.ResponseWriter, rp reply) {
 
 // verifyOne runs one check of type t against a reference server with opts,
 // with a short Date re-check (the fake Date ticks per response).
-func verifyOne(t *testing.T, typ suite.Type, opts serverOpts) Result {
+func verifyOne(t *testing.T, typ model.TestType, opts serverOpts) Result {
 	t.Helper()
 	s := startServer(t, opts)
 	checks := []Check{{Name: "t", Type: typ, Path: pathOf(typ)}}
@@ -432,9 +433,9 @@ func verifyOne(t *testing.T, typ suite.Type, opts serverOpts) Result {
 }
 
 // pathOf is the suite path of a test type.
-func pathOf(t suite.Type) string {
-	if t == suite.Page {
-		return suite.DefaultPath[suite.Page]
+func pathOf(t model.TestType) string {
+	if t == model.Page {
+		return suite.DefaultPath[model.Page]
 	}
 	if t.TakesN() {
 		return "/" + string(t) + "?queries={n}"
@@ -444,10 +445,10 @@ func pathOf(t suite.Type) string {
 
 // typeOfPath is the test type a reference server path serves: "/ssr" is
 // page, else the path names the type ("/queries").
-func typeOfPath(path string) suite.Type {
+func typeOfPath(path string) model.TestType {
 	path, _, _ = strings.Cut(path, "?")
 	if path == "/ssr" {
-		return suite.Page
+		return model.Page
 	}
-	return suite.Type(strings.TrimPrefix(path, "/"))
+	return model.TestType(strings.TrimPrefix(path, "/"))
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // worldMax is the largest World id and randomNumber (TFB rules, dataset:
@@ -27,43 +27,43 @@ func checkDB(r *Result, body []byte) {
 	}
 	v, err := decodeJSON(body)
 	if err != nil {
-		r.add(Fail, "invalid JSON: %v (TFB rules, db)", err)
+		r.add(model.Fail, "invalid JSON: %v (TFB rules, db)", err)
 		return
 	}
 	if list, isList := v.([]any); isList {
 		if len(list) == 0 {
-			r.add(Fail, "body is an empty array, want one World object (TFB rules, db)")
+			r.add(model.Fail, "body is an empty array, want one World object (TFB rules, db)")
 			return
 		}
-		r.add(Warn, "body is an array of %d, want one World object (TFB rules, db: an array is a warn)", len(list))
+		r.add(model.Warn, "body is an array of %d, want one World object (TFB rules, db: an array is a warn)", len(list))
 		v = list[0]
 	}
-	checkWorldObject(r, suite.DB, v, "", Fail)
+	checkWorldObject(r, model.DB, v, "", model.Fail)
 }
 
 // checkWorldList applies the queries and updates body rule (TFB rules,
 // queries): a JSON array of want World objects (want <= 0: any count in
 // 1..500), each as in checkWorldObject. Problems are capped at most; TFB
 // checks the first rows only until 5 bad ones are found.
-func checkWorldList(r *Result, t suite.Type, body []byte, want int, most Status) {
+func checkWorldList(r *Result, t model.TestType, body []byte, want int, most model.Verdict) {
 	if n, ok := scanWorldArray(body); ok && countOK(n, want) {
 		return
 	}
 	v, err := decodeJSON(body)
 	if err != nil {
-		r.addCapped(Fail, most, "invalid JSON: %v (TFB rules, %s)", err, t)
+		r.addCapped(model.Fail, most, "invalid JSON: %v (TFB rules, %s)", err, t)
 		return
 	}
 	list, isList := v.([]any)
 	if !isList {
-		r.addCapped(Fail, most, "body is %s, want an array of World objects (TFB rules, %s)", jsonKind(v), t)
+		r.addCapped(model.Fail, most, "body is %s, want an array of World objects (TFB rules, %s)", jsonKind(v), t)
 		if _, isObj := v.(map[string]any); isObj {
 			checkWorldObject(r, t, v, "", most)
 		}
 		return
 	}
 	if !countOK(len(list), want) {
-		r.addCapped(Fail, most, "%d rows, %s", len(list), wantRows(t, want))
+		r.addCapped(model.Fail, most, "%d rows, %s", len(list), wantRows(t, want))
 	}
 	bad := 0
 	for i, el := range list {
@@ -88,7 +88,7 @@ func countOK(n, want int) bool {
 }
 
 // wantRows words the row count rule for a reason.
-func wantRows(t suite.Type, want int) string {
+func wantRows(t model.TestType, want int) string {
 	if want <= 0 {
 		return "want 1..500 (TFB rules, " + string(t) + ": clamp to 1..500)"
 	}
@@ -100,32 +100,32 @@ func wantRows(t suite.Type, want int) string {
 // integer in 1..10000. Not an object, a missing key or a value that is not a
 // number: fail (capped at most). A number sent as a JSON string, a
 // non-integer number, a value out of range or an extra key: warn.
-func checkWorldObject(r *Result, t suite.Type, v any, where string, most Status) {
+func checkWorldObject(r *Result, t model.TestType, v any, where string, most model.Verdict) {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		r.addCapped(Fail, most, "%s%s is %s, want a World object {\"id\":N,\"randomNumber\":M} (TFB rules, %s)", where, short(v), jsonKind(v), t)
+		r.addCapped(model.Fail, most, "%s%s is %s, want a World object {\"id\":N,\"randomNumber\":M} (TFB rules, %s)", where, short(v), jsonKind(v), t)
 		return
 	}
 	var found []string
 	for _, want := range [...]string{"id", "randomNumber"} {
 		key, ok := findKey(obj, want)
 		if !ok {
-			r.addCapped(Fail, most, "%sno key %q in %s (TFB rules, %s)", where, want, short(obj), t)
+			r.addCapped(model.Fail, most, "%sno key %q in %s (TFB rules, %s)", where, want, short(obj), t)
 			continue
 		}
 		found = append(found, key)
 		if key != want {
-			r.add(Warn, "%skey %q, want %q (TFB accepts any case; tfbench is stricter)", where, key, want)
+			r.add(model.Warn, "%skey %q, want %q (TFB accepts any case; tfbench is stricter)", where, key, want)
 		}
 		checkWorldValue(r, t, want, obj[key], where, most)
 	}
 	if extra := extraKeys(obj, found...); len(extra) > 0 {
-		r.add(Warn, "%sextra keys %s in the World object (TFB rules, %s: extra keys are a warn)", where, strings.Join(extra, ", "), t)
+		r.add(model.Warn, "%sextra keys %s in the World object (TFB rules, %s: extra keys are a warn)", where, strings.Join(extra, ", "), t)
 	}
 }
 
 // checkWorldValue checks one field value of a World object.
-func checkWorldValue(r *Result, t suite.Type, name string, v any, where string, most Status) {
+func checkWorldValue(r *Result, t model.TestType, name string, v any, where string, most model.Verdict) {
 	var f float64
 	switch x := v.(type) {
 	case json.Number:
@@ -134,20 +134,20 @@ func checkWorldValue(r *Result, t suite.Type, name string, v any, where string, 
 			break
 		}
 		f, _ = strconv.ParseFloat(string(x), 64)
-		r.add(Warn, "%s%q is %s, not an integer (TFB truncates it; tfbench is stricter)", where, name, x)
+		r.add(model.Warn, "%s%q is %s, not an integer (TFB truncates it; tfbench is stricter)", where, name, x)
 	case string:
 		n, err := strconv.Atoi(strings.TrimSpace(x))
 		if err != nil {
-			r.addCapped(Fail, most, "%s%q is the string %q, not a number (TFB rules, %s)", where, name, x, t)
+			r.addCapped(model.Fail, most, "%s%q is the string %q, not a number (TFB rules, %s)", where, name, x, t)
 			return
 		}
 		f = float64(n)
-		r.add(Warn, "%s%q is the JSON string %q, want a number (TFB rules, %s: a number as a string is a warn)", where, name, x, t)
+		r.add(model.Warn, "%s%q is the JSON string %q, want a number (TFB rules, %s: a number as a string is a warn)", where, name, x, t)
 	default:
-		r.addCapped(Fail, most, "%s%q is %s, not a number (TFB rules, %s)", where, name, jsonKind(v), t)
+		r.addCapped(model.Fail, most, "%s%q is %s, not a number (TFB rules, %s)", where, name, jsonKind(v), t)
 		return
 	}
 	if f < 1 || f > worldMax || math.IsNaN(f) {
-		r.add(Warn, "%s%q is %v, outside 1..10000 (TFB rules, %s: out of range is a warn)", where, name, f, t)
+		r.add(model.Warn, "%s%q is %v, outside 1..10000 (TFB rules, %s: out of range is a warn)", where, name, f, t)
 	}
 }

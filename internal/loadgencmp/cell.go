@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // Setting is one load shape both generators run: concurrency (open
@@ -41,14 +41,14 @@ var (
 
 // Test is one test type measured on a real adapter, at its setting.
 type Test struct {
-	Type    suite.Type
+	Type    model.TestType
 	Setting Setting
 }
 
 // AdapterTests are the tests run on every real adapter (issue 13): json, db
 // and fortunes at c=64 depth 1, plaintext at c=256 depth 16.
 var AdapterTests = []Test{
-	{suite.JSON, Settings[0]}, {suite.DB, Settings[0]}, {suite.Fortunes, Settings[0]}, {suite.Plaintext, Settings[1]},
+	{model.JSON, Settings[0]}, {model.DB, Settings[0]}, {model.Fortunes, Settings[0]}, {model.Plaintext, Settings[1]},
 }
 
 // DefaultServers are the servers a comparison runs unless told otherwise:
@@ -91,7 +91,7 @@ type Cell struct {
 	Server string
 	// Type is the adapter test's type, whose Accept header both generators
 	// send; "" for a fixed-response server (no Accept header).
-	Type suite.Type
+	Type model.TestType
 	// Path is the request path: the adapter's `endpoints:` entry for Type,
 	// "/" for a fixed-response server.
 	Path    string
@@ -131,7 +131,7 @@ func FixedCells(kind string) []*Cell {
 // AdapterCells are adapter name's cells: one per AdapterTests entry, its
 // path from endpoints (framework.yaml `endpoints:`), AdapterTarget. A test
 // type without an endpoint is an error naming it.
-func AdapterCells(name string, endpoints map[suite.Type]string) ([]*Cell, error) {
+func AdapterCells(name string, endpoints map[model.TestType]string) ([]*Cell, error) {
 	var cells []*Cell
 	for _, t := range AdapterTests {
 		path, ok := endpoints[t.Type]

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // frameworksDir is the repository's adapters folder.
@@ -103,7 +103,7 @@ func TestPlanErrors(t *testing.T) {
 }
 
 func TestAdapterCells(t *testing.T) {
-	_, err := AdapterCells("x", map[suite.Type]string{suite.JSON: "/j", suite.DB: "/d", suite.Plaintext: "/p"})
+	_, err := AdapterCells("x", map[model.TestType]string{model.JSON: "/j", model.DB: "/d", model.Plaintext: "/p"})
 	if want := "adapter x has no fortunes path under endpoints: in its framework.yaml"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}

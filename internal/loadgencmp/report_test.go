@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -44,7 +44,7 @@ func reportCells() []*Cell {
 	chunked.Tfbench = []Run{mkRun(900000, 9_000_000, 9.9, 6)}
 	chunked.Wrk = []Run{mkRun(1_000_000, 10_000_000, 10, 6.5)}
 
-	gostd, err := AdapterCells("go-stdlib", map[suite.Type]string{suite.JSON: "/json", suite.DB: "/db", suite.Fortunes: "/fortunes", suite.Plaintext: "/plaintext"})
+	gostd, err := AdapterCells("go-stdlib", map[model.TestType]string{model.JSON: "/json", model.DB: "/db", model.Fortunes: "/fortunes", model.Plaintext: "/plaintext"})
 	if err != nil {
 		panic(err)
 	}
@@ -54,7 +54,7 @@ func reportCells() []*Cell {
 	plain.Tfbench = []Run{mkRun(200000, 2_000_000, 2, 10), withErrors(mkRun(210000, 2_100_000, 2.1, 10), 3, `read 2, status 1 (first: "status 503")`)}
 	plain.Wrk = []Run{withErrors(mkRun(200000, 2_000_000, 2.2, 10), 16, "timeout 16"), mkRun(200000, 2_000_000, 2.2, 10)}
 
-	db := &Cell{Server: "node-http", Type: suite.DB, Path: "/db", Setting: Settings[0], Target: AdapterTarget,
+	db := &Cell{Server: "node-http", Type: model.DB, Path: "/db", Setting: Settings[0], Target: AdapterTarget,
 		Tfbench: []Run{mkRun(30000, 300_000, 3, 10)}, Wrk: []Run{mkRun(29700, 297_000, 3.3, 10)}}
 	return append(cells, json, plain, db)
 }

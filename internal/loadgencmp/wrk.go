@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -38,9 +39,9 @@ end
 type Shot struct {
 	URL     string
 	Setting Setting
-	// Type is the test type whose Accept header is sent (suite.Type.Accept)
+	// Type is the test type whose Accept header is sent (model.TestType.Accept)
 	// and, by tfbench, checked under load; "" sends no Accept header.
-	Type suite.Type
+	Type model.TestType
 	// Duration is the window, whole seconds.
 	Duration time.Duration
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
@@ -112,22 +112,22 @@ func TestArgs(t *testing.T) {
 			[]string{"load", "http://127.0.0.1:8080/", "-c", "256", "-d", "60s", "--timeout", "8s", "--pipeline", "16", "--json"},
 		},
 		{
-			"json", Shot{URL: "http://127.0.0.1:9000/json", Setting: c64, Type: suite.JSON, Duration: 10 * time.Second}, 1,
+			"json", Shot{URL: "http://127.0.0.1:9000/json", Setting: c64, Type: model.JSON, Duration: 10 * time.Second}, 1,
 			[]string{"-t", "1", "-c", "64", "-d", "10s", "--timeout", "8s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/json"},
 			[]string{"load", "http://127.0.0.1:9000/json", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "json", "--json"},
 		},
 		{
-			"db", Shot{URL: "http://127.0.0.1:9000/db", Setting: c64, Type: suite.DB, Duration: 10 * time.Second}, 1,
+			"db", Shot{URL: "http://127.0.0.1:9000/db", Setting: c64, Type: model.DB, Duration: 10 * time.Second}, 1,
 			[]string{"-t", "1", "-c", "64", "-d", "10s", "--timeout", "8s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/db"},
 			[]string{"load", "http://127.0.0.1:9000/db", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "db", "--json"},
 		},
 		{
-			"fortunes", Shot{URL: "http://127.0.0.1:9000/fortunes", Setting: c64, Type: suite.Fortunes, Duration: 2 * time.Second}, 1,
+			"fortunes", Shot{URL: "http://127.0.0.1:9000/fortunes", Setting: c64, Type: model.Fortunes, Duration: 2 * time.Second}, 1,
 			[]string{"-t", "1", "-c", "64", "-d", "2s", "--timeout", "8s", "-H", htmlAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/fortunes"},
 			[]string{"load", "http://127.0.0.1:9000/fortunes", "-c", "64", "-d", "2s", "--timeout", "8s", "--pipeline", "1", "--type", "fortunes", "--json"},
 		},
 		{
-			"plaintext", Shot{URL: "http://127.0.0.1:9000/plaintext", Setting: c256, Type: suite.Plaintext, Duration: 10 * time.Second}, 1,
+			"plaintext", Shot{URL: "http://127.0.0.1:9000/plaintext", Setting: c256, Type: model.Plaintext, Duration: 10 * time.Second}, 1,
 			[]string{"-t", "1", "-c", "256", "-d", "10s", "--timeout", "8s", "-H", plainAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
 				"-s", "/tmp/p.lua", "http://127.0.0.1:9000/plaintext", "--", "16"},
 			[]string{"load", "http://127.0.0.1:9000/plaintext", "-c", "256", "-d", "10s", "--timeout", "8s", "--pipeline", "16", "--type", "plaintext", "--json"},

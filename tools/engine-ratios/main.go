@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
@@ -24,7 +25,12 @@ import (
 
 // columns are the ratio table's variants: engine/pool's ratios are taken
 // to each of the others.
-var columns = []string{"engine/pool", "engine/serialized", "go-stdlib/default", "node-http/default"}
+var columns = []model.ID{enginePool, {Framework: "engine", Variant: "serialized"}, model.Reference, nodeHTTP}
+
+var (
+	enginePool = model.ID{Framework: "engine", Variant: "pool"}
+	nodeHTTP   = model.ID{Framework: "node-http", Variant: "default"}
+)
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
@@ -65,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// it, the two at the same concurrency (a closed loop's latency grows
 	// with its connections).
 	fmt.Fprintf(stdout, "\np99 at the same concurrency, engine/pool and node-http/default (closed loop; medians over rounds; * marks a variant's peak level; not a target):\n")
-	if err := ratio.WriteLevels(stdout, ratio.SameLevelP99(f, "engine/pool", "node-http/default"), "engine/pool", "node-http/default"); err != nil {
+	if err := ratio.WriteLevels(stdout, ratio.SameLevelP99(f, enginePool, nodeHTTP), enginePool, nodeHTTP); err != nil {
 		fmt.Fprintln(stderr, "engine-ratios:", err)
 		return 2
 	}

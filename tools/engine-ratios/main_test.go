@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/tfbench/tfbench/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,28 +11,31 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/internal/golden"
+
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // series is one variant's rounds on one test, N and level: RPS and p99 (ms)
 // per round (fewer values: rounds not measured), CPU ms per request, and a
 // round whose sample failed the gate (0: none).
 type series struct {
-	fw, variant, test string
-	n, conns          int
-	rps, p99          []float64
-	cpu               float64
-	failRound         int
+	model.ID
+	test      string
+	n, conns  int
+	rps, p99  []float64
+	cpu       float64
+	failRound int
 }
 
-const (
-	pool = "engine/pool"
-	ser  = "engine/serialized"
-	std  = "go-stdlib/default"
-	node = "node-http/default"
+var (
+	pool = model.MustID("engine/pool")
+	ser  = model.MustID("engine/serialized")
+	std  = model.Reference
+	node = model.MustID("node-http/default")
 )
 
 // fixtureSeries are the fixture run's figures, chosen so that each target
@@ -44,9 +46,8 @@ const (
 // engine and c=4 for node-http; page N=1000 is 3% apart, significant but
 // within compare's 5%.
 var fixtureSeries = func() []series {
-	s := func(v, test string, n, c int, rps, p99 []float64, cpu float64) series {
-		fw, variant, _ := strings.Cut(v, "/")
-		return series{fw: fw, variant: variant, test: test, n: n, conns: c, rps: rps, p99: p99, cpu: cpu}
+	s := func(v model.ID, test string, n, c int, rps, p99 []float64, cpu float64) series {
+		return series{ID: v, test: test, n: n, conns: c, rps: rps, p99: p99, cpu: cpu}
 	}
 	scale := func(v []float64, k float64) []float64 {
 		out := make([]float64, len(v))
@@ -118,10 +119,10 @@ var fixtureSeries = func() []series {
 // round, each variant's series in turn).
 func fixture(ss []series) *results.File {
 	tfb := []int{1, 5, 10, 15, 20}
-	test := func(name string, typ suite.Type, queries []int, conc []int, pipeline int, rate float64, rateConns int, probe float64) results.Test {
-		t := results.Test{Name: name, Type: string(typ), Path: suite.DefaultPath[typ], Queries: queries, Concurrency: conc, Pipeline: pipeline,
+	test := func(name string, typ model.TestType, queries []int, conc []int, pipeline int, rate float64, rateConns int, probe float64) results.Test {
+		t := results.Test{Name: name, Type: typ, Path: suite.DefaultPath[typ], Queries: queries, Concurrency: conc, Pipeline: pipeline,
 			Duration: 5, Warmup: 2, Timeout: 8, Gate: 1, MinResponses: 100, Engine: "raw", Rate: rate, RateConnections: rateConns, Probe: probe}
-		if typ == suite.Page {
+		if typ == model.Page {
 			t.MinResponses = 10
 		}
 		return t
@@ -132,40 +133,39 @@ func fixture(ss []series) *results.File {
 		Status:  results.Complete, Started: time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC), Finished: time.Date(2026, 12, 5, 10, 8, 0, 0, time.UTC), Seed: 1,
 		Host: probe.Host{OS: "debian 12.8", GeneratorCPUs: "0", ServerCPUs: "1", Disjoint: true},
 		Suite: results.Suite{Name: "engine", File: "suites/engine.yaml", Hash: "fixture", Rounds: 5, Tests: []results.Test{
-			test("json", suite.JSON, nil, []int{16, 64, 256}, 1, 200, 16, 0),
-			test("plaintext", suite.Plaintext, nil, []int{64, 256}, 16, 200, 64, 0),
-			test("db", suite.DB, nil, []int{16, 64, 256}, 1, 200, 16, 0),
-			test("queries", suite.Queries, tfb, []int{64}, 1, 200, 64, 0),
-			test("fortunes", suite.Fortunes, nil, []int{16, 64, 256}, 1, 200, 16, 0),
-			test("updates", suite.Updates, tfb, []int{64}, 1, 200, 64, 0),
-			test("page", suite.Page, []int{10, 100, 1000, 10000}, []int{4, 16}, 1, 3, 2, 0.02),
+			test("json", model.JSON, nil, []int{16, 64, 256}, 1, 200, 16, 0),
+			test("plaintext", model.Plaintext, nil, []int{64, 256}, 16, 200, 64, 0),
+			test("db", model.DB, nil, []int{16, 64, 256}, 1, 200, 16, 0),
+			test("queries", model.Queries, tfb, []int{64}, 1, 200, 64, 0),
+			test("fortunes", model.Fortunes, nil, []int{16, 64, 256}, 1, 200, 16, 0),
+			test("updates", model.Updates, tfb, []int{64}, 1, 200, 64, 0),
+			test("page", model.Page, []int{10, 100, 1000, 10000}, []int{4, 16}, 1, 3, 2, 0.02),
 		}},
 	}
-	for _, v := range []string{pool, ser, std, node} {
-		fw, variant, _ := strings.Cut(v, "/")
-		f.Frameworks = append(f.Frameworks, results.Framework{Name: fw, Variant: variant, Runtime: runtime(fw), Build: "fixture-" + fw})
+	for _, v := range []model.ID{pool, ser, std, node} {
+		f.Frameworks = append(f.Frameworks, results.Framework{Name: v.Framework, Variant: v.Variant, Runtime: runtime(v.Framework), Build: "fixture-" + v.Framework})
 	}
 	for round := 1; round <= 5; round++ {
 		for _, x := range ss {
 			if round > len(x.rps) {
 				continue
 			}
-			typ := suite.Type(x.test)
+			typ := model.TestType(x.test)
 			pipeline := 1
-			if typ == suite.Plaintext {
+			if typ == model.Plaintext {
 				pipeline = 16
 			}
 			rps := x.rps[round-1]
-			sm := sweep.Sample{
-				Key: sweep.Key{Framework: x.fw, Variant: x.variant, Runtime: runtime(x.fw), Test: x.test, Type: typ, N: x.n,
+			sm := model.Sample{
+				Key: model.Key{ID: x.ID, Runtime: runtime(x.Framework), Test: x.test, Type: typ, N: x.n,
 					Connections: x.conns, Pipeline: pipeline, Engine: "raw", Round: round},
 				Window: 5, Responses: int64(rps * 5), Success: int64(rps * 5), RPS: rps,
-				Latency:       sweep.Latency{P50: x.p99[round-1] / 4, P99: x.p99[round-1]},
+				Latency:       model.Latency{P50: x.p99[round-1] / 4, P99: x.p99[round-1]},
 				CPUPerRequest: x.cpu, ServerCPU: x.cpu * rps * 5 / 1000,
-				Gate: sweep.GateResult{Passed: true},
+				Gate: model.GateResult{Passed: true},
 			}
 			if round == x.failRound {
-				sm.Gate = sweep.GateResult{Reason: "socket errors: read 2"}
+				sm.Gate = model.GateResult{Reason: "socket errors: read 2"}
 			}
 			f.Samples = append(f.Samples, sm)
 		}
@@ -282,7 +282,7 @@ func allMet() []series {
 	var ss []series
 	best := map[[2]any]float64{} // the highest other RPS by test and N
 	for _, x := range fixtureSeries {
-		if x.fw == "engine" && x.variant == "pool" {
+		if x.ID == pool {
 			continue
 		}
 		y := x
@@ -296,11 +296,11 @@ func allMet() []series {
 	done := map[[2]any]bool{}
 	for _, x := range slices.Clone(ss) {
 		k := [2]any{x.test, x.n}
-		if x.fw != "node-http" || done[k] {
+		if x.Framework != "node-http" || done[k] {
 			continue
 		}
 		done[k] = true
-		ss = append(ss, series{fw: "engine", variant: "pool", test: x.test, n: x.n, conns: x.conns, cpu: x.cpu / 2,
+		ss = append(ss, series{ID: pool, test: x.test, n: x.n, conns: x.conns, cpu: x.cpu / 2,
 			rps: fill([]float64{best[k] * 1.5}, 5), p99: mul(x.p99, 2.0/3)})
 	}
 	return ss

@@ -1,28 +1,14 @@
-// Package sweep runs the plan of a benchmark (frameworks × tests × N ×
-// levels × rounds, frameworks shuffled per round), applies the success gate
-// to every sample and picks each test's peak, all as docs/design.md's
-// "Measurement method" defines them.
-//
-// One Sample is one measured window: one framework variant, one test, one N,
-// one concurrency level, one round. The gate decides whether a sample
-// counts; the peak of a test is the highest, over levels, of the median RPS
-// over rounds at that level, among levels whose every round passed the gate.
-package sweep
-
-import (
-	"github.com/tfbench/tfbench/harness/suite"
-)
+package model
 
 // Key identifies a sample (docs/design.md, Sample key): framework, variant,
 // runtime, test, N, connections, pipeline depth, engine and round.
 type Key struct {
-	Framework   string     `json:"framework"`
-	Variant     string     `json:"variant"`
-	Runtime     string     `json:"runtime"`
-	Test        string     `json:"test"`
-	Type        suite.Type `json:"type"`
-	N           int        `json:"n,omitempty"` // rows per request (queries, updates) or per page (page); 0 otherwise
-	Connections int        `json:"connections"` // concurrency level
+	ID
+	Runtime     string   `json:"runtime"`
+	Test        string   `json:"test"`
+	Type        TestType `json:"type"`
+	N           int      `json:"n,omitempty"` // rows per request (queries, updates) or per page (page); 0 otherwise
+	Connections int      `json:"connections"` // concurrency level
 	// Rate is the constant rate in requests/s of a constant-rate sample
 	// (wrk2's method); 0 for the closed-loop samples that peaks come from.
 	Rate     float64 `json:"rate,omitempty"`
@@ -174,23 +160,4 @@ type EventLoop struct {
 type GateResult struct {
 	Passed bool   `json:"passed"`
 	Reason string `json:"reason,omitempty"`
-}
-
-// Skipped returns the sample with key k that the harness did not measure,
-// e.g. because the server exited earlier in the round: Window 0, no
-// responses, no histogram, and a failed gate whose reason is NotMeasured +
-// reason ("not measured: the server exited during json c=4 in round 1
-// (exit status 2)"). Its level is then not eligible for the peak.
-func Skipped(k Key, reason string) Sample {
-	return Sample{Key: k, Gate: GateResult{Reason: NotMeasured + reason}}
-}
-
-// LinkSaturated reports whether bodyBytes over a window of window seconds
-// came at 90% or more of a link of linkBytes bytes/s (0: not measured,
-// never saturated); the rule of Sample.LinkSaturated.
-func LinkSaturated(bodyBytes int64, window, linkBytes float64) bool {
-	if window <= 0 || linkBytes <= 0 {
-		return false
-	}
-	return float64(bodyBytes)/window >= 0.9*linkBytes
 }

@@ -1,4 +1,4 @@
-package sweep
+package model
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 func sample(conns, round int, rps float64, pass bool) Sample {
-	s := Sample{Key: Key{Framework: "go-stdlib", Variant: "default", Test: "json", Type: "json", Connections: conns, Pipeline: 1, Round: round}, RPS: rps}
+	s := Sample{Key: Key{ID: ID{Framework: "go-stdlib", Variant: "default"}, Test: "json", Type: "json", Connections: conns, Pipeline: 1, Round: round}, RPS: rps}
 	s.Gate.Passed = pass
 	if !pass {
 		s.Gate.Reason = "socket errors: read 1"
@@ -20,7 +20,7 @@ func TestPeakIsHighestMedianOfEligibleLevels(t *testing.T) {
 		sample(64, 1, 200, true), sample(64, 2, 150, true), sample(64, 3, 190, true), // median 190, range 150..200
 		sample(256, 1, 500, true), sample(256, 2, 400, false), sample(256, 3, 450, true), // not eligible: one round failed
 	}
-	ps := Peaks(ss)
+	ps := PeaksOf(ss).List
 	if len(ps) != 1 {
 		t.Fatalf("%d series, want 1", len(ps))
 	}
@@ -34,14 +34,14 @@ func TestPeakIsHighestMedianOfEligibleLevels(t *testing.T) {
 }
 
 func TestPeakMedianOfEvenRoundsInterpolates(t *testing.T) {
-	p := Peaks([]Sample{sample(16, 1, 100, true), sample(16, 2, 200, true)})[0]
+	p := PeaksOf([]Sample{sample(16, 1, 100, true), sample(16, 2, 200, true)}).List[0]
 	if p.Level.Median != 150 {
 		t.Errorf("median %v, want 150", p.Level.Median)
 	}
 }
 
 func TestNoEligibleLevel(t *testing.T) {
-	p := Peaks([]Sample{sample(16, 1, 100, false), sample(64, 1, 300, false)})[0]
+	p := PeaksOf([]Sample{sample(16, 1, 100, false), sample(64, 1, 300, false)}).List[0]
 	if p.OK {
 		t.Fatal("peak from failed samples")
 	}
@@ -53,7 +53,7 @@ func TestNoEligibleLevel(t *testing.T) {
 func TestSeriesSplitByN(t *testing.T) {
 	a, b := sample(64, 1, 10, true), sample(64, 1, 20, true)
 	a.Test, b.Test, a.N, b.N = "queries", "queries", 1, 20
-	ps := Peaks([]Sample{a, b})
+	ps := PeaksOf([]Sample{a, b}).List
 	if len(ps) != 2 || ps[0].N != 1 || ps[1].N != 20 || ps[1].Level.Median != 20 {
 		t.Errorf("%+v", ps)
 	}
@@ -62,7 +62,7 @@ func TestSeriesSplitByN(t *testing.T) {
 func TestPeaksIgnoreConstantRateSamples(t *testing.T) {
 	rate := sample(16, 1, 500, true)
 	rate.Rate = 500
-	ps := Peaks([]Sample{sample(16, 1, 100, true), rate})
+	ps := PeaksOf([]Sample{sample(16, 1, 100, true), rate}).List
 	if len(ps) != 1 || len(ps[0].Levels) != 1 || ps[0].Level.Median != 100 {
 		t.Errorf("a constant-rate sample entered the peak: %+v", ps)
 	}

@@ -1,27 +1,25 @@
-package sweep
+package model
 
 import (
 	"fmt"
 	"sort"
 
 	"github.com/montanaflynn/stats"
-	"github.com/tfbench/tfbench/harness/suite"
 )
 
 // Series identifies the samples that share everything but level and round:
 // one framework variant on one test at one N.
 type Series struct {
-	Framework string     `json:"framework"`
-	Variant   string     `json:"variant"`
-	Runtime   string     `json:"runtime"`
-	Test      string     `json:"test"`
-	Type      suite.Type `json:"type"`
-	N         int        `json:"n,omitempty"`
+	ID
+	Runtime string   `json:"runtime"`
+	Test    string   `json:"test"`
+	Type    TestType `json:"type"`
+	N       int      `json:"n,omitempty"`
 }
 
 // SeriesOf returns the series a sample belongs to.
 func SeriesOf(s Sample) Series {
-	return Series{s.Framework, s.Variant, s.Runtime, s.Test, s.Type, s.N}
+	return Series{s.ID, s.Runtime, s.Test, s.Type, s.N}
 }
 
 // Level is one concurrency level of a series: its rounds and their median.
@@ -47,10 +45,25 @@ type Peak struct {
 	Levels []Level `json:"levels"`
 }
 
-// Peaks groups the closed-loop samples by series and picks each series'
-// peak; constant-rate samples (Rate > 0) measure latency, not capacity, and
-// are left out. Series come back in the order their first sample appears.
-func Peaks(samples []Sample) []Peak {
+// Peaks is the index of a run's peaks, one per series of closed-loop
+// samples; constant-rate samples (Rate > 0) measure latency, not
+// capacity, and are left out. The one index every stage reads.
+type Peaks struct {
+	// List holds the peaks in the order each series' first sample appears.
+	List []Peak
+	at   map[seriesAt]int // index into List, runtime aside: the later wins
+}
+
+// seriesAt is a series without its runtime: what ratio, compare and
+// report key rows by.
+type seriesAt struct {
+	ID
+	Test string
+	N    int
+}
+
+// PeaksOf groups samples by series and picks each series' peak.
+func PeaksOf(samples []Sample) *Peaks {
 	var order []Series
 	bySeries := map[Series][]Sample{}
 	for _, s := range samples {
@@ -63,11 +76,22 @@ func Peaks(samples []Sample) []Peak {
 		}
 		bySeries[k] = append(bySeries[k], s)
 	}
-	peaks := make([]Peak, 0, len(order))
-	for _, k := range order {
-		peaks = append(peaks, peakOf(k, bySeries[k]))
+	p := &Peaks{List: make([]Peak, 0, len(order)), at: map[seriesAt]int{}}
+	for i, k := range order {
+		p.List = append(p.List, peakOf(k, bySeries[k]))
+		p.at[seriesAt{k.ID, k.Test, k.N}] = i
 	}
-	return peaks
+	return p
+}
+
+// At is id's peak on test at N; two runtimes of one variant share it, the
+// later series in sample order winning.
+func (p *Peaks) At(id ID, test string, n int) (Peak, bool) {
+	i, ok := p.at[seriesAt{id, test, n}]
+	if !ok {
+		return Peak{}, false
+	}
+	return p.List[i], true
 }
 
 func peakOf(k Series, samples []Sample) Peak {
