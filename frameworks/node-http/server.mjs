@@ -1,4 +1,4 @@
-// node-http: the six TechEmpower tests (TFB-RULES.md) and the page test
+// node-http: the six TechEmpower tests (docs/tfb-rules.md) and the page test
 // (/ssr?rows=N, docs/ssr.md) on Node.js alone, node:http and node:sqlite, no
 // framework and no dependencies.
 //
@@ -10,7 +10,7 @@
 //   HOST           optional: address to bind, default 127.0.0.1
 //
 // The one connection sets busy_timeout=5000 (ms) and synchronous=NORMAL
-// (DESIGN.md, The dataset: the same per-connection pragmas for every
+// (docs/design.md, The dataset: the same per-connection pragmas for every
 // adapter). node:sqlite is synchronous, so every query runs on the event
 // loop, one at a time; updates are written in one BEGIN IMMEDIATE ... COMMIT
 // transaction. SIGTERM or SIGINT closes the server and the database

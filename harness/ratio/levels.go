@@ -30,7 +30,7 @@ func SameLevelP99(f *results.File, a, b model.ID) []LevelP99 {
 	peaks := f.Peaks()
 	var out []LevelP99
 	for _, t := range f.Suite.Tests {
-		if model.TestType(t.Type) == model.Page {
+		if t.Type == model.Page {
 			continue
 		}
 		n := suite.HeadlineOf(t.Queries)

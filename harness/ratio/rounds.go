@@ -68,7 +68,7 @@ func RowRounds(f *results.File) map[Key]Rounds {
 // row per page size (its rows), queries and updates their headline N
 // (suite.HeadlineOf), the other tests N = 0.
 func Ns(t results.Test) []int {
-	if model.TestType(t.Type) == model.Page && len(t.Queries) > 0 {
+	if t.Type == model.Page && len(t.Queries) > 0 {
 		return slices.Clone(t.Queries)
 	}
 	return []int{suite.HeadlineOf(t.Queries)}

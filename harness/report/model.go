@@ -110,7 +110,7 @@ type Size struct {
 }
 
 // RateRow is one framework variant's constant-rate samples of a page test
-// at one N (SSR-METHOD: 3 pages/s plus a probe every 20 ms, three rounds,
+// at one N (docs/ssr.md: 3 pages/s plus a probe every 20 ms, three rounds,
 // each cell a range): every figure is its min–max over the rounds.
 type RateRow struct {
 	Run string

@@ -11,7 +11,7 @@
 // variable could in principle be evaluated once per entry. The connection is
 // therefore kept on globalThis under a Symbol.for key: opened on first use,
 // once per process, whichever route asks first. It sets busy_timeout=5000
-// (ms) and synchronous=NORMAL (DESIGN.md, The dataset: the same
+// (ms) and synchronous=NORMAL (docs/design.md, The dataset: the same
 // per-connection pragmas for every adapter) and is closed on process exit
 // (checkpointing its WAL).
 

@@ -1,5 +1,5 @@
 /**
- * The dataset (TFB-RULES.md, The dataset: World(id, randomNumber),
+ * The dataset (docs/tfb-rules.md, The dataset: World(id, randomNumber),
  * Fortune(id, message)) through node:sqlite, one synchronous connection per
  * process with every statement prepared once.
  *
@@ -13,7 +13,7 @@
  *                  module never creates it
  *
  * The connection sets busy_timeout=5000 (ms) and synchronous=NORMAL
- * (DESIGN.md, The dataset: the same per-connection pragmas for every
+ * (docs/design.md, The dataset: the same per-connection pragmas for every
  * adapter). node:sqlite is synchronous, so every query runs on the event
  * loop, one at a time; updates are written in one BEGIN IMMEDIATE ... COMMIT
  * transaction.

@@ -9,7 +9,7 @@
 //                  must exist, the server never creates it
 //
 // The one connection sets busy_timeout=5000 (ms) and synchronous=NORMAL
-// (DESIGN.md, The dataset: the same per-connection pragmas for every
+// (docs/design.md, The dataset: the same per-connection pragmas for every
 // adapter). node:sqlite is synchronous, so every query runs on the event
 // loop, one at a time; updates are written in one BEGIN IMMEDIATE ... COMMIT
 // transaction. The connection is closed when the process exits (both

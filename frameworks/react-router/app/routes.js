@@ -1,4 +1,4 @@
-// Route config: the six TechEmpower test paths (TFB-RULES.md) and the page
+// Route config: the six TechEmpower test paths (docs/tfb-rules.md) and the page
 // test's /ssr. Every route but fortunes and ssr is a resource route (a
 // loader returning a Response, no component); fortunes and ssr are document
 // routes rendered by React on the server and hydrated in the browser.

@@ -1,8 +1,8 @@
-// The dataset (TFB-RULES.md, The dataset) for the astro adapter: one
+// The dataset (docs/tfb-rules.md, The dataset) for the astro adapter: one
 // node:sqlite connection per process, opened on first use from env
 // DATABASE_PATH (the file must exist; it is never created), with the
 // per-connection pragmas every tfbench adapter sets: busy_timeout=5000 (ms)
-// and synchronous=NORMAL (DESIGN.md, The dataset). Every statement is
+// and synchronous=NORMAL (docs/design.md, The dataset). Every statement is
 // prepared once. node:sqlite is synchronous, so queries run on the event
 // loop one at a time; updates are written in one BEGIN IMMEDIATE ... COMMIT
 // transaction. SIGTERM or SIGINT closes the connection (checkpointing its

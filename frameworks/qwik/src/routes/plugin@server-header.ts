@@ -1,6 +1,6 @@
 /**
  * Qwik City plugin (runs before every route's handlers, pages and endpoints):
- * sets the Server header TFB-RULES.md requires on every response. Node's
+ * sets the Server header docs/tfb-rules.md requires on every response. Node's
  * http module adds Date.
  */
 import type { RequestHandler } from '@builder.io/qwik-city';
