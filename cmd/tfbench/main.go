@@ -37,7 +37,7 @@ import (
 	"syscall"
 
 	"github.com/tfbench/tfbench/harness/ab"
-	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/supervise"
 )
 
 func main() {
@@ -46,7 +46,7 @@ func main() {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go interrupts(sigs, cancel, os.Stderr, func(code int) {
 		exitMu.Lock() // held for good: the main goroutine exits no more
-		framework.KillAll()
+		supervise.KillAll()
 		os.Exit(code)
 	})
 	code := cli(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -70,7 +70,7 @@ func interruptLine(sig os.Signal) string {
 // the run's stop grace), marks results.json interrupted, writes the report
 // and exits 1. The second prints a line and calls quit with 128 + the
 // signal's number (130 for SIGINT, 143 for SIGTERM, the shell's
-// convention), which main makes framework.KillAll (SIGKILL to every server
+// convention), which main makes supervise.KillAll (SIGKILL to every server
 // and build at once, no waiting) and an immediate exit: results.json then
 // holds what its last atomic write held. interrupts returns once sigs is
 // closed or quit returns.

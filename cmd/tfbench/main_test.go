@@ -14,6 +14,7 @@ import (
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/stage"
 	"github.com/tfbench/tfbench/harness/sweep"
 )
 
@@ -318,7 +319,7 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 			items = append(items, s.Name+":*")
 			variants += len(s.Variants)
 			for _, v := range s.Variants {
-				builds[framework.StageRoot("", s, v)] = true
+				builds[stage.StageRoot("", s, v)] = true
 				runtimeOf[s.Name+"/"+v.Name] = strings.Replace(s.RuntimeOf(v), "@", " ", 1)
 			}
 		}

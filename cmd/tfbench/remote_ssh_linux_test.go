@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/runtimes"
 	"github.com/tfbench/tfbench/internal/sshtest"
 	"github.com/tfbench/tfbench/internal/testenv"
 )
@@ -38,18 +38,18 @@ func TestRemoteSSH(t *testing.T) {
 	}
 	// The namespace has no route out: the agent's Node.js comes from the
 	// runtimes folder this machine shares with test runs, installed here.
-	runtimes, err := testenv.RuntimesDir()
+	runtimesDir, err := testenv.RuntimesDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := framework.EnsureRuntime(context.Background(), "node@24.22.3", "", runtimes, io.Discard); err != nil {
+	if _, err := runtimes.EnsureRuntime(context.Background(), "node@24.22.3", "", runtimesDir, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	agentDir := filepath.Join(t.TempDir(), "agent")
 	if err := os.MkdirAll(filepath.Join(agentDir, "work"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(runtimes, filepath.Join(agentDir, "work", "runtimes")); err != nil {
+	if err := os.Symlink(runtimesDir, filepath.Join(agentDir, "work", "runtimes")); err != nil {
 		t.Fatal(err)
 	}
 	machines := filepath.Join(t.TempDir(), "machines.yaml")

@@ -11,8 +11,8 @@ import (
 
 	"github.com/tfbench/tfbench/internal/faultserver"
 
-	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/supervise"
 )
 
 // Environment of the CLI child: this test binary runs main() when
@@ -45,7 +45,7 @@ type child struct {
 
 // startCLI execs this test binary as `tfbench args...` in the package
 // folder. At cleanup the child, if still running, gets SIGKILL, and any
-// process it started (framework.OwnedBy) that is still alive is killed.
+// process it started (supervise.OwnedBy) that is still alive is killed.
 func startCLI(t *testing.T, args ...string) *child {
 	t.Helper()
 	exe, err := os.Executable()
@@ -65,7 +65,7 @@ func startCLI(t *testing.T, args ...string) *child {
 	t.Cleanup(func() {
 		c.cmd.Process.Kill()
 		<-c.done
-		left, _ := framework.OwnedBy(c.cmd.Process.Pid)
+		left, _ := supervise.OwnedBy(c.cmd.Process.Pid)
 		for _, p := range left {
 			syscall.Kill(p.Pid, syscall.SIGKILL)
 		}
@@ -119,7 +119,7 @@ func benchFault(t *testing.T, work, variant string) *child {
 // names its pid) as "pid (comm)".
 func owned(t *testing.T, pid int) []string {
 	t.Helper()
-	ps, err := framework.OwnedBy(pid)
+	ps, err := supervise.OwnedBy(pid)
 	if err != nil {
 		t.Fatal(err)
 	}

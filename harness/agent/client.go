@@ -18,11 +18,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/serverhost"
+	"github.com/tfbench/tfbench/harness/stage"
 	"github.com/tfbench/tfbench/harness/verify"
 )
 
@@ -294,12 +294,12 @@ func (c *Client) Info(ctx context.Context) (probe.Host, error) {
 // against their hash there) and has the agent build them; the build's
 // output goes to req.Log and the controller's logs/LogName too.
 func (c *Client) Build(ctx context.Context, req serverhost.BuildRequest) (serverhost.Build, error) {
-	hash, err := framework.TreeHash(req.Spec.Dir)
+	hash, err := stage.TreeHash(req.Spec.Dir)
 	if err != nil {
 		return serverhost.Build{}, err
 	}
 	if !c.sent[hash+"/"+req.Spec.Name] {
-		tar, err := framework.PackSources(req.Spec.Dir)
+		tar, err := stage.PackSources(req.Spec.Dir)
 		if err != nil {
 			return serverhost.Build{}, err
 		}

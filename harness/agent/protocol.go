@@ -58,8 +58,8 @@ type (
 	}
 	sourcesArgs struct {
 		Name string `json:"name"`
-		Hash string `json:"hash"` // framework.TreeHash of the controller's folder
-		Tar  []byte `json:"tar"`  // gzipped tar of the folder (framework.PackSources)
+		Hash string `json:"hash"` // stage.TreeHash of the controller's folder
+		Tar  []byte `json:"tar"`  // gzipped tar of the folder (stage.PackSources)
 	}
 	buildArgs struct {
 		Name    string `json:"name"`

@@ -18,6 +18,8 @@ import (
 
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/serverhost"
+	"github.com/tfbench/tfbench/harness/stage"
+	"github.com/tfbench/tfbench/harness/supervise"
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
@@ -301,7 +303,7 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		if err := json.Unmarshal(req.Args, &args); err != nil {
 			return nil, err
 		}
-		return framework.KillOwnedBy(args.Pid)
+		return supervise.KillOwnedBy(args.Pid)
 	case "db":
 		return a.db(ctx, req.Args)
 	}
@@ -363,15 +365,15 @@ func (a *agent) sources(raw json.RawMessage) error {
 		return fmt.Errorf("agent: sources %q (hash %q): not a plain name and hash", args.Name, args.Hash)
 	}
 	dir := filepath.Join(a.work, "src", args.Hash[:12], args.Name)
-	got, err := framework.TreeHash(dir)
+	got, err := stage.TreeHash(dir)
 	if err != nil || got != args.Hash {
 		os.RemoveAll(dir)
 		tmp := filepath.Join(a.work, "src", "."+args.Hash[:12]+"-"+args.Name)
 		os.RemoveAll(tmp)
-		if err := framework.UnpackSources(args.Tar, tmp); err != nil {
+		if err := stage.UnpackSources(args.Tar, tmp); err != nil {
 			return err
 		}
-		if got, err = framework.TreeHash(tmp); err != nil {
+		if got, err = stage.TreeHash(tmp); err != nil {
 			return err
 		}
 		if got != args.Hash {

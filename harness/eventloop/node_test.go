@@ -20,6 +20,8 @@ import (
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/profile"
+	"github.com/tfbench/tfbench/harness/runtimes"
+	"github.com/tfbench/tfbench/harness/supervise"
 	"github.com/tfbench/tfbench/internal/testenv"
 )
 
@@ -27,9 +29,9 @@ import (
 const pinnedNode = "node@24.22.3"
 
 // nodeRuntime installs the pinned Node.js from the npm registry
-// (framework.EnsureRuntime) into a folder shared by test runs:
+// (runtimes.EnsureRuntime) into a folder shared by test runs:
 // $TFBENCH_TEST_RUNTIMES, else the user cache's tfbench/runtimes.
-func nodeRuntime(t *testing.T) framework.Runtime {
+func nodeRuntime(t *testing.T) runtimes.Runtime {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("installs Node.js from the npm registry")
@@ -39,7 +41,7 @@ func nodeRuntime(t *testing.T) framework.Runtime {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	rt, err := framework.EnsureRuntime(context.Background(), pinnedNode, ".", dir, &log)
+	rt, err := runtimes.EnsureRuntime(context.Background(), pinnedNode, ".", dir, &log)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
@@ -49,7 +51,7 @@ func nodeRuntime(t *testing.T) framework.Runtime {
 // node runs the pinned node on args with env added to the test's
 // environment and returns its stdout and stderr; it must exit 0 within
 // 20 s.
-func node(t *testing.T, rt framework.Runtime, env []string, args ...string) (string, string) {
+func node(t *testing.T, rt runtimes.Runtime, env []string, args ...string) (string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -232,7 +234,7 @@ const blockRoute = `
 `
 
 // TestNodeHTTPBlockingRoute starts a copy of frameworks/node-http with a
-// route that blocks the event loop through framework.Start, as the harness
+// route that blocks the event loop through supervise.Start, as the harness
 // does (the preload injected by NODE_OPTIONS): the blocking route shows in
 // the event-loop max, plain /json after a reset does not, the server's log
 // holds nothing from the preload, and Stop leaves no socket or process.
@@ -273,7 +275,7 @@ func TestNodeHTTPBlockingRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	srv, err := framework.Start(ctx, spec, framework.StartOptions{
+	srv, err := supervise.Start(ctx, spec, supervise.StartOptions{
 		Runtime: rt, DatabasePath: db, LogPath: filepath.Join(runDir, "logs", "node-http.log"),
 		EventLoopPreload: preload, EventLoopDir: eventloop.Dir(runDir, "node-http-default-r1"),
 	})
@@ -358,10 +360,10 @@ func TestNodeHTTPBlockingRoute(t *testing.T) {
 	if _, err := os.Stat(srv.EventLoopDir); !os.IsNotExist(err) {
 		t.Errorf("after Stop, %s: %v; want it removed", srv.EventLoopDir, err)
 	}
-	if left := framework.GroupMembers(srv.Pid); len(left) > 0 {
+	if left := supervise.GroupMembers(srv.Pid); len(left) > 0 {
 		t.Errorf("after Stop, process group %d holds %v", srv.Pid, left)
 	}
-	if left, err := framework.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
+	if left, err := supervise.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
 		t.Errorf("after Stop, processes tagged by this harness: %v (%v)", left, err)
 	}
 	log, err := os.ReadFile(srv.LogPath)
@@ -406,7 +408,7 @@ func TestNodeStartFailureRemovesFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := eventloop.Dir(runDir, "node-http-default-r1")
-	srv, err := framework.Start(context.Background(), spec, framework.StartOptions{
+	srv, err := supervise.Start(context.Background(), spec, supervise.StartOptions{
 		Runtime: rt, DatabasePath: filepath.Join(runDir, "missing.db"), LogPath: filepath.Join(runDir, "node-http.log"),
 		EventLoopPreload: preload, EventLoopDir: dir,
 	})
@@ -423,7 +425,7 @@ func TestNodeStartFailureRemovesFolder(t *testing.T) {
 }
 
 // TestNodeCPUProfileOnStop starts tiny Node servers profiled through
-// framework.Start (StartOptions.ProfileDir), loads them a little and
+// supervise.Start (StartOptions.ProfileDir), loads them a little and
 // stops them with SIGTERM as the harness does: one without a SIGTERM
 // listener (the preload exits at once), one whose own listener never
 // exits (the preload exits 3 s later), one that exits in its own listener
@@ -459,7 +461,7 @@ func TestNodeCPUProfileOnStop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv, err := framework.Start(context.Background(), spec, framework.StartOptions{
+			srv, err := supervise.Start(context.Background(), spec, supervise.StartOptions{
 				Runtime: rt, DatabasePath: db, LogPath: filepath.Join(work, "server.log"),
 				EventLoopPreload: preload, EventLoopDir: eventloop.Dir(work, "tiny"), ProfileDir: filepath.Join(work, "profile"),
 			})

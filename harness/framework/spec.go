@@ -1,7 +1,6 @@
-// Package framework loads framework adapters (frameworks/<name>/framework.yaml)
-// and runs their servers: build, start on a CPU set, wait for readiness, and
-// stop the whole process group so that no process outlives a run (docs/design.md,
-// Framework adapters).
+// Package framework owns the framework.yaml schema: Load reads one adapter's
+// file (frameworks/<name>/framework.yaml) strictly, with file:line:key errors,
+// into a Spec; the rules are docs/adapters.md's, framework.yaml (schema 1).
 //
 // # framework.yaml, schema 1
 //
@@ -19,7 +18,7 @@
 //	language       optional, free text ("go", "typescript")
 //	rendering      optional, the rendering model reports show
 //	runtime        optional, "go" or an exact Node.js version "node@X.Y.Z"
-//	               (e.g. "node@24.22.3"), installed by EnsureRuntime
+//	               (e.g. "node@24.22.3"), installed by runtimes.EnsureRuntime
 //	versions       optional, list of package names whose locked versions
 //	               reports show (from package-lock.json or go.mod)
 //	build          optional, shell command (sh -c) run in the adapter directory
@@ -43,18 +42,14 @@
 package framework
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -93,8 +88,8 @@ const (
 	// EnvOwner tags every server and build process with its owner,
 	// "<harness pid>-<n>" (n counts the servers and builds this harness
 	// started, from 1). Children inherit it through setsid, setpgid and
-	// double forks, so Server.Stop and KillAll find processes that left
-	// the process group (unless a process clears its environment).
+	// double forks, so supervise's Server.Stop and KillAll find processes
+	// that left the process group (unless a process clears its environment).
 	EnvOwner = "TFBENCH_OWNER"
 )
 
@@ -125,9 +120,9 @@ type Spec struct {
 	// Runtime names what builds and runs the server (`runtime:`): "go" is
 	// the machine's Go toolchain (results record `go env GOVERSION`);
 	// "node@X.Y.Z" is an exact Node.js version the harness installs itself
-	// (EnsureRuntime) and puts first on PATH for build and start. Empty
-	// when absent (the machine's environment as it is). Validated by
-	// ValidRuntime.
+	// (runtimes.EnsureRuntime) and puts first on PATH for build and
+	// start. Empty when absent (the machine's environment as it is).
+	// Validated by ValidRuntime.
 	Runtime string
 	// Versions are the locked versions of the packages `versions:` lists
 	// (e.g. [next, react]), read at Load from the adapter's
@@ -144,8 +139,8 @@ type Spec struct {
 	// Ready is the path that must answer 200 before the server counts as
 	// started (`ready:`, default DefaultReady).
 	Ready string
-	// ReadyTimeout is how long Start waits for Ready to answer 200
-	// (`ready_timeout:`, a Go duration such as "60s", default
+	// ReadyTimeout is how long supervise.Start waits for Ready to answer
+	// 200 (`ready_timeout:`, a Go duration such as "60s", default
 	// DefaultReadyTimeout).
 	ReadyTimeout time.Duration
 	// RenderCounts is the path where the server answers how many times it
@@ -452,7 +447,7 @@ func (l loader) runtime(v *yaml.Node, key string) (string, error) {
 		return "", err
 	}
 	if !ValidRuntime(r) {
-		return "", l.Errorf(v, key, "%q %s", r, runtimeSyntax)
+		return "", l.Errorf(v, key, "%q %s", r, RuntimeSyntax)
 	}
 	return r, nil
 }
@@ -638,7 +633,7 @@ func (s *Spec) Endpoint(t model.TestType, fallback string) string {
 
 // ForVariant is the Spec variant v builds with: s itself, or, when v has
 // its own `build:`, a copy whose Build is v's and whose Env has v's env
-// applied last (it then stages apart: StageRoot's variant argument).
+// applied last (it then stages apart: stage.StageRoot's variant argument).
 func (s *Spec) ForVariant(v Variant) *Spec {
 	if v.Build == "" {
 		return s
@@ -666,8 +661,8 @@ func (s *Spec) RuntimeOf(v Variant) string {
 
 // Runtimes returns every distinct non-empty `runtime:` value of the
 // adapter, the adapter's own first, then the variants' in file order: the
-// runtimes a harness must EnsureRuntime before building and starting all
-// variants.
+// runtimes a harness must install (runtimes.EnsureRuntime) before building
+// and starting all variants.
 func (s *Spec) Runtimes() []string {
 	var out []string
 	for _, r := range append([]string{s.Runtime}, variantRuntimes(s.Variants)...) {
@@ -685,128 +680,3 @@ func variantRuntimes(vs []Variant) []string {
 	}
 	return out
 }
-
-// buildEnv is the parent's environment plus NODE_ENV=production,
-// TFBENCH_BUILD_DIR and the adapter's `env:` (so e.g. a telemetry switch
-// holds during the build too), with binDir (if any) first on PATH.
-func (s *Spec) buildEnv(buildDir, binDir string) []string {
-	env := append(os.Environ(), EnvNodeEnv+"=production", EnvBuildDir+"="+buildDir)
-	for k, val := range s.Env {
-		env = append(env, k+"="+val)
-	}
-	return withBinDir(env, binDir)
-}
-
-// BuildCmd is BuildCmdWith with the zero Runtime: the machine's PATH as it
-// is. For an adapter whose `runtime:` is a pinned node@X.Y.Z it fails
-// (see BuildCmdWith); use BuildCmdWith with EnsureRuntime's result.
-func (s *Spec) BuildCmd(ctx context.Context, buildDir string, log io.Writer) error {
-	return s.BuildCmdWith(ctx, buildDir, Runtime{}, log)
-}
-
-// BuildCmdWith runs the adapter's build command (if any) with `sh -c` in Dir,
-// with the parent's environment plus NODE_ENV=production,
-// TFBENCH_BUILD_DIR=buildDir (created if missing; made absolute) and the
-// adapter's `env:` (a variant's only in its own build: ForVariant), and
-// rt.BinDir first on PATH (before every directory of the parent's PATH,
-// so whatever node the machine has comes later), and TFBENCH_OWNER (EnvOwner).
-// Output (stdout and stderr) goes to log (nil discards it).
-// The build runs in its own process group, killed as a whole when ctx
-// ends, and KillAll kills it too. Processes the build left running (its
-// group, or tagged with its TFBENCH_OWNER after leaving the group: a
-// daemon) are killed (SIGKILL) once the build command ends, and a log line
-// names them. An adapter without build returns nil at once. Errors, each naming
-// the framework: the adapter's `runtime:` is a pinned node@X.Y.Z and rt is
-// neither that node nor the pinned runtime of one of its variants (the
-// build would run on the wrong Node.js); the harness is exiting (KillAll
-// ran; errors.Is ErrExiting); the build
-// failing, with the exit status and the last lines of output.
-func (s *Spec) BuildCmdWith(ctx context.Context, buildDir string, rt Runtime, log io.Writer) error {
-	if s.Build == "" {
-		return nil
-	}
-	if !rt.matches(s.Runtime) && !slices.ContainsFunc(s.Variants, func(v Variant) bool {
-		return v.Runtime != "" && nodeSpecRE.MatchString(v.Runtime) && rt.matches(v.Runtime)
-	}) {
-		return errRuntime("framework "+s.Name+": build", s.Runtime, rt)
-	}
-	abs, err := filepath.Abs(buildDir)
-	if err != nil {
-		return fmt.Errorf("framework %s: build dir: %w", s.Name, err)
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return fmt.Errorf("framework %s: build dir: %w", s.Name, err)
-	}
-	if log == nil {
-		log = io.Discard
-	}
-	tail := &tailBuffer{max: 8 << 10}
-	out := io.MultiWriter(log, tail)
-	owner, err := register()
-	if err != nil {
-		return fmt.Errorf("framework %s: build: %w", s.Name, err)
-	}
-	defer unregister(owner)
-	cmd := exec.CommandContext(ctx, "sh", "-c", s.Build)
-	cmd.Dir = s.Dir
-	cmd.Env = append(s.buildEnv(abs, rt.BinDir), EnvOwner+"="+owner)
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	// A grandchild holding the output pipe open must not hang Wait forever.
-	cmd.WaitDelay = 5 * time.Second
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("framework %s: build `%s`: %w", s.Name, s.Build, err)
-	}
-	if err := spawned(owner, cmd.Process.Pid, nil); err != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		cmd.Wait()
-		return fmt.Errorf("framework %s: build: %w", s.Name, err)
-	}
-	err = cmd.Wait()
-	if left := killLeftovers(cmd.Process.Pid, owner); len(left) > 0 {
-		fmt.Fprintf(out, "--- tfbench: the build left processes %v running; killed them\n", left)
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("framework %s: build `%s` stopped after %s: %w", s.Name, s.Build, time.Since(start).Round(time.Millisecond), ctx.Err())
-		}
-		return fmt.Errorf("framework %s: build `%s` failed: %v\n%s", s.Name, s.Build, err, indent(lastLines(tail.Bytes(), tailLines)))
-	}
-	return nil
-}
-
-// tailLines is how many lines of build output or server log errors quote.
-const tailLines = 20
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) Bytes() []byte { return t.buf }
-
-// lastLines returns the last n lines of b (without a trailing newline).
-func lastLines(b []byte, n int) string {
-	s := strings.TrimRight(string(b), "\n")
-	if s == "" {
-		return "(no output)"
-	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-func indent(s string) string { return "  | " + strings.ReplaceAll(s, "\n", "\n  | ") }

@@ -1,7 +1,6 @@
 package framework
 
 import (
-	"context"
 	"errors"
 	"maps"
 	"os"
@@ -229,56 +228,5 @@ func TestDiscover(t *testing.T) {
 
 	if _, err := Discover(filepath.Join(root, "missing")); err == nil {
 		t.Error("Discover of a missing directory: no error")
-	}
-}
-
-func TestBuildCmdFailure(t *testing.T) {
-	s := &Spec{Name: "broken", Dir: t.TempDir(), Build: `echo compiling; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do echo line $i; done; echo "main.go:3: undefined: x" >&2; exit 7`}
-	var log strings.Builder
-	err := s.BuildCmd(context.Background(), filepath.Join(t.TempDir(), "out"), &log)
-	if err == nil {
-		t.Fatal("no error from a failing build")
-	}
-	msg := err.Error()
-	for _, want := range []string{"framework broken: build", "exit status 7", "main.go:3: undefined: x", "line 22"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("error %q lacks %q", msg, want)
-		}
-	}
-	// Only the last 20 lines are quoted: "compiling" and lines 1..3 are cut.
-	if strings.Contains(msg, "| compiling") || strings.Contains(msg, "| line 3\n") || !strings.Contains(msg, "| line 4\n") {
-		t.Errorf("error quotes more than the last 20 lines: %q", msg)
-	}
-	if !strings.HasPrefix(log.String(), "compiling\nline 1\n") {
-		t.Errorf("log writer got %q", log.String())
-	}
-
-	s.Build = ""
-	if err := s.BuildCmd(context.Background(), t.TempDir(), nil); err != nil {
-		t.Errorf("empty build: %v", err)
-	}
-}
-
-func TestBuildCmdEnvAndCancel(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out")
-	s := &Spec{Name: "envcheck", Dir: t.TempDir(), Env: map[string]string{"NEXT_TELEMETRY_DISABLED": "1"},
-		Build: `printf '%s %s %s %s' "$TFBENCH_BUILD_DIR" "$NODE_ENV" "$(pwd)" "$NEXT_TELEMETRY_DISABLED" > "$TFBENCH_BUILD_DIR/env.txt"`}
-	if err := s.BuildCmd(context.Background(), out, nil); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(out, "env.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := out + " production " + s.Dir + " 1"; string(b) != want {
-		t.Errorf("build saw %q, want %q", b, want)
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	s.Build = `sleep 300 & sleep 300; echo never`
-	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
-	err = s.BuildCmd(ctx, out, nil)
-	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "framework envcheck: build") {
-		t.Errorf("cancelled build error = %v", err)
 	}
 }

@@ -197,7 +197,7 @@ func commonDir(files []string) string {
 }
 
 // stagedRE matches a file of an adapter tfbench staged for its build
-// (WORK/build/NAME/RUNTIME/src/FILE, framework.StageRoot).
+// (WORK/build/NAME/RUNTIME/src/FILE, stage.StageRoot).
 var stagedRE = regexp.MustCompile(`/build/([^/]+)/[^/]+/src/(.+)$`)
 
 // relTo is an app file for display: NAME/FILE for a file of a staged

@@ -21,6 +21,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/supervise"
 	"github.com/tfbench/tfbench/internal/faultserver"
 )
 
@@ -45,7 +46,7 @@ func TestMain(m *testing.M) {
 // when TFBENCH_RUN_FAKE_COUNTS_OK is set to K, only the first K /renders
 // requests answer, later ones get 503.
 func fakeServer() {
-	if file := os.Getenv(framework.EnvCPUProfile); file != "" {
+	if file := os.Getenv(supervise.EnvCPUProfile); file != "" {
 		// As a Go adapter supports profiling (docs/profiles.md).
 		f, err := os.Create(file)
 		if err == nil && pprof.StartCPUProfile(f) == nil {

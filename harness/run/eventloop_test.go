@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/runtimes"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/internal/testenv"
 )
@@ -26,7 +26,7 @@ func sharedRuntimes(t *testing.T, work string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(dir, framework.RuntimesDir(work)); err != nil {
+	if err := os.Symlink(dir, runtimes.RuntimesDir(work)); err != nil {
 		t.Fatal(err)
 	}
 }

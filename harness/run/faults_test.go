@@ -15,12 +15,12 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/dataset"
-	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/supervise"
 )
 
 // faultJSON is the json test of the fault tests: levels 2 and 4, 300 ms
@@ -47,11 +47,11 @@ func sourceBytes(t *testing.T, work string) []byte {
 }
 
 // noLeftovers fails t when a server process of this test binary is still
-// alive (framework.OwnedBy: TFBENCH_OWNER tags) or a database copy is left
+// alive (supervise.OwnedBy: TFBENCH_OWNER tags) or a database copy is left
 // in the run's db folder.
 func noLeftovers(t *testing.T, work, runID string) {
 	t.Helper()
-	if left, err := framework.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
+	if left, err := supervise.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
 		t.Errorf("processes left running: %v (%v)", left, err)
 	}
 	if dbs, _ := filepath.Glob(filepath.Join(work, "runs", runID, "db", "*")); len(dbs) > 0 {
@@ -257,7 +257,7 @@ func TestBenchKeep(t *testing.T) {
 	if b, err := os.ReadFile(want); err != nil || !bytes.Equal(b, source) {
 		t.Errorf("the kept copy differs from the source (%d bytes, %v; source %d bytes)", len(b), err, len(source))
 	}
-	if left, err := framework.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
+	if left, err := supervise.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
 		t.Errorf("processes left running: %v (%v)", left, err)
 	}
 }

@@ -10,11 +10,11 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/profile"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/supervise"
 )
 
 // profileStopGrace is the least SIGTERM grace a profiled server gets: Node
@@ -97,7 +97,7 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 	if err = perr; err != nil {
 		rec.Error = err.Error()
 	} else if len(files) == 0 {
-		rec.Error = "no profile written (a Go adapter writes one to $" + framework.EnvCPUProfile + ", docs/profiles.md)"
+		rec.Error = "no profile written (a Go adapter writes one to $" + supervise.EnvCPUProfile + ", docs/profiles.md)"
 		if err := srv.Err(); err != nil {
 			rec.Error += "; the server ended with " + err.Error()
 		}

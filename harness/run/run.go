@@ -33,6 +33,7 @@ import (
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/serverhost"
+	"github.com/tfbench/tfbench/harness/stage"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/verify"
@@ -382,7 +383,7 @@ func (r *runner) bench(ctx context.Context) error {
 
 // buildAll builds every framework once per runtime its selected variants
 // run on (a build whose sources and runtime are unchanged since the last
-// run is reused: framework.Spec.Stage) and records each target; a failed
+// run is reused: stage.Stage) and records each target; a failed
 // build marks the targets that need it broken and the run goes on.
 func (r *runner) buildAll(ctx context.Context) error {
 	tried := map[string]bool{}
@@ -446,10 +447,10 @@ func (r *runner) buildTag(t Target) string {
 }
 
 // build has the host build target t's adapter for its runtime in
-// framework.StageRoot (WorkDir/build/NAME/RUNTIME[+VARIANT], then @TAG for
+// stage.StageRoot (WorkDir/build/NAME/RUNTIME[+VARIANT], then @TAG for
 // a second source tree: buildTag), logging to logs/NAME-SLUG-build.log.
 func (r *runner) build(ctx context.Context, t Target) error {
-	root := framework.StageRoot("", t.Spec, t.Variant) + r.buildTag(t)
+	root := stage.StageRoot("", t.Spec, t.Variant) + r.buildTag(t)
 	slug := filepath.Base(root)
 	// The runtime's lines (downloading, installed, reusing) go to the run's
 	// progress too: a first download takes a while.

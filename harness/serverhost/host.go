@@ -65,7 +65,7 @@ type BuildRequest struct {
 	Spec    *framework.Spec
 	Variant framework.Variant
 	// Stage is the stage folder relative to the work dir,
-	// "build/NAME/RUNTIME[+VARIANT][@TAG]" (framework.StageRoot).
+	// "build/NAME/RUNTIME[+VARIANT][@TAG]" (stage.StageRoot).
 	Stage string
 	// LogName is the build log's file name in the run's logs/ folder.
 	LogName string
@@ -78,7 +78,7 @@ type BuildRequest struct {
 type Build struct {
 	// ID is the host's handle of the build, for StartRequest.Build.
 	ID string
-	// Hash is the hex SHA-256 of the build's inputs (Spec.SourceHash).
+	// Hash is the hex SHA-256 of the build's inputs (stage.SourceHash).
 	Hash string
 	// Runtime is the exact runtime built for ("go1.26.8", "node@24.11.1").
 	Runtime string

@@ -12,9 +12,11 @@ import (
 
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
-	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/runtimes"
+	"github.com/tfbench/tfbench/harness/stage"
+	"github.com/tfbench/tfbench/harness/supervise"
 	"github.com/tfbench/tfbench/harness/verify"
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
@@ -45,8 +47,8 @@ type Local struct {
 }
 
 type localBuild struct {
-	b  *framework.Build
-	rt framework.Runtime
+	b  *stage.Build
+	rt runtimes.Runtime
 }
 
 // NewLocal is this machine as a server host; Begin readies it for a run.
@@ -84,7 +86,7 @@ func (h *Local) Info(ctx context.Context) (probe.Host, error) {
 }
 
 // Build installs the variant's runtime and stages the adapter's build in
-// WorkDir/req.Stage (framework.Spec.Stage: reused when nothing changed);
+// WorkDir/req.Stage (stage.Stage: reused when nothing changed);
 // its output goes to req.Log and to RunDir/logs/req.LogName.
 func (h *Local) Build(ctx context.Context, req BuildRequest) (Build, error) {
 	s, spec := req.Spec.ForVariant(req.Variant), req.Spec.RuntimeOf(req.Variant)
@@ -104,11 +106,11 @@ func (h *Local) Build(ctx context.Context, req BuildRequest) (Build, error) {
 	if req.Progress != nil {
 		progress = io.MultiWriter(lf, req.Progress)
 	}
-	rt, err := framework.EnsureRuntime(ctx, spec, s.Dir, framework.RuntimesDir(h.cfg.WorkDir), progress)
+	rt, err := runtimes.EnsureRuntime(ctx, spec, s.Dir, runtimes.RuntimesDir(h.cfg.WorkDir), progress)
 	if err != nil {
 		return Build{}, err
 	}
-	b, err := s.Stage(ctx, filepath.Join(h.cfg.WorkDir, req.Stage), rt, out)
+	b, err := stage.Stage(ctx, s, filepath.Join(h.cfg.WorkDir, req.Stage), rt, out)
 	if err != nil {
 		return Build{}, fmt.Errorf("%w (log: %s)", err, logPath)
 	}
@@ -140,7 +142,7 @@ func (h *Local) Start(ctx context.Context, req StartRequest) (Server, error) {
 	if req.Profile {
 		profileDir = filepath.Join(h.run.Dir, "profiles", "."+req.Tag)
 	}
-	srv, err := framework.Start(ctx, lb.b.Spec, framework.StartOptions{
+	srv, err := supervise.Start(ctx, lb.b.Spec, supervise.StartOptions{
 		Runtime: lb.rt, Variant: req.Variant, DatabasePath: dbPath, BuildDir: lb.b.OutDir,
 		CPUs: h.cfg.CPUs, LogPath: filepath.Join(h.run.Dir, "logs", req.Tag+".log"),
 		EventLoopPreload: h.preload, EventLoopDir: eventloop.Dir(h.run.Dir, req.Tag), ProfileDir: profileDir,
@@ -180,10 +182,10 @@ func (h *Local) Close() error {
 	return errors.Join(errs...)
 }
 
-// localServer is a framework.Server with its database copy.
+// localServer is a supervise.Server with its database copy.
 type localServer struct {
 	host   *Local
-	srv    *framework.Server
+	srv    *supervise.Server
 	dbPath string
 	grace  time.Duration
 

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/supervise"
 )
 
 // nodeProfileRE matches the name Node gives a --cpu-prof profile:
@@ -16,7 +16,7 @@ import (
 var nodeProfileRE = regexp.MustCompile(`^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.(\d+)\.cpuprofile$`)
 
 // CollectProfiles moves the profiles a server wrote into dir to dest, named
-// after test: the Go adapter's framework.CPUProfileName as TEST.pprof; one
+// after test: the Go adapter's supervise.CPUProfileName as TEST.pprof; one
 // Node profile as TEST.cpuprofile, several as TEST.PID.cpuprofile (with
 // .THREAD for a worker thread's, .SEQ for a later one of the same thread).
 // It returns the new paths in name order; an empty file is not a profile.
@@ -35,7 +35,7 @@ func CollectProfiles(dir, dest, test string) ([]string, error) {
 			continue
 		}
 		switch name := e.Name(); {
-		case name == framework.CPUProfileName:
+		case name == supervise.CPUProfileName:
 			moves[name] = test + ".pprof"
 		case strings.HasSuffix(name, ".cpuprofile"):
 			nodes = append(nodes, name)

@@ -11,6 +11,9 @@ import (
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/run"
+	"github.com/tfbench/tfbench/harness/runtimes"
+	"github.com/tfbench/tfbench/harness/stage"
+	"github.com/tfbench/tfbench/harness/supervise"
 )
 
 // StopGrace is how long an adapter's server gets between SIGTERM and
@@ -51,9 +54,9 @@ func newAdapterFiles(cfg Config) (*adapterFiles, error) {
 }
 
 // startAdapter builds spec's default variant as tfbench bench does
-// (framework.EnsureRuntime, then Spec.Stage into framework.StageRoot, so
+// (runtimes.EnsureRuntime, then stage.Stage into stage.StageRoot, so
 // cached builds are shared) and starts it on cfg.Server with a fresh copy
-// of the dataset. The server's stop is framework.Server.Stop with
+// of the dataset. The server's stop is supervise.Server.Stop with
 // StopGrace, then the copy is removed. Errors name the adapter and step.
 func startAdapter(ctx context.Context, cfg Config, files *adapterFiles, spec *framework.Spec) (*server, error) {
 	v, err := spec.Variant("")
@@ -71,16 +74,16 @@ func startAdapter(ctx context.Context, cfg Config, files *adapterFiles, spec *fr
 	if cfg.Log != nil {
 		progress = io.MultiWriter(lf, cfg.Log) // a first Node.js download takes a while
 	}
-	rt, err := framework.EnsureRuntime(ctx, rtSpec, spec.Dir, framework.RuntimesDir(cfg.WorkDir), progress)
+	rt, err := runtimes.EnsureRuntime(ctx, rtSpec, spec.Dir, runtimes.RuntimesDir(cfg.WorkDir), progress)
 	if err != nil {
 		return nil, err
 	}
-	b, err := spec.ForVariant(v).Stage(ctx, framework.StageRoot(cfg.WorkDir, spec, v), rt, lf)
+	b, err := stage.Stage(ctx, spec.ForVariant(v), stage.StageRoot(cfg.WorkDir, spec, v), rt, lf)
 	if err != nil {
 		return nil, fmt.Errorf("%w (log: %s)", err, buildLog)
 	}
 	if cfg.Log != nil {
-		fmt.Fprintf(cfg.Log, "%s (%s): %s\n", spec.Name, framework.RuntimeSlug(rtSpec), b)
+		fmt.Fprintf(cfg.Log, "%s (%s): %s\n", spec.Name, stage.RuntimeSlug(rtSpec), b)
 	}
 
 	dbDir := filepath.Join(files.dir, "db-"+spec.Name)
@@ -92,7 +95,7 @@ func startAdapter(ctx context.Context, cfg Config, files *adapterFiles, spec *fr
 		os.RemoveAll(dbDir)
 		return nil, fmt.Errorf("copy the dataset for %s: %w", spec.Name, err)
 	}
-	srv, err := framework.Start(ctx, b.Spec, framework.StartOptions{
+	srv, err := supervise.Start(ctx, b.Spec, supervise.StartOptions{
 		Runtime: rt, Variant: v.Name, DatabasePath: dbPath, BuildDir: b.OutDir,
 		CPUs: cfg.Server, LogPath: filepath.Join(files.dir, spec.Name+".log"),
 	})

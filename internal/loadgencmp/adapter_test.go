@@ -12,13 +12,15 @@ import (
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/stage"
+	"github.com/tfbench/tfbench/harness/supervise"
 	"github.com/tfbench/tfbench/internal/procs"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	// Nothing a test started may outlive it.
-	if left, err := framework.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
+	if left, err := supervise.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "processes tagged %s=%d-* left running: %v (%v)\n", framework.EnvOwner, os.Getpid(), left, err)
 		procs.Kill(left, syscall.SIGKILL)
 		code = 1
@@ -71,7 +73,7 @@ func TestStartAdapterGoStdlib(t *testing.T) {
 	if err := s.stop(); err != nil {
 		t.Errorf("stop: %v", err)
 	}
-	if left, err := framework.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
+	if left, err := supervise.OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
 		t.Errorf("processes left running: %v (%v)", left, err)
 	}
 	if s.exited() == "" {
@@ -82,7 +84,7 @@ func TestStartAdapterGoStdlib(t *testing.T) {
 	}
 	for _, p := range []string{
 		filepath.Join(work, "dataset", "tfb.db"),
-		filepath.Join(framework.StageRoot(work, &framework.Spec{Name: "go-stdlib", Runtime: "go"}, framework.Variant{Name: "default"}), "build.json"),
+		filepath.Join(stage.StageRoot(work, &framework.Spec{Name: "go-stdlib", Runtime: "go"}, framework.Variant{Name: "default"}), "build.json"),
 		filepath.Join(files.dir, "go-stdlib.log"),
 		filepath.Join(files.dir, "go-stdlib-build.log"),
 	} {

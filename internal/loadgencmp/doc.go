@@ -14,11 +14,11 @@
 //     loaded at every [Setting] (c=64 depth 1, c=256 depth 16) on "/",
 //     without an Accept header.
 //   - Real adapters (go-stdlib and node-http by default), built and started
-//     as tfbench bench does (harness/framework: the pinned runtime, the
-//     cached build under .tfbench/build, a fresh copy of the dataset, stopped
-//     with their whole process tree at the end), loaded per [AdapterTests]
-//     (json, db, fortunes at c=64 depth 1; plaintext at c=256 depth 16) at
-//     the paths of their framework.yaml `endpoints:`, both generators
+//     as tfbench bench does (harness/runtimes, stage and supervise: the
+//     pinned runtime, the cached build under .tfbench/build, a fresh copy of
+//     the dataset, stopped with their whole process tree at the end), loaded
+//     per [AdapterTests] (json, db, fortunes at c=64 depth 1; plaintext at
+//     c=256 depth 16) at the paths of their framework.yaml `endpoints:`, both generators
 //     sending the test type's Accept header, and tfbench checking 1 in 100
 //     responses (`--type`).
 //

@@ -1,4 +1,4 @@
-package framework
+package stage
 
 import (
 	"archive/tar"

@@ -1,4 +1,4 @@
-package framework
+package supervise
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,51 +18,28 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/internal/cpuset"
 	"github.com/tfbench/tfbench/internal/procs"
 )
 
-// The fixture adapter (testdata/frameworks/fixture) is built once, with its
-// own build command, into a directory shared by the tests.
+// fixtureDir holds the test adapters, framework's testdata (fixture, node-pinned).
+var fixtureDir = filepath.Join("..", "framework", "testdata", "frameworks")
+
+// The fixture adapter (fixtureDir/fixture) is built once, with its own
+// build command (Run, as a build runs), into a directory shared by the tests.
 var (
 	fixtureOnce  sync.Once
-	fixtureSpec  *Spec
+	fixtureSpec  *framework.Spec
 	fixtureBuild string
 	fixtureErr   error
 )
 
-// envDetach, set to 1, makes this test binary the middle of a double fork
-// (see detachMain) instead of running the tests.
-const envDetach = "FRAMEWORK_TEST_DETACH"
-
-// detachMain starts os.Args[1:] in a session of its own
-// (SysProcAttr.Setsid; setsid(1) is missing on macOS) with the standard
-// files on /dev/null and without envDetach, prints its pid once it has
-// exec'd (Start returns only then) and exits, so it is re-parented.
-func detachMain() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, envDetach+": no command")
-		os.Exit(2)
-	}
-	c := exec.Command(os.Args[1], os.Args[2:]...)
-	c.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, envDetach+"=") })
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := c.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, envDetach+":", err)
-		os.Exit(1)
-	}
-	fmt.Println(c.Process.Pid)
-	os.Exit(0)
-}
-
 func TestMain(m *testing.M) {
-	if os.Getenv(envDetach) == "1" {
-		detachMain()
-	}
 	code := m.Run()
 	// Nothing a test started may outlive it.
 	if left, err := OwnedBy(os.Getpid()); err != nil || len(left) > 0 {
-		fmt.Fprintf(os.Stderr, "processes tagged %s=%d-* left running: %v (%v)\n", EnvOwner, os.Getpid(), left, err)
+		fmt.Fprintf(os.Stderr, "processes tagged %s=%d-* left running: %v (%v)\n", framework.EnvOwner, os.Getpid(), left, err)
 		procs.Kill(left, syscall.SIGKILL)
 		code = 1
 	}
@@ -73,10 +49,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func fixture(t *testing.T) (*Spec, string) {
+func fixture(t *testing.T) (*framework.Spec, string) {
 	t.Helper()
 	fixtureOnce.Do(func() {
-		fixtureSpec, fixtureErr = Load(filepath.Join("testdata", "frameworks", "fixture", "framework.yaml"))
+		fixtureSpec, fixtureErr = framework.Load(filepath.Join(fixtureDir, "fixture", framework.FileName))
 		if fixtureErr != nil {
 			return
 		}
@@ -84,7 +60,11 @@ func fixture(t *testing.T) (*Spec, string) {
 			return
 		}
 		var log strings.Builder
-		if fixtureErr = fixtureSpec.BuildCmd(context.Background(), fixtureBuild, &log); fixtureErr != nil {
+		cmd := exec.CommandContext(context.Background(), "sh", "-c", fixtureSpec.Build)
+		cmd.Dir = fixtureSpec.Dir
+		cmd.Env = append(os.Environ(), framework.EnvBuildDir+"="+fixtureBuild)
+		cmd.Stdout, cmd.Stderr = &log, &log
+		if _, fixtureErr = Run(cmd); fixtureErr != nil {
 			fixtureErr = fmt.Errorf("%w\n%s", fixtureErr, log.String())
 		}
 	})
@@ -92,7 +72,7 @@ func fixture(t *testing.T) (*Spec, string) {
 		t.Fatal(fixtureErr)
 	}
 	if st, err := os.Stat(filepath.Join(fixtureBuild, "server")); err != nil || st.Mode()&0o111 == 0 {
-		t.Fatalf("BuildCmd produced no executable server: %v", err)
+		t.Fatalf("the fixture's build produced no executable server: %v", err)
 	}
 	return fixtureSpec, fixtureBuild
 }
@@ -111,7 +91,7 @@ func options(t *testing.T, build, variant string) StartOptions {
 // happened, of the group, the processes the server was seen with and every
 // process tagged by this test binary, so that a broken Stop cannot leave
 // the fixture's processes behind.
-func start(t *testing.T, spec *Spec, o StartOptions) (*Server, error) {
+func start(t *testing.T, spec *framework.Spec, o StartOptions) (*Server, error) {
 	t.Helper()
 	srv, err := Start(context.Background(), spec, o)
 	t.Cleanup(func() {

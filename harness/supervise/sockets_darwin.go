@@ -1,6 +1,6 @@
 //go:build darwin
 
-package framework
+package supervise
 
 import (
 	"context"

@@ -1,8 +1,6 @@
-package framework
+package runtimes
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"crypto/sha512"
@@ -16,9 +14,10 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/tfbench/tfbench/internal/untar"
 )
 
 // maxTarball bounds a package download (Node.js's is about 30 MB
@@ -140,82 +139,7 @@ func get(ctx context.Context, u string) (io.ReadCloser, error) {
 // unpack extracts an npm tarball (gzip, tar, every entry under one
 // top-level folder, normally "package/") into dir, dropping that first
 // path element and keeping permission bits.
-func unpack(r io.Reader, dir string) error { return extract(r, dir, true, "package") }
-
-// extract writes a gzipped tar into dir (created), dropping each entry's
-// first path element when strip is set, keeping permission bits (owner
-// read and write added). An entry or symbolic link leading outside dir, or
-// another kind of entry than folder, file or link, is an error naming
-// within ("package", "folder").
-func extract(r io.Reader, dir string, strip bool, within string) error {
-	gz, err := gzip.NewReader(r)
-	if err != nil {
-		return err
-	}
-	tr := tar.NewReader(gz)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for {
-		hdr, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		name := path.Clean(strings.TrimPrefix(hdr.Name, "./"))
-		if !filepath.IsLocal(name) {
-			return fmt.Errorf("entry %q lies outside the %s", hdr.Name, within)
-		}
-		rel := name
-		if strip {
-			var ok bool
-			if _, rel, ok = strings.Cut(name, "/"); !ok || rel == "" {
-				continue // the top-level folder itself
-			}
-			if !filepath.IsLocal(rel) {
-				return fmt.Errorf("entry %q lies outside the %s", hdr.Name, within)
-			}
-		}
-		to := filepath.Join(dir, filepath.FromSlash(rel))
-		switch hdr.Typeflag {
-		case tar.TypeDir:
-			err = os.MkdirAll(to, 0o755)
-		case tar.TypeReg:
-			err = writeEntry(tr, to, hdr.FileInfo().Mode().Perm()|0o600)
-		case tar.TypeSymlink:
-			if target := path.Join(path.Dir(rel), hdr.Linkname); path.IsAbs(hdr.Linkname) || !filepath.IsLocal(target) {
-				return fmt.Errorf("symbolic link %q -> %q points outside the %s", hdr.Name, hdr.Linkname, within)
-			}
-			if err = os.MkdirAll(filepath.Dir(to), 0o755); err == nil {
-				err = os.Symlink(hdr.Linkname, to)
-			}
-		default:
-			return fmt.Errorf("entry %q: unsupported type %q", hdr.Name, hdr.Typeflag)
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-// writeEntry writes r to the file to (its parent folders created, an
-// existing file truncated) with permission bits perm.
-func writeEntry(r io.Reader, to string, perm os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, r); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+func unpack(r io.Reader, dir string) error { return untar.Extract(r, dir, true, "package") }
 
 // DefaultNodeDist is where EnsureRuntime downloads a Node.js release the npm
 // registry lacks for this platform, unless NODEJS_ORG_MIRROR (the variable

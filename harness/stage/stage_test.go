@@ -1,4 +1,4 @@
-package framework
+package stage
 
 import (
 	"context"
@@ -6,12 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/runtimes"
 )
 
 // stageFixture writes an adapter directory whose build counts its runs in
 // counter (outside the stage), writes into its cwd and TFBENCH_BUILD_DIR,
 // and lists what it was given to build from.
-func stageFixture(t *testing.T) (s *Spec, counter string) {
+func stageFixture(t *testing.T) (s *framework.Spec, counter string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "app")
 	counter = filepath.Join(t.TempDir(), "builds")
@@ -38,7 +41,7 @@ func stageFixture(t *testing.T) (s *Spec, counter string) {
 		t.Fatal(err)
 	}
 	build := `echo x >> ` + counter + ` && find . -type f | sort > "$TFBENCH_BUILD_DIR/inputs.txt" && mkdir -p dist && echo built > dist/out.txt`
-	return &Spec{Name: "app", Dir: dir, Build: build}, counter
+	return &framework.Spec{Name: "app", Dir: dir, Build: build}, counter
 }
 
 func builds(t *testing.T, counter string) int {
@@ -56,10 +59,10 @@ func builds(t *testing.T, counter string) int {
 func TestStageCopiesBuildsAndCaches(t *testing.T) {
 	s, counter := stageFixture(t)
 	root := filepath.Join(t.TempDir(), "build", "app", "go")
-	rt := Runtime{Name: RuntimeGo, Version: "go1.26.8"}
+	rt := runtimes.Runtime{Name: framework.RuntimeGo, Version: "go1.26.8"}
 	ctx := context.Background()
 
-	b1, err := s.Stage(ctx, root, rt, nil)
+	b1, err := Stage(ctx, s, root, rt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +95,7 @@ func TestStageCopiesBuildsAndCaches(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(s.Dir, "node_modules", "dep", "index.js"), []byte("other\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b2, err := s.Stage(ctx, root, rt, nil)
+	b2, err := Stage(ctx, s, root, rt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +115,7 @@ func TestStageCopiesBuildsAndCaches(t *testing.T) {
 	seen := map[string]bool{b1.Hash: true}
 	for i, change := range steps {
 		change()
-		b, err := s.Stage(ctx, root, rt, nil)
+		b, err := Stage(ctx, s, root, rt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +134,7 @@ func TestStageFailedBuildLeavesNoStamp(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "stage")
 	good := s.Build
 	s.Build = `echo x >> ` + counter + ` && echo "no such tool" >&2 && exit 3`
-	_, err := s.Stage(context.Background(), root, Runtime{}, nil)
+	_, err := Stage(context.Background(), s, root, runtimes.Runtime{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "framework app: build") || !strings.Contains(err.Error(), "no such tool") {
 		t.Fatalf("failed build error = %v", err)
 	}
@@ -139,11 +142,11 @@ func TestStageFailedBuildLeavesNoStamp(t *testing.T) {
 		t.Errorf("a failed build left a stamp: %v", err)
 	}
 	// The same failing build is tried again, not taken from a cache.
-	if _, err := s.Stage(context.Background(), root, Runtime{}, nil); err == nil || builds(t, counter) != 2 {
+	if _, err := Stage(context.Background(), s, root, runtimes.Runtime{}, nil); err == nil || builds(t, counter) != 2 {
 		t.Errorf("second failing Stage: %v, builds=%d; want the build tried again", err, builds(t, counter))
 	}
 	s.Build = good
-	b, err := s.Stage(context.Background(), root, Runtime{}, nil)
+	b, err := Stage(context.Background(), s, root, runtimes.Runtime{}, nil)
 	if err != nil || b.Cached || builds(t, counter) != 3 {
 		t.Errorf("fixed build: %v, cached=%v, builds=%d", err, b != nil && b.Cached, builds(t, counter))
 	}
@@ -159,20 +162,20 @@ func TestRuntimeSlug(t *testing.T) {
 
 // Every command stages and installs in the same places of the work folder.
 func TestStageRootAndRuntimesDir(t *testing.T) {
-	s := &Spec{Name: "vinext", Runtime: "node@24.22.3"}
+	s := &framework.Spec{Name: "vinext", Runtime: "node@24.22.3"}
 	for _, tc := range []struct {
-		v    Variant
+		v    framework.Variant
 		want string
 	}{
-		{Variant{Name: "default"}, filepath.Join(".tfbench", "build", "vinext", "node-24.22.3")},
-		{Variant{Name: "node26", Runtime: "node@26.12.1"}, filepath.Join(".tfbench", "build", "vinext", "node-26.12.1")},
-		{Variant{Name: "server-node", Build: "npm ci && patch-package && vinext build"}, filepath.Join(".tfbench", "build", "vinext", "node-24.22.3+server-node")},
+		{framework.Variant{Name: "default"}, filepath.Join(".tfbench", "build", "vinext", "node-24.22.3")},
+		{framework.Variant{Name: "node26", Runtime: "node@26.12.1"}, filepath.Join(".tfbench", "build", "vinext", "node-26.12.1")},
+		{framework.Variant{Name: "server-node", Build: "npm ci && patch-package && vinext build"}, filepath.Join(".tfbench", "build", "vinext", "node-24.22.3+server-node")},
 	} {
 		if got := StageRoot(".tfbench", s, tc.v); got != tc.want {
 			t.Errorf("StageRoot(%s) = %q, want %q", tc.v.Name, got, tc.want)
 		}
 	}
-	if got, want := RuntimesDir(".tfbench"), filepath.Join(".tfbench", "runtimes"); got != want {
+	if got, want := runtimes.RuntimesDir(".tfbench"), filepath.Join(".tfbench", "runtimes"); got != want {
 		t.Errorf("RuntimesDir = %q, want %q", got, want)
 	}
 }
@@ -183,15 +186,15 @@ func TestStageRootAndRuntimesDir(t *testing.T) {
 func TestStageVariantBuild(t *testing.T) {
 	s, counter := stageFixture(t)
 	s.Env = map[string]string{"FLAVOR": "plain", "KEEP": "kept"}
-	s.Variants = []Variant{{Name: "default"}, {Name: "patched", ByName: true,
+	s.Variants = []framework.Variant{{Name: "default"}, {Name: "patched", ByName: true,
 		Build: `echo x >> ` + counter + ` && mkdir -p dist && echo "patched $FLAVOR $KEEP" > dist/out.txt`,
 		Env:   map[string]string{"FLAVOR": "sliced"}}}
 	work := t.TempDir()
-	rt := Runtime{Name: RuntimeGo, Version: "go1.26.8"}
+	rt := runtimes.Runtime{Name: framework.RuntimeGo, Version: "go1.26.8"}
 	ctx := context.Background()
 	var got []*Build
 	for _, v := range s.Variants {
-		b, err := s.ForVariant(v).Stage(ctx, StageRoot(work, s, v), rt, nil)
+		b, err := Stage(ctx, s.ForVariant(v), StageRoot(work, s, v), rt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +215,7 @@ func TestStageVariantBuild(t *testing.T) {
 	if n := builds(t, counter); n != 2 {
 		t.Errorf("%d builds, want 2", n)
 	}
-	again, err := s.Stage(ctx, StageRoot(work, s, s.Variants[0]), rt, nil)
+	again, err := Stage(ctx, s, StageRoot(work, s, s.Variants[0]), rt, nil)
 	if err != nil || !again.Cached {
 		t.Errorf("default rebuilt after the variant's build: cached %v, %v", again != nil && again.Cached, err)
 	}

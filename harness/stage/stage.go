@@ -1,4 +1,7 @@
-package framework
+// Package stage builds adapters outside their source tree: a copy in
+// .tfbench/build/NAME/RUNTIME, built once per SourceHash (hex SHA-256 of build
+// command, runtime and sources) and stamped in build.json (docs/adapters.md).
+package stage
 
 import (
 	"context"
@@ -13,6 +16,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/runtimes"
+	"github.com/tfbench/tfbench/internal/untar"
 )
 
 // BuildFormat versions the inputs SourceHash covers; a change to what is
@@ -27,18 +34,18 @@ var skipDirs = map[string]bool{"node_modules": true, ".git": true}
 // stampFile is the file in a stage root recording a finished build.
 const stampFile = "build.json"
 
-// Build is an adapter staged and built for one runtime (Spec.Stage).
+// Build is an adapter staged and built for one runtime (Stage).
 type Build struct {
 	// Spec is a copy of the adapter's Spec whose Dir is the staged copy of
-	// its sources (Root/src): build ran there, and Start given this Spec
-	// runs the server there too.
-	Spec *Spec
+	// its sources (Root/src): build ran there, and supervise.Start given
+	// this Spec runs the server there too.
+	Spec *framework.Spec
 	// Root is the stage directory: src/ (the copy, with whatever the build
 	// made in it, e.g. node_modules and .next), out/ (TFBENCH_BUILD_DIR)
 	// and build.json (the stamp of a finished build).
 	Root string
 	// OutDir is Root/out, given to the build and the servers as
-	// TFBENCH_BUILD_DIR: pass it as StartOptions.BuildDir.
+	// TFBENCH_BUILD_DIR: pass it as supervise.StartOptions.BuildDir.
 	OutDir string
 	// Hash is the hex SHA-256 of the build's inputs (SourceHash).
 	Hash string
@@ -67,7 +74,7 @@ type stamp struct {
 // among those files, so a change of dependency or of any source makes a
 // new hash. Errors: Dir cannot be walked or a file read, or it holds
 // something other than files, directories and symbolic links.
-func (s *Spec) SourceHash(rt Runtime) (string, error) {
+func SourceHash(s *framework.Spec, rt runtimes.Runtime) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "tfbench build %d\nbuild %q\nruntime %q\n", BuildFormat, s.Build, rt.String())
 	if err := hashTree(h, s.Dir); err != nil {
@@ -156,7 +163,7 @@ func RuntimeSlug(spec string) string {
 // the build of adapter s that variant v runs: workDir/build/NAME/RUNTIME
 // (RuntimeSlug of s.RuntimeOf(v)), or RUNTIME+VARIANT for a variant with
 // its own `build:`; one place for every command, so builds are shared.
-func StageRoot(workDir string, s *Spec, v Variant) string {
+func StageRoot(workDir string, s *framework.Spec, v framework.Variant) string {
 	dir := RuntimeSlug(s.RuntimeOf(v))
 	if v.Build != "" {
 		dir += "+" + v.Name
@@ -165,10 +172,10 @@ func StageRoot(workDir string, s *Spec, v Variant) string {
 }
 
 // Stage builds the adapter for runtime rt in root (normally
-// StageRoot(".tfbench", NAME, spec)), outside the source tree, and
+// StageRoot(".tfbench", spec, variant)), outside the source tree, and
 // skips the work when nothing changed:
 //
-//   - It computes SourceHash(rt). If root/build.json records a finished
+//   - It computes SourceHash(s, rt). If root/build.json records a finished
 //     build of that hash, the Build is returned with Cached set, at once.
 //   - Otherwise root is emptied, the sources are copied to root/src (the
 //     files SourceHash covers: node_modules and .git are left out, so an
@@ -181,7 +188,7 @@ func StageRoot(workDir string, s *Spec, v Variant) string {
 // framework: hashing or copying fails, root cannot be emptied or made, the
 // build fails (with its last lines of output), rt is not the adapter's
 // pinned runtime (see BuildCmdWith), ctx ends.
-func (s *Spec) Stage(ctx context.Context, root string, rt Runtime, log io.Writer) (*Build, error) {
+func Stage(ctx context.Context, s *framework.Spec, root string, rt runtimes.Runtime, log io.Writer) (*Build, error) {
 	if log == nil {
 		log = io.Discard
 	}
@@ -189,7 +196,7 @@ func (s *Spec) Stage(ctx context.Context, root string, rt Runtime, log io.Writer
 	if err != nil {
 		return nil, fmt.Errorf("framework %s: stage: %w", s.Name, err)
 	}
-	hash, err := s.SourceHash(rt)
+	hash, err := SourceHash(s, rt)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +218,7 @@ func (s *Spec) Stage(ctx context.Context, root string, rt Runtime, log io.Writer
 		return nil, fmt.Errorf("framework %s: stage: copy %s to %s: %w", s.Name, s.Dir, staged.Dir, err)
 	}
 	fmt.Fprintf(log, "framework %s: building %s in %s\n", s.Name, hash[:12], staged.Dir)
-	if err := staged.BuildCmdWith(ctx, b.OutDir, rt, log); err != nil {
+	if err := BuildCmdWith(ctx, &staged, b.OutDir, rt, log); err != nil {
 		return nil, err
 	}
 	b.Took = time.Since(start)
@@ -286,7 +293,7 @@ func copyFile(from, to string, perm fs.FileMode) error {
 		return err
 	}
 	defer in.Close()
-	return writeEntry(in, to, perm)
+	return untar.WriteFile(in, to, perm)
 }
 
 // String describes the build for logs: "built in 12.3s" or "cached".

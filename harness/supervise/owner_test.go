@@ -1,12 +1,11 @@
-package framework
+package supervise
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
-	"path/filepath"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/internal/procs"
 )
 
@@ -48,7 +48,7 @@ func tagged(t *testing.T, owner string) []procs.Proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return procs.Tagged(ps, EnvOwner, func(v string) bool { return v == owner })
+	return procs.Tagged(ps, framework.EnvOwner, func(v string) bool { return v == owner })
 }
 
 func hasPid(ps []procs.Proc, pid int) bool {
@@ -75,7 +75,7 @@ func TestStopKillsEscapees(t *testing.T) {
 			t.Errorf("escapee %s %v: sid %d pgid %d, want both its own pid (server group %d)", name, p, p.Sid, p.Pgid, srv.Pid)
 		}
 		if want := name != "setsid-noenv"; hasPid(tags, p.Pid) != want {
-			t.Errorf("escapee %s %v tagged %s=%s: %v, want %v", name, p, EnvOwner, srv.Owner, !want, want)
+			t.Errorf("escapee %s %v tagged %s=%s: %v, want %v", name, p, framework.EnvOwner, srv.Owner, !want, want)
 		}
 	}
 	for _, name := range []string{"setsid", "setsid-noenv"} {
@@ -93,7 +93,7 @@ func TestStopKillsEscapees(t *testing.T) {
 		}
 	}
 	if left := tagged(t, srv.Owner); len(left) != 0 {
-		t.Errorf("processes tagged %s=%s alive after Stop: %v", EnvOwner, srv.Owner, left)
+		t.Errorf("processes tagged %s=%s alive after Stop: %v", framework.EnvOwner, srv.Owner, left)
 	}
 }
 
@@ -203,9 +203,9 @@ func TestKillAll(t *testing.T) {
 	if _, err := os.Stat(o.LogPath); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Start after KillAll wrote a log: %v", err)
 	}
-	b := &Spec{Name: "later", Dir: t.TempDir(), Build: "true"}
-	if err := b.BuildCmd(context.Background(), t.TempDir(), nil); !errors.Is(err, ErrExiting) || err.Error() != "framework later: build: harness is exiting" {
-		t.Errorf("BuildCmd after KillAll: %v", err)
+	// A build after KillAll: stage's TestBuildCmdAfterKillAll has its error.
+	if _, err := Run(exec.CommandContext(context.Background(), "true")); !errors.Is(err, ErrExiting) || err.Error() != "harness is exiting" {
+		t.Errorf("Run after KillAll: %v", err)
 	}
 	for _, srv := range servers {
 		if err := srv.Stop(time.Second); err != nil {
@@ -220,52 +220,5 @@ func TestKillAll(t *testing.T) {
 	registry.Unlock()
 	if n != 0 {
 		t.Errorf("%d servers or builds still registered after Stop", n)
-	}
-}
-
-// TestBuildTagsAndKillsLeftovers: a build sees TFBENCH_OWNER, and a daemon
-// it leaves behind (its own session, out of the group and the tree: a
-// double fork through this test binary, detachMain) is killed when it ends.
-func TestBuildTagsAndKillsLeftovers(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	s := &Spec{Name: "daemonizing", Dir: t.TempDir(),
-		Build: `echo "$TFBENCH_OWNER" > "$TFBENCH_BUILD_DIR/owner"
-` + envDetach + `=1 '` + strings.ReplaceAll(exe, `'`, `'\''`) + `' sleep 300 > "$TFBENCH_BUILD_DIR/pid"`}
-	var log strings.Builder
-	err = s.BuildCmd(context.Background(), out, &log)
-	// Kill the daemon at test end should the build have left it.
-	if b, rerr := os.ReadFile(filepath.Join(out, "pid")); rerr == nil {
-		if pid, aerr := strconv.Atoi(strings.TrimSpace(string(b))); aerr == nil {
-			if p, gerr := procs.Get(pid); gerr == nil {
-				killAtEnd(t, p)
-			}
-		}
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(filepath.Join(out, "owner"))
-	owner := strings.TrimSpace(string(b))
-	if !strings.HasPrefix(owner, strconv.Itoa(os.Getpid())+"-") {
-		t.Errorf("build saw %s=%q, want %d-<n>", EnvOwner, owner, os.Getpid())
-	}
-	b, _ = os.ReadFile(filepath.Join(out, "pid"))
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatalf("pid file %q: %v", b, err)
-	}
-	if want := fmt.Sprintf("--- tfbench: the build left processes [%d (sleep)] running; killed them\n", pid); log.String() != want {
-		t.Errorf("build log %q, want %q", log.String(), want)
-	}
-	deadline := time.Now().Add(time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if alive(pid) {
-		t.Errorf("the build's daemon %d alive 1s after the build", pid)
 	}
 }

@@ -1,4 +1,4 @@
-package framework
+package supervise
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func TestStartPortInUse(t *testing.T) {
 		srv.Stop(time.Second)
 		t.Fatal("Start on a taken port succeeded")
 	}
-	want := fmt.Sprintf("framework fixture variant default: port %d on 127.0.0.1 is in use by pid %d (framework.test); free it or leave the port to tfbench",
+	want := fmt.Sprintf("framework fixture variant default: port %d on 127.0.0.1 is in use by pid %d (supervise.test); free it or leave the port to tfbench",
 		port, os.Getpid())
 	if err.Error() != want {
 		t.Errorf("error:\n%s\nwant:\n%s", err, want)
@@ -92,7 +92,7 @@ func TestStartLostPortRace(t *testing.T) {
 	b, _ := os.ReadFile(o.LogPath)
 	for _, want := range []string{
 		"bind: address already in use",
-		fmt.Sprintf("--- tfbench: the server exited before it was ready (exit status 1) while port %d on 127.0.0.1 is in use by pid %d (framework.test); retrying once on port %s\n",
+		fmt.Sprintf("--- tfbench: the server exited before it was ready (exit status 1) while port %d on 127.0.0.1 is in use by pid %d (supervise.test); retrying once on port %s\n",
 			taken, os.Getpid(), port),
 		"port " + port + ` cpus ""`,
 	} {
@@ -118,11 +118,11 @@ func TestStartExitNamesPortHolder(t *testing.T) {
 	if err == nil {
 		t.Fatal("exit variant started")
 	}
-	wantLost := fmt.Sprintf("the server exited before it was ready (exit status 3) while port %d on 127.0.0.1 is in use by pid %d (framework.test)", taken, os.Getpid())
+	wantLost := fmt.Sprintf("the server exited before it was ready (exit status 3) while port %d on 127.0.0.1 is in use by pid %d (supervise.test)", taken, os.Getpid())
 	if lost != wantLost {
 		t.Errorf("lost = %q, want %q", lost, wantLost)
 	}
-	want := fmt.Sprintf("framework fixture variant exit: server exited before it was ready (exit status 3); port %d on 127.0.0.1 is in use by pid %d (framework.test)\nlast lines of ", taken, os.Getpid())
+	want := fmt.Sprintf("framework fixture variant exit: server exited before it was ready (exit status 3); port %d on 127.0.0.1 is in use by pid %d (supervise.test)\nlast lines of ", taken, os.Getpid())
 	if !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error:\n%s\nwant prefix:\n%s", err, want)
 	}

@@ -1,4 +1,4 @@
-package framework
+package stage
 
 import (
 	"archive/tar"
@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/tfbench/tfbench/internal/untar"
 )
 
 // maxSources bounds an adapter's packed sources (PackSources), bytes: the
@@ -72,9 +74,9 @@ func PackSources(dir string) ([]byte, error) {
 
 // UnpackSources writes PackSources' bytes into dir (created). An entry or
 // symbolic link leading outside dir, or of another kind than file, folder
-// or symbolic link, is an error (extract).
+// or symbolic link, is an error (untar.Extract).
 func UnpackSources(data []byte, dir string) error {
-	if err := extract(bytes.NewReader(data), dir, false, "folder"); err != nil {
+	if err := untar.Extract(bytes.NewReader(data), dir, false, "folder"); err != nil {
 		return fmt.Errorf("unpack sources: %w", err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package framework
+package supervise
 
 import (
 	"errors"
@@ -8,12 +8,13 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/internal/procs"
 )
 
-// ErrExiting is the error Start and BuildCmdWith return (wrapped, naming
-// the framework) once KillAll has run: the harness is on its way out and
-// starts nothing more.
+// ErrExiting is the error Start (wrapped, naming the framework) and Run
+// return once KillAll has run: the harness is on its way out and starts
+// nothing more.
 var ErrExiting = errors.New("harness is exiting")
 
 // registry holds the servers and builds this harness started and has not
@@ -32,7 +33,8 @@ type owned struct {
 	srv  *Server // nil for a build
 }
 
-// ownerPrefix is the start of every EnvOwner value this harness gives out.
+// ownerPrefix is the start of every framework.EnvOwner value this harness
+// gives out.
 func ownerPrefix() string { return strconv.Itoa(os.Getpid()) + "-" }
 
 // register reserves a new owner tag before a server or build is spawned.
@@ -72,11 +74,11 @@ func unregister(tag string) {
 
 // KillAll sends SIGKILL at once, without waiting for anything, to every
 // server and build this harness started and has not yet seen end: their
-// process groups, the processes tagged with their TFBENCH_OWNER (EnvOwner;
-// any tag this harness gave out), the processes Server.Processes or Stop
-// saw as theirs, and the descendants of all of these. It is meant for the
-// second Ctrl-C, just before the harness exits; afterwards Start and
-// BuildCmdWith fail with ErrExiting. It costs one walk of the process
+// process groups, the processes tagged with their TFBENCH_OWNER
+// (framework.EnvOwner; any tag this harness gave out), the processes
+// Server.Processes or Stop saw as theirs, and the descendants of all of
+// these. It is meant for the second Ctrl-C, just before the harness exits;
+// afterwards Start and Run fail with ErrExiting. It costs one walk of the process
 // table (procs.Table: /proc, or sysctl on darwin) and a read of the
 // environment of each process younger than the harness. It returns how
 // many servers and builds it found registered; processes it could not
@@ -95,7 +97,7 @@ func KillAll() int {
 	// re-parented and can no longer be found as its descendants.
 	ps, _ := procs.Table()
 	prefix := ownerPrefix()
-	victims := procs.Tagged(since(ps, selfStart()), EnvOwner, func(v string) bool { return strings.HasPrefix(v, prefix) })
+	victims := procs.Tagged(since(ps, selfStart()), framework.EnvOwner, func(v string) bool { return strings.HasPrefix(v, prefix) })
 	for _, e := range entries {
 		if e.pgid > 0 {
 			victims = append(victims, procs.Group(ps, e.pgid)...)
@@ -125,7 +127,7 @@ func OwnedBy(harnessPid int) ([]procs.Proc, error) {
 		return nil, err
 	}
 	prefix := strconv.Itoa(harnessPid) + "-"
-	return procs.Tagged(ps, EnvOwner, func(v string) bool { return strings.HasPrefix(v, prefix) }), nil
+	return procs.Tagged(ps, framework.EnvOwner, func(v string) bool { return strings.HasPrefix(v, prefix) }), nil
 }
 
 // killLeftovers sends SIGKILL to what is left of a finished command: the
@@ -136,7 +138,7 @@ func killLeftovers(pgid int, owner string) []procs.Proc {
 	if err != nil {
 		return nil
 	}
-	left := append(procs.Group(ps, pgid), procs.Tagged(ps, EnvOwner, func(v string) bool { return v == owner })...)
+	left := append(procs.Group(ps, pgid), procs.Tagged(ps, framework.EnvOwner, func(v string) bool { return v == owner })...)
 	left = append(left, procs.Descendants(ps, pidsOf(left)...)...)
 	left = dedup(left)
 	// Not kill(-pgid): the leader has been reaped, its pid may be reused.
@@ -198,7 +200,7 @@ func KillOwnedBy(harnessPid int) (int, error) {
 		return 0, err
 	}
 	prefix := strconv.Itoa(harnessPid) + "-"
-	victims := procs.Tagged(ps, EnvOwner, func(v string) bool { return strings.HasPrefix(v, prefix) })
+	victims := procs.Tagged(ps, framework.EnvOwner, func(v string) bool { return strings.HasPrefix(v, prefix) })
 	victims = dedup(append(victims, procs.Descendants(ps, pidsOf(victims)...)...))
 	procs.Kill(victims, syscall.SIGKILL)
 	return len(victims), nil

@@ -1,4 +1,7 @@
-package framework
+// Package supervise runs adapters' servers and builds as process groups of
+// their own, tagged TFBENCH_OWNER: start pinned to a CPU set, wait for
+// readiness, stop all they spawned, so none outlives a run (docs/design.md).
+package supervise
 
 import (
 	"context"
@@ -19,8 +22,11 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tfbench/tfbench/harness/eventloop"
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/runtimes"
 	"github.com/tfbench/tfbench/internal/cpuset"
 	"github.com/tfbench/tfbench/internal/procs"
+	"github.com/tfbench/tfbench/internal/tail"
 )
 
 // readyPoll is the interval between readiness requests.
@@ -43,7 +49,7 @@ type StartOptions struct {
 	// DATABASE_PATH (made absolute). Required.
 	DatabasePath string
 	// BuildDir is the build output directory, given as TFBENCH_BUILD_DIR
-	// (made absolute); it should be the directory BuildCmd was given.
+	// (made absolute); it should be the directory the build was given.
 	BuildDir string
 	// CPUs is the server CPU set the server and all its descendants are
 	// pinned to from birth (cpuset.StartIn); empty means no pinning.
@@ -53,11 +59,11 @@ type StartOptions struct {
 	LogPath string
 	// ReadyTimeout overrides the spec's ready_timeout; 0 keeps the spec's.
 	ReadyTimeout time.Duration
-	// Runtime is the installed runtime of the variant (EnsureRuntime of
-	// Spec.RuntimeOf(variant)); its BinDir goes first on PATH. Required
+	// Runtime is the installed runtime of the variant (runtimes.EnsureRuntime
+	// of Spec.RuntimeOf(variant)); its BinDir goes first on PATH. Required
 	// when that runtime is a pinned node@X.Y.Z; the zero Runtime otherwise
 	// leaves PATH as it is.
-	Runtime Runtime
+	Runtime runtimes.Runtime
 	// EventLoopPreload is the event-loop monitor script
 	// (eventloop.WritePreload) and EventLoopDir the folder for its sockets
 	// (eventloop.Dir). When both are set and the variant runs on a pinned
@@ -94,9 +100,9 @@ const CPUProfileName = "cpu.pprof"
 // and by the descendants seen earlier (Processes). Stop ends them all.
 type Server struct {
 	// Spec is the adapter the server belongs to.
-	Spec *Spec
+	Spec *framework.Spec
 	// Variant is the variant that runs.
-	Variant Variant
+	Variant framework.Variant
 	// BaseURL is "http://127.0.0.1:PORT", without a trailing slash.
 	BaseURL string
 	// Addr is "127.0.0.1:PORT".
@@ -107,7 +113,7 @@ type Server struct {
 	Pid int
 	// LogPath is the file receiving the server's stdout and stderr.
 	LogPath string
-	// Owner is the server's TFBENCH_OWNER value (EnvOwner),
+	// Owner is the server's TFBENCH_OWNER value (framework.EnvOwner),
 	// "<harness pid>-<n>": every process the server spawns inherits it
 	// unless it clears its environment.
 	Owner string
@@ -149,13 +155,13 @@ func FreePort() (int, error) {
 // parent's environment, then PORT, DATABASE_PATH, NODE_ENV=production and
 // TFBENCH_BUILD_DIR, then the spec's env, then the variant's env (a later
 // entry for the same name wins, as in os/exec), and last PATH with binDir
-// first (withBinDir; nothing when binDir is empty).
-func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) []string {
+// first (runtimes.WithBinDir; nothing when binDir is empty).
+func serverEnv(s *framework.Spec, v framework.Variant, port int, dbPath, buildDir, binDir string) []string {
 	env := append(os.Environ(),
-		EnvPort+"="+strconv.Itoa(port),
-		EnvDatabasePath+"="+dbPath,
-		EnvNodeEnv+"=production",
-		EnvBuildDir+"="+buildDir,
+		framework.EnvPort+"="+strconv.Itoa(port),
+		framework.EnvDatabasePath+"="+dbPath,
+		framework.EnvNodeEnv+"=production",
+		framework.EnvBuildDir+"="+buildDir,
 	)
 	for k, val := range s.Env {
 		env = append(env, k+"="+val)
@@ -163,7 +169,7 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) [
 	for k, val := range v.Env {
 		env = append(env, k+"="+val)
 	}
-	return withBinDir(env, binDir)
+	return runtimes.WithBinDir(env, binDir)
 }
 
 // Start runs the variant's start command (`sh -c`, in the adapter's
@@ -175,7 +181,7 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) [
 // environment is described at serverEnv: the parent's plus PORT,
 // DATABASE_PATH, NODE_ENV=production, TFBENCH_BUILD_DIR, spec env and
 // variant env, with o.Runtime.BinDir first on PATH, and last TFBENCH_OWNER
-// (EnvOwner, Server.Owner); a monitored Node server also gets the
+// (framework.EnvOwner, Server.Owner); a monitored Node server also gets the
 // event-loop preload (StartOptions.EventLoopPreload, eventloop.Env), a
 // profiled one EnvCPUProfile and Node's --cpu-prof (StartOptions.ProfileDir). The
 // child also gets Pdeathsig SIGKILL on Linux, a last resort if the harness
@@ -199,7 +205,7 @@ func (s *Spec) serverEnv(v Variant, port int, dbPath, buildDir, binDir string) [
 // its listener is pid N (comm), not the server"), or ctx ending. On every
 // failure after the process started, the server is stopped (Stop) and the
 // error quotes the last lines of this run's log.
-func Start(ctx context.Context, s *Spec, o StartOptions) (*Server, error) {
+func Start(ctx context.Context, s *framework.Spec, o StartOptions) (*Server, error) {
 	v, err := s.Variant(o.Variant)
 	if err != nil {
 		return nil, err
@@ -212,16 +218,17 @@ func Start(ctx context.Context, s *Spec, o StartOptions) (*Server, error) {
 		return nil, fmt.Errorf("%s: no log path", l.where)
 	}
 	rs := s.RuntimeOf(v)
-	if !o.Runtime.matches(rs) {
-		return nil, errRuntime(l.where, rs, o.Runtime)
+	if err := o.Runtime.Require(l.where, rs); err != nil {
+		return nil, err
 	}
+	_, node := framework.NodeVersion(rs)
 	if o.ProfileDir != "" {
 		if l.profileDir, err = filepath.Abs(o.ProfileDir); err != nil {
 			return nil, fmt.Errorf("%s: %w", l.where, err)
 		}
-		l.nodeProfile = nodeSpecRE.MatchString(rs)
+		l.nodeProfile = node
 	}
-	if nodeSpecRE.MatchString(rs) && o.EventLoopPreload != "" && o.EventLoopDir != "" {
+	if node && o.EventLoopPreload != "" && o.EventLoopDir != "" {
 		if l.elDir, err = filepath.Abs(o.EventLoopDir); err != nil {
 			return nil, fmt.Errorf("%s: %w", l.where, err)
 		}
@@ -284,8 +291,8 @@ func (l *launch) start(ctx context.Context) (*Server, error) {
 
 // launch is one Start call's settled options.
 type launch struct {
-	spec             *Spec
-	v                Variant
+	spec             *framework.Spec
+	v                framework.Variant
 	o                StartOptions
 	where            string // "framework X variant Y"
 	dbPath, buildDir string // absolute
@@ -351,7 +358,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 
 	cmd := exec.Command("sh", "-c", startCmd)
 	cmd.Dir = l.spec.Dir
-	cmd.Env = l.spec.serverEnv(l.v, port, l.dbPath, l.buildDir, l.o.Runtime.BinDir)
+	cmd.Env = serverEnv(l.spec, l.v, port, l.dbPath, l.buildDir, l.o.Runtime.BinDir)
 	if l.elDir != "" {
 		cmd.Env = eventloop.Env(cmd.Env, l.preload, l.elDir)
 	}
@@ -364,7 +371,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	if l.o.AllInterfaces {
 		cmd.Env = append(cmd.Env, "HOST=0.0.0.0", "HOSTNAME=0.0.0.0")
 	}
-	cmd.Env = append(cmd.Env, EnvOwner+"="+owner)
+	cmd.Env = append(cmd.Env, framework.EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = groupAttr()
 	if err := cpuset.StartIn(l.o.CPUs, cmd); err != nil {
@@ -413,7 +420,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 		}
 	}
 	return nil, lost, errors.Join(
-		fmt.Errorf("%s: %w\nlast lines of %s:\n%s", l.where, err, l.o.LogPath, indent(srv.LogTail(tailLines))),
+		fmt.Errorf("%s: %w\nlast lines of %s:\n%s", l.where, err, l.o.LogPath, tail.Indent(srv.LogTail(tail.Lines))),
 		stopErr)
 }
 
@@ -504,7 +511,7 @@ func (s *Server) LogTail(n int) string {
 	if _, err := f.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
 		return "(log unreadable: " + err.Error() + ")"
 	}
-	return lastLines(b, n)
+	return tail.Last(b, n)
 }
 
 // Done is closed when the server's leader process has exited (for
@@ -525,9 +532,9 @@ func (s *Server) Err() error {
 }
 
 // Stop ends the server's processes: its process group, every process
-// tagged with its Owner (EnvOwner), and every descendant of these seen now
-// or earlier (Processes; the tree is read before the first signal, while
-// children are still linked to their parents, and again at each poll).
+// tagged with its Owner (framework.EnvOwner), and every descendant of these
+// seen now or earlier (Processes; the tree is read before the first signal,
+// while children are still linked to their parents, and again at each poll).
 // Each gets SIGTERM, then, whatever is still alive after grace, SIGKILL; a
 // process found during the wait gets the signal of the current phase. It
 // returns once the leader has been reaped and none of those processes is
@@ -640,8 +647,8 @@ func (s *Server) waitGone(d time.Duration, sig syscall.Signal) ([]procs.Proc, bo
 }
 
 // Processes returns the server's live processes: its process group, the
-// processes tagged with its Owner (EnvOwner), and the descendants of these
-// and of every process seen before; and remembers them, so that Stop ends
+// processes tagged with its Owner (framework.EnvOwner), and the descendants
+// of these and of every process seen before; and remembers them, so that Stop ends
 // them even after they left the group and their parent died (a child is
 // then re-parented and no longer found in the tree). Start calls it once
 // the server is ready and Stop at every check; a caller that samples the
@@ -671,7 +678,7 @@ func (s *Server) track(ps []procs.Proc) (alive, added []procs.Proc) {
 		cur = procs.Group(ps, s.Pid)
 		groupGone = len(cur) == 0 && s.reaped() && ps != nil
 	}
-	cur = append(cur, procs.Tagged(since(ps, s.born), EnvOwner, func(v string) bool { return v == s.Owner })...)
+	cur = append(cur, procs.Tagged(since(ps, s.born), framework.EnvOwner, func(v string) bool { return v == s.Owner })...)
 	roots := append(pidsOf(cur), pidsOf(procs.Alive(ps, known))...)
 	if !groupGone {
 		// The leader's pid is its group's id, not reused while the group
