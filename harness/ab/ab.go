@@ -48,15 +48,9 @@ func (c Config) Rounds() int {
 	return 0
 }
 
-// Targets resolves `tfbench ab`'s arguments. base is NAME or NAME:VARIANT
-// among specs (the adapters in dir). Two variants: new is NAME:VARIANT or
-// just VARIANT (of base's adapter), and newDir is empty. Two builds: newDir
-// is another source tree of the adapter (a folder holding its
-// framework.yaml, named like the adapter), new is empty or a VARIANT of
-// that tree (default: base's variant), and the targets are labelled
-// "VARIANT@base" and "VARIANT@new" so results tell them apart. Errors: an
-// unknown adapter or variant (listing what exists), a bad newDir (its
-// framework.yaml error), both new and newDir missing, the same target twice.
+// Targets resolves `tfbench ab`'s base (NAME or NAME:VARIANT) and new: a
+// second variant (NAME:VARIANT or VARIANT) or, with newDir, a variant (default
+// base's) of another source tree of the adapter, labelled "VARIANT@base"/"@new".
 func Targets(specs []*framework.Spec, dir, base, new, newDir string) (run.Target, run.Target, error) {
 	picked, err := run.Select(specs, []string{base}, dir)
 	if err != nil {
@@ -113,16 +107,9 @@ func abs(p string) string {
 	return a
 }
 
-// Run first fetches every selected test's response from c.Base and c.New
-// and compares them byte for byte after masking (Check; recorded in
-// results.json and the table), then measures the two with interleaved
-// rounds (run.Bench: per round a fresh server each, in a shuffled order)
-// and compares them. It
-// returns the run's results and their path (written as measured, so an
-// interruption keeps every sample) and the table, which is nil when the run
-// failed. Errors: fewer than compare.MinRounds rounds ("ab needs at least
-// 5 interleaved rounds, got 3"), the run's own errors, ErrDiffers (with RequireIdentical; nothing is
-// measured), the comparison's.
+// Run compares c.Base's and c.New's pages (check, Equivalence), then measures
+// both in interleaved rounds (run.Bench) and compares them per test. It returns
+// the results, their path (written as measured) and the table, nil on failure.
 func Run(ctx context.Context, c Config) (*results.File, string, *compare.Table, error) {
 	if n := c.Rounds(); n < compare.MinRounds {
 		return nil, "", nil, fmt.Errorf("ab needs at least %d interleaved rounds, got %d (set --rounds)", compare.MinRounds, n)

@@ -20,11 +20,9 @@ import (
 // measuring: fortunes at byte 69".
 var ErrDiffers = errors.New("pages differ before measuring")
 
-// check is Run's run.Config.BeforeMeasure: it fetches both targets' pages
-// (one after the other, each server started and stopped by fetch),
-// compares them (Equivalence), prints one line per test to c.Out and,
-// with RequireIdentical, returns ErrDiffers naming every test that is not
-// identical.
+// check is Run's run.Config.BeforeMeasure: it fetches both targets' pages,
+// compares them (Equivalence), prints one line per test to c.Out and, with
+// RequireIdentical, returns ErrDiffers naming every test not identical.
 func (c Config) check(ctx context.Context, fetch run.Fetch) ([]results.Equivalence, error) {
 	tests := c.Run.Tests
 	if len(tests) == 0 && c.Run.Suite != nil {
@@ -90,13 +88,9 @@ func Masks(base, new run.Target) []*regexp.Regexp {
 	return out
 }
 
-// Equivalence compares base's and new's pages test by test, in base's
-// order (pages are matched by test name): equiv.Compare with masks, plus
-// equiv.RandomRows for db, queries and updates (random rows by the TFB
-// rules). A test without a page on one side, a failed request or a status
-// other than the other side's is not compared; its Error says which side
-// and why ("new: GET …: connection refused", "status 200 (base), 500
-// (new)").
+// Equivalence compares base's and new's pages by test name, in base's order,
+// with equiv.Compare and masks (plus equiv.RandomRows for db, queries, updates).
+// A missing or failed page, or differing statuses, leave Error set instead.
 func Equivalence(base, new []run.Page, masks []*regexp.Regexp) []results.Equivalence {
 	byTest := map[string]run.Page{}
 	for _, p := range new {

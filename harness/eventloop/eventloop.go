@@ -1,9 +1,8 @@
-// Package eventloop measures the event-loop delay of Node servers from
-// inside their processes, without changing an adapter's code: the harness
-// preloads a small script into every Node process of a server
-// (NODE_OPTIONS=--require, Env) that keeps a perf_hooks.monitorEventLoopDelay
-// histogram and answers on a Unix socket per process; Reset and Read talk
-// to every socket of a server's folder (docs/design.md, Event-loop delay).
+// Package eventloop measures the event-loop delay of Node servers from inside
+// their processes, without changing an adapter's code (docs/design.md,
+// Event-loop delay). A preloaded script (NODE_OPTIONS=--require, Env) keeps a
+// perf_hooks.monitorEventLoopDelay histogram and answers on a Unix socket per
+// process; Reset and Read talk to every socket of a server's folder.
 package eventloop
 
 import (
@@ -49,10 +48,9 @@ const PreloadName = "eventloop.cjs"
 // longer than this is reported as not answering.
 const DefaultTimeout = 10 * time.Second
 
-// maxSock is the longest socket name in a folder, a 7-digit pid (Linux's
-// pid_max is at most 4194304; darwin's pids stay below 100000) plus
-// ".sock". sunPath, the longest Unix socket path, is per system
-// (sunpath_*.go).
+// maxSock is the longest socket name in a folder: a 7-digit pid (Linux's
+// pid_max is at most 4194304; darwin's pids stay below 100000) plus ".sock".
+// sunPath, the longest Unix socket path, is per system (sunpath_*.go).
 const maxSock = len("/4194304.sock")
 
 // WritePreload writes the preload script into folder dir (created if
@@ -72,11 +70,9 @@ func WritePreload(dir string) (string, error) {
 	return abs, nil
 }
 
-// Dir is the socket folder of the server tagged tag in run folder runDir:
-// runDir/eventloop/tag, absolute. When a socket path in it would not fit a
-// Unix socket address (sunPath: 107 bytes on Linux, 103 on darwin), it is os.TempDir()/tfbench-eventloop-
-// and 16 hex digits of the long path's SHA-256 instead, the same for the
-// same server.
+// Dir is the absolute socket folder of the server tagged tag, runDir/eventloop/tag,
+// or, when a socket path there would exceed sunPath (107 bytes on Linux, 103 on
+// darwin), os.TempDir()/tfbench-eventloop-<16 hex of its SHA-256>, stable per server.
 func Dir(runDir, tag string) string {
 	dir := filepath.Join(runDir, "eventloop", tag)
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -89,18 +85,16 @@ func Dir(runDir, tag string) string {
 	return filepath.Join(os.TempDir(), "tfbench-eventloop-"+hex.EncodeToString(sum[:8]))
 }
 
-// Env returns env with the preload at path preload injected into every
-// Node process: NODE_OPTIONS becomes the last NODE_OPTIONS of env (the
-// one os/exec uses, e.g. the adapter's own) followed by --require and the
-// quoted path, and EnvDir is set to dir; both are appended, so they win.
+// Env returns env with NODE_OPTIONS (env's last, the one os/exec uses, plus
+// --require and the quoted preload path) and EnvDir=dir appended, so they win:
+// every Node process then loads the preload.
 func Env(env []string, preload, dir string) []string {
 	return append(env, "NODE_OPTIONS="+NodeOptions(lastNodeOptions(env), preload), EnvDir+"="+dir)
 }
 
-// NodeOptions is current (a NODE_OPTIONS value) with `--require path`
-// appended; a path holding white space, " or \ is quoted as Node parses
-// NODE_OPTIONS (in double quotes, a backslash escapes " and \), so it stays
-// one argument. Plain paths stay bare, for tools that re-parse the value.
+// NodeOptions is current (a NODE_OPTIONS value) with `--require path` appended;
+// a path with white space, " or \ is quoted as Node parses it (one argument), a
+// plain one stays bare for tools that re-parse the value.
 func NodeOptions(current, path string) string {
 	return appendOptions(current, "--require "+quote(path))
 }
@@ -138,13 +132,9 @@ func lastNodeOptions(env []string) string {
 // normal exit, so that Node writes the profile (ProfileEnv).
 const EnvProfileDir = "TFBENCH_CPU_PROFILE_DIR"
 
-// ProfileEnv returns env with every Node process profiled: NODE_OPTIONS
-// (env's last, e.g. Env's) gets --cpu-prof --cpu-prof-dir dir, and
-// EnvProfileDir is dir. Node writes a process's profile (one file per
-// process and thread, CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile) only
-// when it exits normally: on SIGTERM the preload (Env) calls process.exit
-// when the app has no SIGTERM listener of its own, and 3 s after the
-// signal when it has one and has not exited by then.
+// ProfileEnv returns env with every Node process CPU-profiled into dir (--cpu-prof
+// on env's last NODE_OPTIONS, EnvProfileDir=dir). Node writes a profile only on a
+// normal exit, so the preload exits on SIGTERM (after 3 s if the app handles it).
 func ProfileEnv(env []string, dir string) []string {
 	opts := appendOptions(lastNodeOptions(env), "--cpu-prof --cpu-prof-dir "+quote(dir))
 	return append(env, "NODE_OPTIONS="+opts, EnvProfileDir+"="+dir)
@@ -161,10 +151,9 @@ type Reading struct {
 	Count int64   `json:"count"`
 }
 
-// Worst is the event-loop delay of a server from its processes' readings:
-// Max is the largest max, P99 the largest p99, P50 the p50 of the worst
-// process (the largest p99, then the largest max, then the lowest pid),
-// Processes the number of readings. No readings give the zero value.
+// Worst is a server's event-loop delay from its processes' readings: the largest
+// max and p99, the p50 of the worst process (largest p99, then max, then lowest
+// pid), and the number of readings; no readings give the zero value.
 func Worst(rs []Reading) model.EventLoop {
 	if len(rs) == 0 {
 		return model.EventLoop{}
@@ -195,23 +184,17 @@ func Reset(ctx context.Context, dir string) error { return Client{}.Reset(ctx, d
 // socket in dir (Client.Read with DefaultTimeout).
 func Read(ctx context.Context, dir string) (model.EventLoop, error) { return Client{}.Read(ctx, dir) }
 
-// Reset sends reset to every socket in dir at once; each process answers
-// one 10 ms tick after clearing its histogram, once its event loop is free.
-// Stale sockets (no listener: the process exited) are skipped. Errors, as
-// Read's: the folder unreadable, a socket not answering within Timeout
-// (`event loop: D/123.sock: no answer to "reset" within 10s`), a bad answer,
-// no process answering (`event loop: no Node process answered in D`).
+// Reset clears the histogram of every Node process with a socket in dir, all at
+// once; each answers when its event loop is free, one 10 ms tick after clearing.
+// Stale sockets (the process exited) are skipped; errors are as Read's.
 func (c Client) Reset(ctx context.Context, dir string) error {
 	_, err := c.ask(ctx, dir, "reset")
 	return err
 }
 
-// Read sends read to every socket in dir at once and returns Worst of the
-// readings of the processes that answered (stale sockets skipped). Errors:
-// the folder unreadable; a socket that does not answer within Timeout
-// (`event loop: D/123.sock: no answer to "read" within 10s`), closes without
-// an answer, or answers something else than a reading (quoted); no
-// process answering; ctx ending. Several are joined, in pid order.
+// Read asks every socket in dir at once and returns Worst of the readings of the
+// processes that answered, stale sockets skipped. Errors (no answer within
+// Timeout, a bad answer, no process answering) name the socket, joined in pid order.
 func (c Client) Read(ctx context.Context, dir string) (model.EventLoop, error) {
 	rs, err := c.ask(ctx, dir, "read")
 	if err != nil {

@@ -1,44 +1,11 @@
 // Package framework owns the framework.yaml schema: Load reads one adapter's
-// file (frameworks/<name>/framework.yaml) strictly, with file:line:key errors,
-// into a Spec; the rules are docs/adapters.md's, framework.yaml (schema 1).
+// file (frameworks/<name>/framework.yaml) strictly into a Spec, with
+// `FILE:LINE: key "k": message` errors; the rules are docs/adapters.md's.
 //
-// # framework.yaml, schema 1
-//
-// Third parties write these files, so the format is versioned and loading is
-// strict: an unknown key, a wrong type, a missing required key or a bad value
-// is an error of the form
-//
-//	frameworks/x/framework.yaml:LINE: key "k": message
-//
-// Keys (see the fields of Spec and Variant for each one's meaning):
-//
-//	schema         required, the integer 1
-//	name           required, equal to the adapter's directory name
-//	description    optional, one line for reports
-//	language       optional, free text ("go", "typescript")
-//	rendering      optional, the rendering model reports show
-//	runtime        optional, "go" or an exact Node.js version "node@X.Y.Z"
-//	               (e.g. "node@24.22.3"), installed by runtimes.EnsureRuntime
-//	versions       optional, list of package names whose locked versions
-//	               reports show (from package-lock.json or go.mod)
-//	build          optional, shell command (sh -c) run in the adapter directory
-//	start          required, shell command (sh -c) run in the adapter directory
-//	ready          optional, readiness path answering 200, default /json
-//	ready_timeout  optional, Go duration, default 60s
-//	render_counts  optional, path answering the server's render counts as a
-//	               JSON object of route path to renders (issue 5)
-//	env            optional, map of extra environment for every variant
-//	endpoints      optional, map of test type to path; {n} required on
-//	               queries, updates and page
-//	masks          optional, list of regular expressions: what changes per
-//	               request or per build in a page, masked before two
-//	               variants' pages are compared (tfbench ab)
-//	cache          optional, the cached page route: path (with {n}) and
-//	               hit_header ("name: value" a hit carries); a suite test
-//	               with `cache: hit` measures it
-//	variants       required, ordered map of at least one variant; each with
-//	               optional description, runtime, build, start, env and
-//	               by_name (the first variant, the default, may not be)
+// Schema 1 is versioned because third parties write these files: an unknown
+// key, a wrong type, a missing required key or a bad value is an error. The
+// keys are the fields of Spec, Cache and Variant (each names its `key:`);
+// required are schema (1), name (the directory's), start and variants.
 package framework
 
 import (
@@ -85,11 +52,9 @@ const (
 	// EnvNodeEnv is set to "production" for every server and build
 	// (docs/design.md: NODE_ENV=production or the equivalent); env may override it.
 	EnvNodeEnv = "NODE_ENV"
-	// EnvOwner tags every server and build process with its owner,
-	// "<harness pid>-<n>" (n counts the servers and builds this harness
-	// started, from 1). Children inherit it through setsid, setpgid and
-	// double forks, so supervise's Server.Stop and KillAll find processes
-	// that left the process group (unless a process clears its environment).
+	// EnvOwner tags every server and build process with its owner, "<harness
+	// pid>-<n>" (n from 1); children inherit it across setsid and double forks, so
+	// supervise's Stop and KillAll find processes that left the process group.
 	EnvOwner = "TFBENCH_OWNER"
 )
 
@@ -117,17 +82,13 @@ type Spec struct {
 	// readers compare like with like (`rendering:`, e.g. "html/template, no
 	// JavaScript", "React with RSC payload").
 	Rendering string
-	// Runtime names what builds and runs the server (`runtime:`): "go" is
-	// the machine's Go toolchain (results record `go env GOVERSION`);
-	// "node@X.Y.Z" is an exact Node.js version the harness installs itself
-	// (runtimes.EnsureRuntime) and puts first on PATH for build and
-	// start. Empty when absent (the machine's environment as it is).
-	// Validated by ValidRuntime.
+	// Runtime names what builds and runs the server (`runtime:`, ValidRuntime):
+	// "go", the machine's toolchain, or "node@X.Y.Z", installed by
+	// runtimes.EnsureRuntime and first on PATH; empty: the environment as it is.
 	Runtime string
-	// Versions are the locked versions of the packages `versions:` lists
-	// (e.g. [next, react]), read at Load from the adapter's
-	// package-lock.json or go.mod, in list order; reports show them as the
-	// framework's version.
+	// Versions are the locked versions of the packages `versions:` lists, read at
+	// Load from package-lock.json or go.mod, in list order; reports show them as
+	// the framework's version.
 	Versions []Package
 	// Build is a shell command run with `sh -c` in Dir before the first
 	// start, with TFBENCH_BUILD_DIR set (`build:`); empty means nothing to
@@ -143,12 +104,9 @@ type Spec struct {
 	// 200 (`ready_timeout:`, a Go duration such as "60s", default
 	// DefaultReadyTimeout).
 	ReadyTimeout time.Duration
-	// RenderCounts is the path where the server answers how many times it
-	// rendered each route, a JSON object such as {"/json": 120}
-	// (`render_counts:`, optional). When set, verification requires one
-	// render per request (verify.Renders) and every sample's gate requires
-	// at least as many renders as counted responses (sweep.Gate), so no
-	// hidden cache serves the figures. Empty when absent.
+	// RenderCounts is the path answering how many times the server rendered each
+	// route, e.g. {"/json": 120} (`render_counts:`); when set, verification and the
+	// gate require a render per response (issue 5). Empty when absent.
 	RenderCounts string
 	// Env is extra environment for every variant (`env:`), applied after the
 	// harness's own variables and before the variant's env. PORT,
@@ -157,10 +115,9 @@ type Spec struct {
 	// Endpoints overrides the suite's path per test type (`endpoints:`);
 	// queries, updates and page paths hold the "{n}" placeholder.
 	Endpoints map[model.TestType]string
-	// Masks are regular expressions (`masks:`, Go RE2 syntax) matching what
-	// changes per request or per build in this adapter's pages (ids,
-	// build hashes); tfbench ab masks them, besides its defaults, before it
-	// compares two variants' bodies. Nil when absent.
+	// Masks match what changes per request or build in this adapter's pages (ids,
+	// build hashes; `masks:`, RE2), masked by tfbench ab besides its defaults before
+	// it compares two variants' bodies. Nil when absent.
 	Masks []*regexp.Regexp
 	// Cache is the adapter's cached page route (`cache:`), nil when it has
 	// none: a suite test with `cache: hit` is then not applicable.
@@ -175,10 +132,9 @@ type Spec struct {
 type Cache struct {
 	// Path is the route, holding "{n}" for the rows (`path:`).
 	Path string
-	// HitHeader and HitValue are the response header a cache hit carries
-	// and its value (`hit_header: "x-nextjs-cache: HIT"`), compared
-	// without regard to case; empty when hits are confirmed by render
-	// counts (`render_counts`: no new renders) instead.
+	// HitHeader and HitValue are the header and value a cache hit carries
+	// (`hit_header: "x-nextjs-cache: HIT"`, compared without case); empty when
+	// render counts confirm hits instead.
 	HitHeader, HitValue string
 }
 
@@ -210,11 +166,9 @@ type Variant struct {
 	Env map[string]string
 }
 
-// Error is a framework.yaml problem at a line of a file (the shared
-// yamlfile.Error). Error() formats it as "FILE:LINE: key "KEY": MSG", or
-// "FILE:LINE: MSG" when no key applies (a YAML syntax error). Its Key is
-// the dotted path of the offending key, e.g. "ready_timeout",
-// "endpoints.queries", "variants.pool.env"; its Line is always at least 1.
+// Error is a framework.yaml problem at a line of a file (yamlfile.Error):
+// `FILE:LINE: key "KEY": MSG`, or `FILE:LINE: MSG` without a key. Key is the
+// dotted path, e.g. "variants.pool.env"; Line is at least 1.
 type Error = yamlfile.Error
 
 var (
@@ -226,16 +180,9 @@ var (
 // errors.
 type loader struct{ yamlfile.File }
 
-// Load reads and validates one framework.yaml. Errors: the file cannot be
-// read; YAML syntax; and every schema rule, each as an *Error naming file,
-// line and key: unknown key, duplicate key, schema not 1, name missing or
-// not equal to the directory name, start missing, a bad ready path or
-// ready_timeout, a runtime that is not "go" or "node@X.Y.Z" (top level or
-// in a variant), an env variable that is badly named or reserved (PORT,
-// DATABASE_PATH, TFBENCH_BUILD_DIR, TFBENCH_OWNER), an endpoint for an unknown test type,
-// a `versions:` entry found in neither package-lock.json nor go.mod,
-// an endpoint path not starting with "/", "{n}" missing on queries or
-// updates or present on another type, no variants, a bad variant name.
+// Load reads and validates one framework.yaml (schema 1, see the package doc),
+// reading `versions:` from the adapter's lockfiles. A broken rule is an *Error
+// naming file, line and key; an unreadable file is a plain error.
 func Load(path string) (*Spec, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -579,11 +526,9 @@ func (l loader) variants(n *yaml.Node, keyPath string) ([]Variant, error) {
 	return out, nil
 }
 
-// Discover loads every dir/*/framework.yaml, where dir is the directory
-// holding the adapters (the repository's "frameworks"), and returns them
-// sorted by name. Subdirectories without a framework.yaml are skipped. The
-// first invalid file is returned as an error (an *Error naming file, line
-// and key); a missing dir is an error too.
+// Discover loads every dir/*/framework.yaml (dir holds the adapters, e.g. the
+// repository's "frameworks"), sorted by name, skipping folders without one. A
+// missing dir or the first invalid file (an *Error) is the error.
 func Discover(dir string) ([]*Spec, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("framework: discover: %w", err)
@@ -659,10 +604,9 @@ func (s *Spec) RuntimeOf(v Variant) string {
 	return s.Runtime
 }
 
-// Runtimes returns every distinct non-empty `runtime:` value of the
-// adapter, the adapter's own first, then the variants' in file order: the
-// runtimes a harness must install (runtimes.EnsureRuntime) before building
-// and starting all variants.
+// Runtimes returns the adapter's distinct non-empty `runtime:` values, its own
+// first, then the variants' in file order: what runtimes.EnsureRuntime must
+// install before all variants build and start.
 func (s *Spec) Runtimes() []string {
 	var out []string
 	for _, r := range append([]string{s.Runtime}, variantRuntimes(s.Variants)...) {

@@ -45,12 +45,9 @@ var lockfiles = []struct {
 	{GoModFile, goVersions},
 }
 
-// lockedVersions reads the adapter's lockfiles in dir and returns the
-// version of each name, looking first in package-lock.json (the installed
-// package at node_modules/NAME), then in go.mod (a require line, direct or
-// indirect); a missing lockfile is skipped. Errors: a lockfile that exists
-// but cannot be read or parsed; a name found in neither (naming the files
-// looked in).
+// lockedVersions returns the locked version of each name from dir's lockfiles:
+// package-lock.json (node_modules/NAME) first, then go.mod (any require line).
+// A missing lockfile is skipped; a name found in neither is an error.
 func lockedVersions(dir string, names []string) ([]Package, error) {
 	if len(names) == 0 {
 		return nil, nil

@@ -11,16 +11,12 @@ import (
 )
 
 // Class is an error class, the key of Result.Errors and Result.Examples
-// (docs/design.md, "The load generator": connect, read, write, timeout, status;
-// check, for responses checked under load; generator, for the generator's
-// own failures).
+// (docs/design.md, "The load generator"); Classes lists them in report order.
 type Class string
 
 // The error classes. Connect, Read, Write and Timeout are socket errors
-// (Result.SocketErrors); Status counts non-2xx responses; Check counts
-// sampled responses that failed Options.Check; Generator counts failures of
-// the load generator's own resources. Status, Check and Generator errors are
-// not socket errors: the gate counts them separately.
+// (Result.SocketErrors); Status, Check and Generator are not, and the gate
+// counts them separately.
 const (
 	// Connect: a TCP connection could not be opened (refused, dial timeout).
 	Connect Class = "connect"
@@ -38,13 +34,9 @@ const (
 	// (docs/design.md, "The load generator": the same rules as verification, under
 	// load). The response itself still counts in Responses and StatusCounts.
 	Check Class = "check"
-	// Generator: the load generator ran out of its own resources, whatever
-	// the server did: a socket, connect, read, write, eventfd, epoll or kqueue call
-	// failed with EMFILE or ENFILE (open-file limits), ENOBUFS or ENOMEM
-	// (kernel memory), or EADDRNOTAVAIL (no free local port). Such a sample
-	// measured the harness, not the server; the example names the errno and
-	// the limit, e.g. "connect 127.0.0.1:8080: too many open files
-	// (generator: RLIMIT_NOFILE 32 for 64 connections)".
+	// Generator: the load generator ran out of its own resources, whatever the
+	// server did (EMFILE, ENFILE, ENOBUFS, ENOMEM or EADDRNOTAVAIL from any socket
+	// call); the sample measured the harness, and the example names the limit.
 	Generator Class = "generator"
 )
 
@@ -88,17 +80,9 @@ func generatorErrno(err error) (unix.Errno, bool) {
 	return 0, false
 }
 
-// generatorHint says which of the generator's limits errno e hit, for
-// connections connections, as a parenthesis to append to an example:
-//
-//   - EMFILE: "(generator: RLIMIT_NOFILE 32 for 64 connections)", the soft
-//     limit read now;
-//   - ENFILE: "(generator: the system's open-file table is full; fs.file-max)";
-//   - EADDRNOTAVAIL: "(generator: no free local port; TIME_WAIT or
-//     ip_local_port_range 32768-60999)", the range read now (portRangeHint:
-//     /proc/sys/net/ipv4/ip_local_port_range on Linux, "net.inet.ip.portrange
-//     49152-65535" from sysctl on darwin; the range left out if unreadable);
-//   - ENOBUFS, ENOMEM: "(generator: the kernel is out of memory for sockets)".
+// generatorHint is the parenthesis appended to a generator error's example,
+// naming the limit errno e hit for connections connections, read at the time,
+// e.g. "(generator: RLIMIT_NOFILE 32 for 64 connections)".
 func generatorHint(e unix.Errno, connections int) string {
 	switch e {
 	case unix.EMFILE:

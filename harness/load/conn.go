@@ -32,14 +32,10 @@ type plan struct {
 	probe *prober         // the interference probe; nil without Options.Probe
 }
 
-// conn is one connection's counts, latency histogram, parser and sampled
-// responses, and in constant-rate mode its loop on its own goroutine (run):
-// write one request at its scheduled time, read the response, record it,
-// check it if sampled, repeat until the window ends. Only that goroutine
-// touches its fields, except c, which abort reads under mu. In closed-loop
-// mode an event loop's lconn embeds it (loop.go); the loop's goroutine is
-// then the only one that touches it, and c, dialer, timer, slot and ready
-// are unused.
+// conn is one connection's counts, histograms, parser and sampled responses,
+// and at a Rate its own goroutine's loop (run). Only its goroutine touches it,
+// except c, which abort reads under mu. In closed-loop mode an event loop's
+// lconn embeds it (loop.go), leaving c, dialer, timer, slot and ready unused.
 type conn struct {
 	p      *plan
 	mu     sync.Mutex
@@ -54,11 +50,9 @@ type conn struct {
 	dialer net.Dialer
 	timer  *time.Timer // for sleep; made on first use
 
-	// Constant-rate mode: the next request's intended send time is
-	// p.start + slot*p.interval; slot starts at i/Connections for the i-th
-	// connection (the stagger) and grows by 1 per request sent. ready is
-	// when the connection last became free to send: its last response was
-	// complete or it reconnected (zero: opened before the window).
+	// Constant-rate mode: the next intended send is p.start + slot*p.interval
+	// (slot from i/Connections for the i-th connection, +1 per request); ready is
+	// when it last became free to send (zero: opened before the window).
 	slot  float64
 	ready time.Time
 
@@ -68,10 +62,9 @@ type conn struct {
 	untilCheck int
 	checks     []sampled
 
-	// TTFB: first is when the read that brought the first byte of the
-	// response being read returned (zero: none of it yet; closed loop);
-	// lastRead is when the last read that brought bytes returned (at a
-	// Rate, where next stamps its reads).
+	// TTFB: first is when the read that brought the current response's first byte
+	// returned (zero: none yet; closed loop); lastRead, when the last read that
+	// brought bytes returned (at a Rate, where next stamps its reads).
 	first    time.Time
 	lastRead time.Time
 }
@@ -208,24 +201,9 @@ func (k *conn) sleep(d time.Duration) bool {
 	}
 }
 
-// round writes one batch and reads its responses. It reports whether the run
-// goes on; after an error or a Connection: close response it has closed the
-// connection.
-//
-// In constant-rate mode the batch is one request, written at its intended
-// send time: round first waits for it, or writes at once if the connection
-// is behind schedule; a request whose intended time is not inside the window
-// is not sent. Its latency runs from the intended time if the connection was
-// still busy then (the delay coordinated omission hides), else from the
-// write, so that the lateness of the generator's own timer or goroutine
-// wake-up is not charged to the server.
-//
-// Every response of the batch must be complete by its write time plus
-// Timeout; the deadline is cut at the window's end, where responses stop
-// counting anyway. Requests pipelined behind a Connection: close response are
-// abandoned with the connection, counted neither as responses nor as errors.
-// Responses sampled for Options.Check are checked after the batch, so a
-// check's time is in no response's latency.
+// round writes one batch, reads its responses (each due within Timeout of the
+// write) and checks the sampled ones; it reports whether the run goes on. At a
+// Rate the batch is one request, timed from its intended time if k was busy then.
 func (k *conn) round() bool {
 	p := k.p
 	var from time.Time // where the batch's latency starts; zero: at the write
@@ -271,10 +249,9 @@ func (k *conn) round() bool {
 	return more
 }
 
-// read reads the responses to the batch written at sent, records the ones
-// complete inside the window, their latency and TTFB measured from from (and
-// in constant-rate mode, uncorrected latency, from sent), and keeps the ones
-// sampled for checking in k.checks. It reports whether the run goes on.
+// read reads the responses to the batch written at sent, records those complete
+// inside the window (latency and TTFB from from; uncorrected latency from sent),
+// keeps the sampled ones in k.checks, and reports whether the run goes on.
 func (k *conn) read(from, sent time.Time) bool {
 	p := k.p
 	for range p.Pipeline {
@@ -305,11 +282,9 @@ func (k *conn) read(from, sent time.Time) bool {
 	return true
 }
 
-// next is parser.next, reading from the connection, that also returns when
-// the read that brought the response's first byte returned (TTFB's end):
-// the time of the read that brought bytes already buffered, else of the
-// first read that brings some. It stamps every read that brings bytes
-// (lastRead); at a Rate there is one read or two per response.
+// next is parser.next reading from the connection, also returning when the read
+// that brought the response's first byte returned (TTFB's end). It stamps every
+// read that brings bytes (lastRead).
 func (k *conn) next() (response, time.Time, error) {
 	p := k.parse
 	var first time.Time
@@ -335,10 +310,9 @@ func (k *conn) next() (response, time.Time, error) {
 	}
 }
 
-// check runs Options.Check on the sampled responses in k.checks, counts them
-// and their failures, and empties k.checks. A response whose body was over
-// the cap (Options.MaxCheckBytes) fails without a call: "check GET /json:
-// body 52428800 bytes, over the 1 MiB kept for a check".
+// check runs Options.Check on the sampled responses in k.checks, counts them and
+// their failures, and empties k.checks; a body over Options.MaxCheckBytes fails
+// without a call.
 func (k *conn) check() {
 	for i := range k.checks {
 		s := &k.checks[i]
@@ -368,10 +342,9 @@ func sizeText(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// record counts one response answered inside the window, complete at done,
-// its first byte read at first, with its latency (Result.Latency) and TTFB
-// (Result.TTFB) measured from from: its request's write, or in
-// constant-rate mode perhaps its intended send time.
+// record counts one response answered inside the window, complete at done, with
+// latency (µs) and TTFB measured from from: its write, or at a Rate perhaps its
+// intended send time; first is when its first byte was read.
 func (k *conn) record(resp response, from, first, done time.Time) {
 	us := done.Sub(from).Microseconds()
 	us = max(1, min(us, k.p.maxMicros))
@@ -394,13 +367,9 @@ func (k *conn) record(resp response, from, first, done time.Time) {
 	}
 }
 
-// statusExample is the example of a status error for resp, the response the
-// parser just completed: "status 500 for GET /db", then, if the body has
-// anything but white space, its first bytes (at most snipBytes, white space
-// around them trimmed) quoted: `status 500 for GET /updates?queries=20:
-// "database is locked (5) (SQLITE_BUSY)"`, and " (first 200 of 5123
-// bytes)" when the body is longer than that. It is called only for a
-// connection's first status error, while the parser's wantSnip is set.
+// statusExample is the example of a status error for resp, the response just
+// parsed: "status 500 for GET /db", then up to snipBytes of its body, if any,
+// quoted. It is called only for a connection's first status error (wantSnip).
 func (k *conn) statusExample(resp response) string {
 	msg := fmt.Sprintf("status %d for GET %s", resp.status, k.p.Path)
 	n := k.parse.snipN
@@ -429,14 +398,9 @@ func (k *conn) fail(op Class, err error) bool {
 	return true
 }
 
-// classify names the class of an error during op (Connect, Read or Write):
-// Generator for the generator's own failures (generatorErrno), Timeout
-// when a read or write deadline expired, else op; and returns a function
-// that renders its example message, e.g. "read 127.0.0.1:8080: no complete
-// response within 8s", "write 127.0.0.1:8080: broken pipe", "connect
-// 127.0.0.1:8080: connection refused" or "connect 127.0.0.1:8080: too many
-// open files (generator: RLIMIT_NOFILE 32 for 64 connections)". A connect
-// that timed out stays class Connect.
+// classify returns the class of an error during op (Connect, Read or Write):
+// Generator for the generator's own errnos, Timeout for an expired read or write
+// deadline (not a connect's), else op; and a func rendering its example message.
 func (p *plan) classify(op Class, err error) (Class, func() string) {
 	class := op
 	errno, gen := generatorErrno(err)

@@ -6,11 +6,9 @@ import (
 	"strings"
 )
 
-// Engine is a load generator engine: it runs one sample's load as o
-// describes and returns what came back. Every engine fills Result with the
-// same meaning (units, window rule, error classes; see the package doc), so
-// samples from different engines compare. Run's error is for bad options or
-// a cancelled ctx only.
+// Engine is a load generator engine: Run runs one sample's load as o describes.
+// Every engine fills Result with the same meaning (units, window, error classes:
+// the package doc), so samples compare; Run's error is for bad options or ctx only.
 type Engine interface {
 	// Name is the engine's name in suites and results ("raw", "hey").
 	Name() string
@@ -38,9 +36,7 @@ func (Raw) Run(ctx context.Context, o Options) (*Result, error) {
 var engineNames = []string{"raw", "hey"}
 
 // EngineFor returns the engine a suite names (suite.Settings.Engine): "raw"
-// ([Raw]) or "hey" ([Hey]). An empty name means "raw"; to choose by URL
-// scheme use EngineForScheme. An unknown name is an error naming it and the
-// known ones.
+// (also "") or "hey"; EngineForScheme chooses by URL scheme.
 func EngineFor(name string) (Engine, error) {
 	switch name {
 	case "", "raw":
@@ -51,12 +47,9 @@ func EngineFor(name string) (Engine, error) {
 	return nil, fmt.Errorf("load: unknown engine %q (known: %s)", name, strings.Join(engineNames, ", "))
 }
 
-// EngineForScheme returns the engine for a target with URL scheme scheme
-// ("http", "https"; empty means "http") and the engine name a suite gives
-// (empty: choose by scheme). With no name, http gets raw and https gets hey
-// (issue 3: chosen automatically by URL scheme). A named engine must speak
-// the scheme: raw with https is an error naming both engines. An unknown
-// scheme or engine name is an error naming it.
+// EngineForScheme returns the engine for URL scheme scheme ("" is http) and a
+// suite's engine name: unnamed, http gets raw and https hey (issue 3); a named
+// engine must speak the scheme (raw cannot do https).
 func EngineForScheme(name, scheme string) (Engine, error) {
 	switch scheme {
 	case "", "http":

@@ -44,13 +44,9 @@ func kqFilter(in interest) int16 {
 	return kqWrite
 }
 
-// kqChanges appends to dst the changes that move socket fd of the
-// connection at index from interest from to interest to, and returns it:
-// none if they are equal; else EV_DISABLE of from's filter (never deleted,
-// so that it is re-enabled without an allocation) and EV_ADD|EV_ENABLE of
-// to's (EV_ADD also enables a filter added before), each with EV_RECEIPT,
-// so that the kernel answers each change in the event list (kqReceiptError)
-// instead of draining pending events. No EV_CLEAR: level-triggered.
+// kqChanges appends to dst the changes moving socket fd (connection index) from
+// interest from to to: EV_DISABLE of from's filter (never deleted: re-enabling
+// allocates nothing), EV_ADD|EV_ENABLE of to's, each EV_RECEIPT (kqReceiptError).
 func kqChanges(dst []kevent, fd, index int, from, to interest) []kevent {
 	if from == to {
 		return dst
@@ -76,10 +72,9 @@ func kqTriggerWake() kevent {
 	return kevent{filter: kqUser, fflags: kqTrigger, index: wakeIndex}
 }
 
-// kqReceiptError is the first error among the receipts of changes made with
-// EV_RECEIPT (EV_ERROR with a non-zero errno in data; data 0 is a success),
-// or nil. A receipt list shorter than want (the changes made) is EINVAL:
-// every change must be answered.
+// kqReceiptError is the first error among the receipts of EV_RECEIPT changes
+// (EV_ERROR with a non-zero errno in data), or EINVAL when fewer than want came
+// back: every change must be answered.
 func kqReceiptError(receipts []kevent, want int) error {
 	for _, r := range receipts {
 		if r.flags&kqError != 0 && r.data != 0 {
@@ -102,14 +97,9 @@ type readiness struct {
 	fault    bool       // EV_ERROR: the kernel could not apply a change for the connection
 }
 
-// kqReady translates event e to the loop's readiness. EVFILT_USER is the
-// wake-up. EV_ERROR is a fault of the connection with data's errno, or
-// nothing (noIndex) if data is 0 (a receipt of a change that succeeded) or
-// it names no connection. EV_EOF on a socket
-// filter is a hang-up with the socket error in fflags (0: none); the socket
-// is still readable or writable, as epoll reports EPOLLHUP and EPOLLERR,
-// and the read, write or SO_ERROR that follows finds the error. Another
-// filter is nothing.
+// kqReady translates event e to the loop's readiness: EVFILT_USER is the wake-up;
+// EV_ERROR a fault with data's errno (nothing if data is 0 or names no
+// connection); EV_EOF a hang-up with fflags' socket error, as epoll reports one.
 func kqReady(e kevent) readiness {
 	if e.flags&kqError != 0 {
 		if e.data == 0 || e.index < 0 {

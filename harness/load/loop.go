@@ -107,10 +107,9 @@ type worker struct {
 	latency float64
 }
 
-// Naps (see wait). A nap is latency/napFraction, at most maxNap; none under
-// minNap. So it adds at most 1/napFraction to a latency and takes at most as
-// much from a closed loop that does not saturate its server; one that does
-// keeps its server busy with the other connections' requests meanwhile.
+// Naps (see wait): latency/napFraction, at most maxNap, none under minNap. A nap
+// adds at most 1/napFraction to a latency, and a closed loop that does not
+// saturate its server loses at most as much.
 const (
 	napFraction   = 20
 	maxNap        = time.Millisecond
@@ -118,11 +117,9 @@ const (
 	latencyWeight = 64                   // batches in the latency average
 )
 
-// runLoops runs closed-loop mode for p (see Run): it opens the connections
-// before the window, runs the window on the workers, and returns every
-// connection's counts and when the caller cancelled (zero if not). Its
-// error is for a failed poller or wake-up set-up only ("load: eventfd: too
-// many open files"; Run turns the generator's own errnos into a Result).
+// runLoops runs closed-loop mode for p on the workers, connections opened before
+// the window, and returns every connection's counts and when the caller cancelled
+// (zero if not). Its error is for a failed poller or wake-up set-up only.
 func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, error) {
 	wake, err := newWaker()
 	if err != nil {
@@ -198,11 +195,9 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, erro
 	return conns, workers, time.Time{}, nil
 }
 
-// loopCount is how many event loops closed-loop mode runs: one per CPU the
-// process may run on (its affinity mask on Linux, which a harness that pins
-// itself narrows at once, while GOMAXPROCS follows it only later; NumCPU on
-// darwin, which has no affinity), at most GOMAXPROCS. Run reads it before a
-// probe raises GOMAXPROCS (plan.loops).
+// loopCount is how many event loops closed-loop mode runs: one per CPU the process
+// may run on (its affinity mask on Linux, NumCPU on darwin), at most GOMAXPROCS;
+// Run reads it before a probe raises GOMAXPROCS (plan.loops).
 func loopCount() int {
 	n := runtime.GOMAXPROCS(0)
 	if cpus, ok := processCPUs(); ok && cpus > 0 {
@@ -297,15 +292,9 @@ func (w *worker) open(deadline time.Time) {
 	}
 }
 
-// run is the worker's loop inside the window: every connection writes its
-// first batch (or connects), then steps until the window ends or the run is
-// cancelled.
-//
-// The goroutine holds its thread with a 1 µs timer slack on Linux (a nap
-// of 20 µs, not 20 + the default 50; darwin has none to set) and gives it
-// back with the default slack. It must not let the thread end: a server
-// the harness started from that thread would get its parent-death signal
-// (SIGKILL).
+// run is the worker's loop in the window: first batches (or connects), then steps
+// until the window ends or the run is cancelled, on its locked thread (1 µs timer
+// slack on Linux), which must not end: a server started from it would be killed.
 func (w *worker) run() {
 	runtime.LockOSThread()
 	setTimerSlack(time.Microsecond)
@@ -332,12 +321,9 @@ func (w *worker) start() {
 	}
 }
 
-// step is one turn of the loop: handle the due times that passed, wait for
-// ready sockets (at most until the next due time or the window's end),
-// handle them, then send the next batch on the connections whose batch
-// became complete, back to back, so that the server finds them together (a
-// write right after each read would wake it once per batch). It reports
-// whether the loop goes on.
+// step is one turn of the loop: handle passed due times, wait for ready sockets
+// (until the next due time or the window's end), handle them, then send the next
+// batches back to back, so the server finds them together. False: the loop ends.
 func (w *worker) step() bool {
 	p := w.p
 	now := time.Now()
@@ -404,12 +390,9 @@ func ceilMillis(d time.Duration) int {
 	return int((d + time.Millisecond - 1) / time.Millisecond)
 }
 
-// wait returns how many events the poller holds (w.pl.event) within
-// timeout: a poll; if nothing is ready, a nap (napFor) and a second poll;
-// then a blocking wait (poller.block). On Linux the polls and the nap (at
-// most maxNap) are raw system calls, which keep the P; the blocking wait
-// parks the goroutine, so other goroutines (probes, an in-process test
-// server) run meanwhile.
+// wait returns how many events the poller holds within timeout: a poll, if nothing
+// is ready a nap (napFor) and a second poll, then a blocking wait. On Linux the polls
+// and the nap are raw system calls that keep the P; the blocking wait parks.
 func (w *worker) wait(timeout time.Duration) (int, error) {
 	if n, err := w.pl.poll(); n > 0 || err != nil {
 		return n, err
@@ -442,10 +425,8 @@ func (w *worker) setDue(k *lconn, t time.Time) {
 	}
 }
 
-// scan handles the connections whose due time has passed at now: a
-// reconnect after backoff, a connect timeout (a connect error), or a
-// response or write timeout (class timeout, then a reconnect). It
-// recomputes nextDue.
+// scan handles the connections whose due time passed at now (a reconnect after
+// backoff, a connect timeout, a response or write timeout) and recomputes nextDue.
 func (w *worker) scan(now time.Time) {
 	w.nextDue = time.Time{}
 	for _, k := range w.conns {
@@ -532,10 +513,9 @@ func (w *worker) connect(k *lconn, now time.Time) {
 	w.setDue(k, now.Add(w.p.Timeout))
 }
 
-// connectFailed handles a failed connect at now: before the window the
-// connection just stays closed; inside it, unless the run is over, the
-// failure counts as a connect error (a generator error for the generator's
-// own errnos, see classify) and the next try comes after reconnectBackoff.
+// connectFailed handles a failed connect at now: before the window the connection
+// stays closed; inside it the failure counts (its class from classify) and the next
+// try comes after reconnectBackoff.
 func (w *worker) connectFailed(k *lconn, now time.Time, err error) {
 	k.state = lsClosed
 	if !w.window || k.over(now) {
@@ -547,11 +527,9 @@ func (w *worker) connectFailed(k *lconn, now time.Time, err error) {
 	w.setDue(k, now.Add(reconnectBackoff))
 }
 
-// connected handles the end of k's connect: on success the connection waits
-// for the window (before it) or writes its first batch (inside it, counted
-// as a reconnect). cause is the socket error the poller reported with a
-// hang-up (darwin: EV_EOF's fflags; 0 on Linux): the connect's error when
-// SO_ERROR has none left.
+// connected handles the end of k's connect: on success k waits for the window or,
+// inside it, writes its first batch (a reconnect). cause is the poller's hang-up
+// socket error (darwin; 0 on Linux), used when SO_ERROR has none left.
 func (w *worker) connected(k *lconn, cause unix.Errno) {
 	now := time.Now()
 	err := connectError(k.fd)
@@ -634,14 +612,9 @@ func (w *worker) readable(k *lconn) {
 	}
 }
 
-// consume takes the buffered responses of k's batch, complete at done; when
-// the batch is complete it checks the sampled ones and sends the next.
-//
-// TTFB: a response whose first bytes are buffered and not yet stamped
-// (k.first zero) got them with the read that returned at done; bytes of
-// the next response left over when one completes came with that read
-// too, so a pipelined response whose start came early takes that read's
-// time. One time comparison per response, no system call.
+// consume takes the buffered responses of k's batch, complete at done, and once the
+// batch is complete checks the sampled ones and queues the next send. A response whose
+// first bytes are buffered but not yet stamped got them with the read at done (TTFB).
 func (w *worker) consume(k *lconn, done time.Time) {
 	check := w.p.Check != nil
 	for k.pending > 0 {
@@ -664,10 +637,9 @@ func (w *worker) consume(k *lconn, done time.Time) {
 	w.ready = append(w.ready, k)
 }
 
-// response counts one response of k's batch, complete at done, and reports
-// whether the batch goes on. A response complete after the window is not
-// counted (the loop ends); one with Connection: close is counted, then the
-// connection is reopened and the rest of its batch abandoned.
+// response counts one response of k's batch, complete at done, and reports whether
+// the batch goes on: one after the window is not counted; one with Connection: close
+// is, then the connection reopens and the rest of the batch is abandoned.
 func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 	if done.After(w.p.end) {
 		return false
@@ -691,10 +663,9 @@ func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 	return true
 }
 
-// fail handles a failed write (op Write) or read (op Read) of k: it closes
-// the connection and, unless the run is over, counts the error (class
-// Timeout if a due time passed), checks the responses already sampled, and
-// reconnects.
+// fail handles k's failed write (op Write) or read (op Read): it closes the
+// connection and, unless the run is over, counts the error (classify), checks what
+// was sampled, and reconnects.
 func (w *worker) fail(k *lconn, op Class, err error) {
 	now := time.Now()
 	w.closeFD(k)

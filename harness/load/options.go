@@ -34,44 +34,23 @@ type Options struct {
 	// connection (>= 1; 0 means 1; TFB uses 16 for plaintext). It must be 1
 	// when Rate is set.
 	Pipeline int
-	// Rate selects constant-rate mode (wrk2's method; see the package doc):
-	// the request rate in requests/s across all connections, each connection
-	// sending one request every Connections/Rate seconds (first sends
-	// staggered across one interval) whatever the responses do, a connection
-	// behind schedule sending at once, and latency corrected for coordinated
-	// omission (Result.Latency; uncorrected in Result.Uncorrected). 0 means
-	// closed-loop mode. Must be >= 0 and finite; > 0 requires Pipeline 1.
+	// Rate selects constant-rate mode (wrk2's method): requests/s across all
+	// connections, each sending every Connections/Rate s whatever the responses do,
+	// latency corrected for coordinated omission. 0: closed loop; > 0 needs Pipeline 1.
 	Rate float64
-	// Check, when not nil, checks a sample of the counted responses under
-	// load (docs/design.md: the same rules as verification): the first response
-	// of every connection, after every (re)connect, then 1 in CheckEvery of
-	// that connection's responses. It gets the response's status code, its
-	// header (keys canonical as http.CanonicalHeaderKey makes them, values as
-	// received with surrounding white space trimmed, Content-Length and
-	// Transfer-Encoding included, trailers not) and its whole body (decoded,
-	// if chunked; empty if none). A response whose body is over
-	// MaxCheckBytes (default 1 MiB) is not passed to Check: it fails as
-	// "check GET <path>: body N bytes, over the 1 MiB kept for a check". It returns nil if the response passes, else
-	// an error saying what is wrong, which counts as an error of class Check
-	// (the first becomes Result.Examples[Check]). header and body are fresh
-	// for every call; Check may keep them. Check runs on the goroutine that
-	// runs the connection (in closed-loop mode its event loop's, shared with
-	// other connections), outside any lock, after the batch's responses are
-	// read (so its time is in no latency), and concurrently for connections
-	// of different goroutines: it must be safe for concurrent use.
+	// Check, when set, checks a sample of the counted responses under load with
+	// verification's rules (docs/design.md): each connection's first after every
+	// (re)connect, then 1 in CheckEvery. Its error counts as class Check; it gets a
+	// fresh header and body it may keep, after the batch, and must be concurrency-safe.
 	Check func(status int, header http.Header, body []byte) error
-	// CheckEvery is how often Check samples responses: 1 in CheckEvery of
-	// each connection's responses, besides its first (>= 1; 0 means
-	// DefaultCheckEvery, 100; 1 checks every response). Ignored when Check is
-	// nil.
+	// CheckEvery samples 1 in CheckEvery of each connection's responses for Check,
+	// besides its first (0 means DefaultCheckEvery; 1 checks every response).
 	CheckEvery int
 	// Duration is the measured window (> 0).
 	Duration time.Duration
-	// Timeout bounds every response: a response not complete within Timeout
-	// of its request's write is an error of class timeout. It also bounds
-	// connects and writes, and is the latency histograms' maximum (>= 1 ms;
-	// in constant-rate mode Result.Latency's maximum is max(Timeout,
-	// Duration)).
+	// Timeout bounds every response from its request's write (else class timeout),
+	// every connect and write, and is the latency histograms' maximum (>= 1 ms; at a
+	// Rate Result.Latency's is max(Timeout, Duration)).
 	Timeout time.Duration
 	// Scheme is the URL scheme: "http" (empty means "http") or "https".
 	// Engine raw speaks http only; https needs engine hey (EngineForScheme).
@@ -83,10 +62,9 @@ type Options struct {
 	// DefaultMaxCheckBytes, 1 MiB; page tests keep up to 16 MiB): a sampled
 	// response with a larger body fails its check without a call.
 	MaxCheckBytes int
-	// Probe, when not nil, runs the interference probe during the window
-	// (issue 14; see the package doc): one more connection asks Probe.Path
-	// once per Probe.Interval, counted apart from the load in Result.Probe.
-	// Engine raw only.
+	// Probe, when set, runs the interference probe during the window (issue 14):
+	// one more connection asks Probe.Path every Probe.Interval, counted apart in
+	// Result.Probe. Engine raw only.
 	Probe *Probe
 }
 
@@ -95,11 +73,9 @@ type Options struct {
 // exhaust the generator's memory.
 const DefaultMaxCheckBytes = maxKeptBytes
 
-// Probe is the interference probe of a sample (suite `probe`): one extra
-// connection sends GET Path (with plaintext's Accept) once per Interval on a
-// fixed schedule from the window's start, constant-rate as Options.Rate
-// sends, so its latency shows what a cheap request suffers while the load
-// runs (docs/design.md, "The load generator").
+// Probe is a sample's interference probe (suite `probe`): one extra connection
+// sends GET Path once per Interval on a fixed schedule, so its latency shows what
+// a cheap request suffers under the load (docs/design.md, "The load generator").
 type Probe struct {
 	// Path is the request target, starting with "/" (e.g. "/plaintext").
 	Path string

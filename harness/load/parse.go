@@ -22,11 +22,9 @@ const (
 	maxHeaderBytes = 256 << 10
 	// maxBodyBytes caps one response's body (decoded, for chunked), bytes.
 	maxBodyBytes = 64 << 20
-	// maxKeptBytes is the default cap on the body the parser keeps for a
-	// check, bytes (1 MiB; Options.MaxCheckBytes sets another, the parser's
-	// maxKept): a sampled response with a larger body is not kept and fails
-	// its check (conn.check), so that a server answering 50 MB bodies costs
-	// the generator no more than the cap per connection.
+	// maxKeptBytes is the default cap on a body kept for a check, bytes (1 MiB;
+	// Options.MaxCheckBytes sets another): a larger sampled body fails its check, so
+	// 50 MB bodies cost the generator no more than the cap per connection.
 	maxKeptBytes = 1 << 20
 	// snipBytes is the most body bytes the parser keeps of a non-2xx
 	// response for a status example (wantSnip).
@@ -50,27 +48,9 @@ type response struct {
 	close  bool  // the server closes the connection after it
 }
 
-// parser reads HTTP/1.1 responses, one after another, from a byte stream:
-// the status line, the headers it needs (Content-Length, Transfer-Encoding,
-// Connection) and the body, which it skips while counting its bytes. It keeps
-// one buffer for the life of a connection and allocates nothing per response
-// unless a line outgrows the buffer, a response is malformed, or keep is set.
-//
-// It is resumable: parse works on the bytes already buffered and, when a
-// response is not complete yet, keeps its place (state) for the next call
-// after more bytes came in (more), so an event loop can feed it whatever one
-// read returns. next is the blocking form, reading from src until a response
-// is complete.
-//
-// With keep set, it also keeps the response's whole header section and body
-// in header and body (fresh for each response, for a sampled check); a body
-// over maxKept is not kept (body nil, dropped set). keep must not
-// change while a response is being parsed.
-//
-// With wantSnip set (newParser sets it), it copies the first snipBytes body
-// bytes of every response with a status outside 200..299 into snip, a
-// fixed array, for a status example; the connection clears wantSnip once it
-// has its example, so later responses cost nothing.
+// parser reads HTTP/1.1 responses from a byte stream, resumably (parse keeps its
+// place until more reads; next blocks), allocating nothing per response unless a
+// line outgrows its buffer, one is malformed, or keep (set between responses) is.
 type parser struct {
 	src  io.Reader
 	buf  []byte
@@ -128,10 +108,9 @@ func (p *parser) reset(src io.Reader) {
 	p.src, p.r, p.w, p.scanned, p.st = src, 0, 0, 0, stStatus
 }
 
-// more reads once from src into the buffer, first making room: it drops
-// consumed bytes, and grows the buffer when one unfinished line fills it (a
-// line over maxLineBytes is a *parseError). It returns what the read
-// returned.
+// more reads once from src, first dropping consumed bytes, or growing the buffer
+// when one unfinished line fills it (over maxLineBytes: a *parseError), and
+// returns what the read returned.
 func (p *parser) more() (int, error) {
 	switch {
 	case p.r == p.w:
@@ -168,12 +147,9 @@ func (p *parser) fill() error {
 	return io.ErrNoProgress
 }
 
-// line returns the next complete buffered line without its LF or CRLF, or ok
-// false if no complete line is buffered. The slice aliases the buffer and is
-// valid until the next read. It searches for LF only in the bytes a failed
-// call has not searched yet (scanned), so a long line that arrives in many
-// reads costs linear time. Between a failed call and the next, only more may
-// run (the states that read lines retry their line).
+// line returns the next complete buffered line without its LF or CRLF (aliasing
+// the buffer until the next read), or false. It searches only what a failed call
+// has not (scanned), so between a failed call and the next only more may run.
 func (p *parser) line() ([]byte, bool) {
 	b := p.buf[p.r:p.w]
 	var i int
@@ -206,10 +182,9 @@ func (p *parser) skip() bool {
 	return p.remain == 0
 }
 
-// bodyBytes takes body bytes b (decoded, if chunked) of the response being
-// read: with keep set it appends them to body, unless the body would grow
-// over maxKept (then body is dropped for good); when snipping it copies
-// them into snip while there is room.
+// bodyBytes takes body bytes b (decoded) of the response being read: appended to
+// body with keep, unless that would exceed maxKept (then dropped for good), and
+// copied into snip while snipping and there is room.
 func (p *parser) bodyBytes(b []byte) {
 	if p.keep && !p.dropped {
 		if len(p.body)+len(b) > p.maxKept {
@@ -223,23 +198,9 @@ func (p *parser) bodyBytes(b []byte) {
 	}
 }
 
-// next reads one final response, reading from src as needed. Interim 1xx
-// responses (other than 101) are skipped (RFC 9110 §15.2). It returns io.EOF
-// when the stream ends cleanly before a response starts,
-// io.ErrUnexpectedEOF when it ends inside one, a *parseError for a malformed
-// or over-cap response, or the reader's error.
-//
-// Body framing follows RFC 9112 §6.3: no body for 1xx, 204 and 304;
-// Transfer-Encoding ending in chunked means chunked; any other
-// Transfer-Encoding, or neither header, means the body runs to the end of the
-// stream; else Content-Length.
-//
-// With p.keep set it also fills p.header with the final response's header
-// lines (keys canonical as http.CanonicalHeaderKey makes them, values with
-// optional white space trimmed, in order; trailers are not kept) and p.body
-// with its body, decoded if chunked, up to maxKept (a larger body
-// leaves p.body nil and sets p.dropped). With p.wantSnip set, p.snip[:p.snipN]
-// holds the first body bytes of a final response outside 200..299.
+// next reads one final response from src (1xx but 101 skipped, RFC 9110 §15.2;
+// framing per RFC 9112 §6.3), filling header and body with keep: io.EOF at a clean
+// end before one, io.ErrUnexpectedEOF inside one, a *parseError or the reader's error.
 func (p *parser) next() (response, error) {
 	for {
 		resp, done, err := p.parse()
@@ -272,11 +233,9 @@ func (p *parser) end() (response, bool, error) {
 	return response{}, false, io.ErrUnexpectedEOF
 }
 
-// parse goes on parsing with the buffered bytes (see next for the rules). It
-// returns done with the response once one is complete; not done and no error
-// when it needs more bytes (more, then parse again; or end if the stream
-// ended); or a *parseError. After an error the parser's place is undefined:
-// the connection must be dropped.
+// parse goes on with the buffered bytes (rules at next): done with a response once
+// complete, not done without error when it needs more bytes (more or end), or a
+// *parseError, after which the connection must be dropped.
 func (p *parser) parse() (response, bool, error) {
 	for {
 		switch p.st {
@@ -436,10 +395,9 @@ func (p *parser) headerLine(l []byte) error {
 	return nil
 }
 
-// headersDone chooses the body's framing at the end of the header section:
-// done when the response has no body; else the state of its body. An
-// interim response goes back to the status line. It starts snipping for a
-// final non-2xx response when wantSnip is set.
+// headersDone chooses the body's framing at the end of the header section: done
+// for no body, else the body's state; an interim response returns to the status
+// line. It starts snipping a final non-2xx response when wantSnip is set.
 func (p *parser) headersDone() (done bool, err error) {
 	status := p.resp.status
 	if status < 200 && status != 101 {

@@ -151,10 +151,9 @@ func (p *poller) wait(timeout time.Duration) (int, error) {
 	return p.kevent(&ts)
 }
 
-// block waits until the kqueue has events, at most timeout, in a blocking
-// kevent call (the runtime hands the P off meanwhile): a kqueue cannot be
-// made non-blocking for Go's network poller to park on, as the epoll set is.
-// A signal ends it early (unix.EINTR).
+// block waits up to timeout in a blocking kevent call (the runtime hands the P
+// off): a kqueue cannot be made non-blocking for Go's network poller to park on,
+// as the epoll set is. A signal ends it early (unix.EINTR).
 func (p *poller) block(timeout time.Duration) (int, error) { return p.wait(timeout) }
 
 // event is the i-th event of the last wait: the connection's index

@@ -12,10 +12,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// poller is a worker's level-triggered epoll set: each socket registered
-// with its connection's index as the epoll data, the wake-up eventfd with
-// wakeIndex. The set is non-blocking and a file in Go's network poller (f,
-// c), so that block parks the goroutine until it has an event.
+// poller is a worker's level-triggered epoll set: sockets by connection index as
+// epoll data, the wake-up eventfd as wakeIndex; non-blocking and a file in Go's
+// network poller (f, c), so that block parks the goroutine.
 type poller struct {
 	ep  int
 	f   *os.File
@@ -82,12 +81,9 @@ func (p *poller) wait(timeout time.Duration) (int, error) {
 	return unix.EpollWait(p.ep, p.evs, ceilMillis(timeout))
 }
 
-// block waits until the set has events, at most timeout, and returns them
-// as poll does (0 at the timeout). The goroutine parks in Go's network
-// poller, which watches the set itself: a blocking epoll_wait system call
-// would make sysmon take the P and hand it back on every wait (futex and
-// nanosleep calls on the generator's CPU, ~2× wrk's CPU per response at
-// c=1).
+// block waits up to timeout for events, returned as poll does (0 at the timeout),
+// parked in Go's network poller: a blocking epoll_wait would make sysmon take and
+// hand back the P every wait (~2× wrk's CPU per response at c=1).
 func (p *poller) block(timeout time.Duration) (int, error) {
 	if err := p.f.SetReadDeadline(time.Now().Add(timeout)); err != nil {
 		return 0, err
@@ -137,10 +133,8 @@ func (wk *waker) wake() {
 // close closes the eventfd.
 func (wk *waker) close() { unix.Close(wk.fd) }
 
-// epollWait is epoll_wait(2) on ep as a raw system call (epoll_pwait with no
-// signal mask, which every Linux architecture has): the events ready within
-// msec milliseconds (0: a poll; -1: no limit), unix.EINTR when a signal came
-// first.
+// epollWait is epoll_wait(2) on ep as a raw system call (epoll_pwait, no signal
+// mask): the events ready within msec ms (0: a poll; -1: no limit), or unix.EINTR.
 func epollWait(ep int, evs []unix.EpollEvent, msec int) (int, error) {
 	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(ep), uintptr(unsafe.Pointer(unsafe.SliceData(evs))), uintptr(len(evs)), uintptr(msec), 0, 0)
 	if e != 0 {

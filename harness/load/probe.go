@@ -12,10 +12,9 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 )
 
-// prober runs the interference probe of one run (Options.Probe): one
-// connection of its own plan, one request per Probe.Interval on a fixed
-// schedule, pipelined (run), sharing the main plan's window (start, end,
-// win) so that it starts and ends with it. A nil prober does nothing.
+// prober runs a run's interference probe (Options.Probe): one connection of its
+// own plan, one pipelined request per Probe.Interval, sharing the main window
+// (start, end, win). A nil prober does nothing.
 type prober struct {
 	spec Probe
 	p    *plan
@@ -64,10 +63,9 @@ func (q *prober) open(ctx context.Context, wg *sync.WaitGroup) {
 	})
 }
 
-// start starts the probe's window, main's (call it once main.start, end
-// and win are set), on a goroutine counted in wg. When main.win is done
-// (the window's end, or the caller's cancel) the probe stops and a read or
-// write it is blocked in returns at once.
+// start starts the probe in main's window (once main.start, end and win are set)
+// on a goroutine counted in wg; when main.win is done the probe stops, and a
+// blocked read or write returns at once.
 func (q *prober) start(main *plan, wg *sync.WaitGroup) {
 	if q == nil {
 		return
@@ -83,17 +81,9 @@ func (q *prober) start(main *plan, wg *sync.WaitGroup) {
 	})
 }
 
-// run is the probe inside the window. A writer sends each request at its
-// intended time whatever the earlier ones do, pipelined on the one
-// connection (HTTP/1.1: the server answers them in order), and the reader
-// takes the responses in order, each measured from its intended send time.
-// So a probe waits for the server only, never for an earlier probe: one
-// request at a time would fall behind for good once a response took longer
-// than the interval (a page render holding the server) and its latency
-// from the schedule would grow through the window, the probe's backlog, not
-// what the server's other requests wait. A connect, write or read error
-// (a timeout included) is counted once, the connection closed and the
-// requests on it dropped; the next request due opens a new one.
+// run is the probe inside the window: a writer sends each request at its intended
+// time, pipelined, and the reader times each response from it, so the probe never
+// waits on its own backlog. An error drops the connection; the next one reconnects.
 func (q *prober) run() {
 	k, p := q.k, q.p
 	queue := make(chan probeSent, int(float64(p.Duration)/p.interval)+2)
@@ -132,10 +122,9 @@ func (q *prober) run() {
 	q.drop(nil)
 }
 
-// write sends the probe's requests on their schedule (the interval from the
-// window's start) until the window ends, opening the connection when there
-// is none, and hands each one written to the reader through queue, which
-// it closes at the end.
+// write sends the probe's requests on schedule until the window ends, opening the
+// connection when there is none, and hands each written one to the reader through
+// queue, which it closes at the end.
 func (q *prober) write(queue chan<- probeSent) {
 	k, p := q.k, q.p
 	defer close(queue)
@@ -204,10 +193,8 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// result is the probe's Result over the main window's length: its counts,
-// errors and examples, its latency and TTFB from each request's intended
-// send time, its uncorrected latency (from the write), and the Probe it
-// ran (ProbeSpec).
+// result is the probe's Result over the main window's length: counts, errors,
+// latency and TTFB from intended send times, uncorrected latency, and ProbeSpec.
 func (q *prober) result(window time.Duration) *Result {
 	k := q.k
 	r := &Result{
@@ -224,27 +211,19 @@ func (q *prober) result(window time.Duration) *Result {
 	return r
 }
 
-// The probe's numbers must be the server's, not the generator's. The
-// generator is pinned to one CPU, so GOMAXPROCS follows to 1, and
-// closed-loop mode's event loop keeps that one P while it polls and naps
-// (raw system calls, loop.go): the probe goroutine's timer and its
-// socket's readiness would wait for the loop to park, or for sysmon to
-// preempt it (10 ms), and the probe would report the generator's delay.
-// So while a probe runs, GOMAXPROCS is one more than before: the probe
-// gets a P of its own, whose thread sleeps in the kernel until its timer
-// or socket wakes it, and the CPU scheduler lets a thread that slept
-// preempt the busy event loop at once. The event loops are counted before
-// (plan.loops), so the load runs on as many loops as without a probe.
+// probeProcs counts the runs with a probe, which raise GOMAXPROCS by one: the
+// generator is pinned to one CPU and the event loop keeps its P (raw system calls),
+// so the probe would wait for it to park, or for sysmon's 10 ms preemption, and
+// report the generator. The event loops are counted before (plan.loops).
 var probeProcs struct {
 	sync.Mutex
 	runs int // runs with a probe going on
 	base int // GOMAXPROCS before the first of them
 }
 
-// raiseProcs raises GOMAXPROCS by one for a run with a probe (once for
-// runs that overlap) and returns the function that restores it when the
-// last such run ends: to the runtime's default (which follows the CPU set
-// again) if GOMAXPROCS was the default, else to the value it had.
+// raiseProcs raises GOMAXPROCS by one for a run with a probe (once for overlapping
+// runs) and returns the restore for the last such run's end: to the runtime's
+// default if it was the default, else to its old value.
 func raiseProcs() (restore func()) {
 	probeProcs.Lock()
 	defer probeProcs.Unlock()
@@ -267,10 +246,8 @@ func raiseProcs() (restore func()) {
 	}
 }
 
-// defaultProcs reports whether GOMAXPROCS n is likely the runtime's default:
-// no GOMAXPROCS variable, and n not below the CPUs the process may run on
-// (processCPUs: its affinity mask on Linux; a program that lowered it set
-// it on purpose).
+// defaultProcs reports whether GOMAXPROCS n is likely the runtime's default: no
+// GOMAXPROCS variable, and n not below the CPUs the process may use (processCPUs).
 func defaultProcs(n int) bool {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return false

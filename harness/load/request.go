@@ -6,10 +6,9 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// request serializes the GET request every connection sends, with tfbench's
-// fixed header set in this order: Host, Accept (omitted when empty),
-// Connection: keep-alive, User-Agent suite.UserAgent; no Accept-Encoding, so
-// no response is compressed (docs/design.md, "Requests"). o must be validated.
+// request serializes the GET every connection sends with tfbench's fixed headers
+// (Host, Accept if set, Connection: keep-alive, User-Agent suite.UserAgent; no
+// Accept-Encoding; docs/design.md, "Requests"). o must be validated.
 func request(o Options) []byte {
 	var b bytes.Buffer
 	b.WriteString("GET ")

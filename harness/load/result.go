@@ -19,46 +19,30 @@ type Result struct {
 	Success int64
 	// StatusCounts counts the counted responses by status code.
 	StatusCounts map[int]int64
-	// Errors counts errors by class; classes without errors are absent.
-	// Errors[Status] is the number of counted responses outside 200..299;
-	// Errors[Check] the number of checked responses that failed
-	// Options.Check; Errors[Generator] the generator's own failures
-	// (GeneratorErrors).
+	// Errors counts errors by class, classes without errors absent: Status the
+	// counted non-2xx responses, Check the failed checks, Generator the generator's
+	// own failures (GeneratorErrors).
 	Errors map[Class]int64
-	// Examples holds the first error message of each class in Errors, e.g.
-	// "read 127.0.0.1:8080: connection reset by peer",
-	// `status 500 for GET /db: "database is locked (5) (SQLITE_BUSY)"`
-	// (engine raw quotes the first 200 body bytes, white space trimmed; hey
-	// keeps no bodies), "check GET /db: <Check's error>" or "connect
-	// 127.0.0.1:8080: too many open files (generator: RLIMIT_NOFILE 32 for
-	// 64 connections)".
+	// Examples holds the first error message of each class in Errors, e.g. "read
+	// 127.0.0.1:8080: connection reset by peer"; engine raw's status examples quote
+	// the first 200 body bytes.
 	Examples map[Class]string
 	// Checked counts the counted responses passed to Options.Check (0 when
 	// Check is nil): the first of every connection, then 1 in
 	// Options.CheckEvery. Errors[Check] of them failed.
 	Checked int64
-	// Latency is the merged per-connection latency histogram of the counted
-	// responses, in µs, 3 significant digits. In closed-loop mode each value
-	// runs from the request's write to the end of its response, over 1 µs ..
-	// Options.Timeout. In constant-rate mode (Options.Rate > 0) it is
-	// corrected for coordinated omission (wrk2's method): a request whose
-	// connection was behind schedule is measured from its intended send time,
-	// others from their write (see the package doc); the range is 1 µs ..
-	// max(Options.Timeout, Options.Duration). Slower values are clamped to
-	// the maximum.
+	// Latency is the counted responses' latency histogram, µs, 3 significant digits:
+	// in closed-loop mode from the write, 1 µs .. Options.Timeout; at a Rate corrected
+	// for coordinated omission (from the intended send time when behind schedule),
+	// 1 µs .. max(Timeout, Duration). Slower values are clamped to the maximum.
 	Latency *hdrhistogram.Histogram
-	// Uncorrected is, in constant-rate mode, the latency histogram measured
-	// from each request's actual write instead of its intended send time, in
-	// µs, 1 µs .. Options.Timeout, 3 significant digits, one value per counted
-	// response. It is nil in closed-loop mode, where Latency is measured that
-	// way.
+	// Uncorrected is, at a Rate, the latency histogram from each request's actual
+	// write, µs, 1 µs .. Options.Timeout; nil in closed-loop mode, where Latency is
+	// measured that way.
 	Uncorrected *hdrhistogram.Histogram
-	// TTFB is the merged histogram of the counted responses' time to first
-	// byte, in µs, 3 significant digits, over Latency's range: from the same
-	// start as each response's Latency value to the return of the read that
-	// brought the first byte of its status line (a pipelined response whose
-	// first byte came with an earlier read takes that read's time), so TTFB
-	// <= Latency for every response. Engine hey leaves it nil.
+	// TTFB is the counted responses' time-to-first-byte histogram, µs, over Latency's
+	// range: from Latency's start to the read that brought the status line's first
+	// byte, so TTFB <= Latency. Engine hey leaves it nil.
 	TTFB *hdrhistogram.Histogram
 	// BodyBytes sums the body bytes (decoded, for chunked) of the counted
 	// responses.
@@ -67,11 +51,9 @@ type Result struct {
 	// after errors or Connection: close. Connections opened before the window
 	// are not counted.
 	Connects int64
-	// Probe is the interference probe's own Result when Options.Probe was
-	// set (nil otherwise): its responses, statuses, errors with examples,
-	// Latency (µs, from each intended send time when the probe was behind
-	// schedule, else from its write, as at a Rate), Uncorrected and TTFB,
-	// over the same window. None of it is in this Result's counts.
+	// Probe is the interference probe's own Result when Options.Probe was set: its
+	// counts, errors and histograms (µs, from intended send times) over the same
+	// window, none of it in this Result's counts.
 	Probe *Result
 	// ProbeSpec, in a probe's Result, is the Options.Probe it ran (path and
 	// interval); nil in a sample's own Result.
@@ -87,18 +69,15 @@ func (r *Result) RPS() float64 {
 	return float64(r.Responses) / r.Window.Seconds()
 }
 
-// SocketErrors is the number of connect, read, write and timeout errors
-// (status, check and generator errors excluded); the success gate requires
-// it to be 0 and counts Errors[Status], Errors[Check] and
-// Errors[Generator] on their own.
+// SocketErrors is the number of connect, read, write and timeout errors; the
+// success gate requires 0 and counts status, check and generator errors apart.
 func (r *Result) SocketErrors() int64 {
 	return r.Errors[Connect] + r.Errors[Read] + r.Errors[Write] + r.Errors[Timeout]
 }
 
-// GeneratorErrors is Errors[Generator]: failures of the load generator's
-// own resources (open-file limits, local ports, kernel memory). They are not
-// socket errors and say nothing about the server: a sample with any
-// measured the harness and is invalid.
+// GeneratorErrors is Errors[Generator], the load generator's own failures (open
+// files, local ports, kernel memory): any makes a sample invalid, as it measured
+// the harness, not the server.
 func (r *Result) GeneratorErrors() int64 {
 	return r.Errors[Generator]
 }

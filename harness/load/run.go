@@ -10,29 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Run is engine raw: it opens o.Connections connections to o.Addr, then
-// measures one window of o.Duration in which every connection runs a closed
-// loop of pipelined batches (o.Pipeline requests per write), or, when o.Rate
-// is set, sends one request at a time on its fixed schedule (constant-rate
-// mode, see the package doc), and returns the merged Result. When o.Check is
-// set, a sample of the counted responses is checked with it.
-//
-// Connections are opened before the window starts, each within o.Timeout; one
-// that fails is retried inside the window, where failures count as connect
-// errors. The window ends after o.Duration: connections are closed and
-// requests still in flight are dropped, counted neither as responses nor as
-// errors.
-//
-// Run returns an error only for invalid options (naming the field), a
-// failed eventfd, epoll or kqueue set-up other than the generator's own
-// errnos, and ctx.Err() if ctx is cancelled before the window ends; then the
-// Result covers the part of the window that ran (Window says how long).
-// Network trouble never makes Run fail: it goes into Result.Errors. Neither
-// does the generator running out of its own resources (class Generator): if
-// even the event loops' eventfd, epoll set or kqueue cannot be made (EMFILE
-// at a tiny open-file limit), Run returns at once a Result with Window 0, no
-// responses and Errors[Generator] 1, e.g. "eventfd: too many open files
-// (generator: RLIMIT_NOFILE 8 for 64 connections)".
+// Run is engine raw: it opens o.Connections connections, then for o.Duration runs
+// closed loops of o.Pipeline-deep batches, or at o.Rate one request at a time on
+// schedule, and returns the merged Result; network and generator trouble are Errors.
+// It fails only for bad options, a poller set-up, or ctx (returning what ran).
 func Run(ctx context.Context, o Options) (*Result, error) {
 	cfg, err := o.validate()
 	if err != nil {
@@ -89,10 +70,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	return r, nil
 }
 
-// setupFailed is the Result of a run whose set-up failed with the
-// generator's own errno: nothing measured (Window 0), one error of class
-// Generator whose example is err's message without "load: ", then
-// generatorHint.
+// setupFailed is the Result of a run whose set-up failed with the generator's own
+// errno: Window 0 and one Generator error, its example err's message without
+// "load: " plus generatorHint.
 func setupFailed(cfg config, err error, errno unix.Errno) *Result {
 	return &Result{
 		Latency:      hdrhistogram.New(1, cfg.maxMicros, 3),
@@ -105,10 +85,9 @@ func setupFailed(cfg config, err error, errno unix.Errno) *Result {
 	}
 }
 
-// runConns runs constant-rate mode for p (see Run) with a goroutine per
-// connection (conn.run): it opens the connections before the window, runs
-// the window, and returns the connections and when the caller cancelled
-// (zero if not).
+// runConns runs constant-rate mode for p with a goroutine per connection
+// (conn.run), opened before the window, and returns the connections and when the
+// caller cancelled (zero if not).
 func runConns(ctx context.Context, p *plan) ([]*conn, time.Time) {
 	cfg := p.config
 	conns := make([]*conn, cfg.Connections)

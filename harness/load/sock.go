@@ -32,18 +32,14 @@ func sockaddr(addr string) (unix.Sockaddr, error) {
 	return sa, nil
 }
 
-// sockoptHook, when not nil, runs on every socket engine raw opens (dial,
-// and the constant-rate dialer's Control), before its connect; an error it
-// returns is the connect's. Tests set it (before Run,
-// reset after) to restrict a socket's local ports (IP_LOCAL_PORT_RANGE) or
-// to inject an errno such as EADDRNOTAVAIL.
+// sockoptHook, when set, runs on every socket engine raw opens before its
+// connect, its error the connect's. Tests set it (before Run, reset after) to
+// restrict local ports or inject an errno such as EADDRNOTAVAIL.
 var sockoptHook func(fd int) error
 
-// dial opens a non-blocking TCP socket (newSocket: close-on-exec, and on
-// darwin SO_NOSIGPIPE; TCP_NODELAY as Go's net and wrk set it) and starts
-// connecting it to sa. It returns the socket
-// and whether the connect is still in progress (then writability reports its
-// end, and connectError its outcome); on an error no socket is left open.
+// dial opens a non-blocking TCP socket (newSocket; TCP_NODELAY as Go's net and
+// wrk set it) and starts connecting it to sa; inProgress means writability will
+// report the end (connectError). On an error no socket is left open.
 func dial(sa unix.Sockaddr) (fd int, inProgress bool, err error) {
 	family := unix.AF_INET
 	if _, ok := sa.(*unix.SockaddrInet6); ok {

@@ -10,12 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// newSocket opens a non-blocking, close-on-exec TCP socket of family
-// (unix.AF_INET, unix.AF_INET6) with SO_NOSIGPIPE. darwin has no
-// SOCK_NONBLOCK or SOCK_CLOEXEC: close-on-exec is set under
-// syscall.ForkLock, as Go's net does, so that no child inherits the socket.
-// It has no MSG_NOSIGNAL either: with SO_NOSIGPIPE a write to a closed peer
-// fails with EPIPE instead of raising SIGPIPE.
+// newSocket opens a non-blocking, close-on-exec TCP socket of family with
+// SO_NOSIGPIPE (darwin has neither SOCK_CLOEXEC nor MSG_NOSIGNAL): close-on-exec
+// is set under syscall.ForkLock, as Go's net does, so no child inherits it.
 func newSocket(family int) (int, error) {
 	syscall.ForkLock.RLock()
 	fd, err := unix.Socket(family, unix.SOCK_STREAM, 0)
@@ -37,10 +34,9 @@ func newSocket(family int) (int, error) {
 	return fd, nil
 }
 
-// readFD reads from the non-blocking socket fd into b (len(b) > 0) with one
-// read(2). It returns io.EOF when the peer closed its side, unix.EAGAIN when
-// nothing is there. darwin's system calls go through libSystem (unix.Read):
-// raw system calls are not supported there.
+// readFD reads from non-blocking socket fd into b (len(b) > 0) with one read(2):
+// io.EOF when the peer closed, unix.EAGAIN when nothing is there. darwin has no
+// raw system calls, so it goes through libSystem (unix.Read).
 func readFD(fd int, b []byte) (int, error) {
 	for {
 		n, err := unix.Read(fd, b)

@@ -17,11 +17,9 @@ func newSocket(family int) (int, error) {
 	return unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 }
 
-// readFD reads from the non-blocking socket fd into b (len(b) > 0) with one
-// read(2). It returns io.EOF when the peer closed its side, unix.EAGAIN when
-// nothing is there. It uses a raw system call: a read of a non-blocking
-// socket does not block, so the scheduler need not be told (this saves the
-// runtime's entersyscall/exitsyscall on every read).
+// readFD reads from non-blocking socket fd into b (len(b) > 0) with one raw
+// read(2), which cannot block, saving entersyscall/exitsyscall: io.EOF when the
+// peer closed, unix.EAGAIN when nothing is there.
 func readFD(fd int, b []byte) (int, error) {
 	for {
 		n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
@@ -77,10 +75,8 @@ func processCPUs() (int, bool) {
 	return set.Count(), true
 }
 
-// portRangeHint names the local ports connect picks from, for a generator
-// error's hint: "ip_local_port_range 32768-60999" as
-// /proc/sys/net/ipv4/ip_local_port_range gives it (the name alone if it
-// cannot be read).
+// portRangeHint names the local ports connect picks from, for a generator error's
+// hint: "ip_local_port_range 32768-60999" from /proc (the name alone if unreadable).
 func portRangeHint() string {
 	const name = "ip_local_port_range"
 	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")

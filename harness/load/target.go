@@ -6,10 +6,9 @@ import (
 	"net/url"
 )
 
-// Target fills the Options fields that a URL decides: Scheme, Addr
-// (host:port, the port defaulting to 80 or 443), Host (the URL's host as
-// written) and Path (path and query, "/" when empty). Errors name the URL:
-// a scheme other than http or https, no host, a user, or a fragment.
+// Target fills the Options fields a URL decides: Scheme, Addr (port defaulting to
+// 80 or 443), Host (as written) and Path (path and query, "/" when empty). Errors
+// name the URL: not http or https, no host, a user or a fragment.
 func Target(rawURL string) (Options, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {

@@ -8,11 +8,9 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// eventLoopReset clears the event-loop histograms of a monitored (Node)
-// server just before a sample's window (eventloop.Reset) and reports
-// whether it did. A failure is logged ("framework/variant test N=… c=…:
-// event loop: …") and leaves the sample without an event-loop reading;
-// it never fails the gate.
+// eventLoopReset clears a monitored (Node) server's event-loop histograms just
+// before a sample's window (eventloop.Reset) and reports whether it did; a
+// failure is logged, leaves the sample without a reading and never fails the gate.
 func (r *runner) eventLoopReset(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot) bool {
 	if !srv.Monitored() {
 		return false
@@ -24,10 +22,9 @@ func (r *runner) eventLoopReset(ctx context.Context, t Target, srv serverhost.Se
 	return true
 }
 
-// eventLoopRead reads the worst event-loop delay of the server's Node
-// processes right after the window (eventloop.Read), nil when the server is
-// not monitored, the reset before the window failed (already logged) or the
-// read fails (logged once here).
+// eventLoopRead reads the worst event-loop delay of the server's Node processes
+// right after the window (eventloop.Read); nil when not monitored, when the
+// reset failed or when the read fails (logged).
 func (r *runner) eventLoopRead(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, reset bool) *model.EventLoop {
 	if !reset {
 		return nil

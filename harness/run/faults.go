@@ -11,11 +11,9 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// serverWatch follows one target's server through one round. Once the
-// server is seen to have exited, exited holds why the rest of the round is
-// not measured, e.g. "the server exited during json c=2 in round 1 (exit
-// status 2)"; every later shot of the round becomes a sweep.Skipped sample
-// with that reason. The next round starts a fresh server.
+// serverWatch follows one target's server through one round. Once the server
+// is seen exited, exited says why, and every later shot of the round becomes a
+// sweep.Skipped sample with that reason; the next round starts a fresh server.
 type serverWatch struct {
 	srv    serverhost.Server
 	target Target
@@ -47,10 +45,9 @@ func (r *runner) before(w *serverWatch, next string) string {
 	return w.exited
 }
 
-// exitedDuring checks the server once a step has run: if it exited
-// meanwhile (and was not seen gone before), it returns the text the
-// sample's gate reason gets, "server exited during the sample (exit status
-// 2)"; the caller then calls serverExited. It returns "" otherwise.
+// exitedDuring checks the server after a step: if it exited meanwhile (not seen
+// gone before), it returns the sample's gate reason, "server exited during the
+// sample (exit status 2)", and the caller calls serverExited; else "".
 func (w *serverWatch) exitedDuring() string {
 	if w.exited != "" || !w.gone() {
 		return ""
@@ -104,13 +101,9 @@ func openFileLimit() uint64 {
 	return rl.Cur
 }
 
-// fdPreflight returns the warning the run logs when limit (open files,
-// RLIMIT_NOFILE) is below the most connections any of tests opens plus
-// fdSpare, naming that test and level: "harness: open-file limit 64 is
-// below json c=200 + 64 spare; those samples may fail as harness faults (ulimit -n)".
-// The load generator then runs out of descriptors, and the samples fail
-// the gate as a harness fault (class generator). It returns "" when the
-// limit is enough or unknown (0).
+// fdPreflight returns the warning the run logs when limit (RLIMIT_NOFILE) is
+// below the most connections of any test plus fdSpare, naming the test and level:
+// those samples would fail as harness faults. "" when enough or unknown (0).
 func fdPreflight(limit uint64, tests []suite.Test) string {
 	most, level := 0, ""
 	for _, t := range tests {

@@ -23,11 +23,9 @@ type Page struct {
 	Err string
 }
 
-// Fetch starts target t (one of the run's targets, already built) on a
-// fresh copy of the dataset, GETs every selected test's Path once, in
-// suite order, with verification's request headers (verify.Fetch, the
-// tests' response timeout), stops it and returns the pages. Errors: t is
-// not a target of the run, could not be built or started, ctx ended.
+// Fetch starts target t (built, one of the run's) on a fresh dataset copy, GETs
+// every selected test's Path once in suite order with verification's headers and
+// timeout (verify.Fetch), stops it and returns the pages.
 type Fetch func(ctx context.Context, t Target) ([]Page, error)
 
 // beforeMeasure calls Config.BeforeMeasure, if set, and records the

@@ -6,17 +6,9 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// PlanSeconds is the planned measuring time of a run in seconds: for each
-// of targets framework variants and each of rounds rounds, every test's
-// warmup (once per test and round) plus one window (the test's duration)
-// per shot: each N (queries, updates) × each concurrency level, and the
-// constant-rate shot when the test has a rate. Builds, server starts,
-// verification and probes are not in it; the progress ETA scales it by the
-// wall time each planned second has taken so far (progress.ETA).
-//
-// suites/smoke.yaml, one target, one round: 6 tests × (0.2 s warmup + 1 s
-// at c=8 + 1 s at 200 requests/s) + page (0.2 + 1 + 1 s at 50 requests/s)
-// + page-hit (0.2 + 1 s) = 16.6 s.
+// PlanSeconds is a run's planned measuring time in seconds: per target and
+// round, each test's warmup plus one window per shot (each N × each level, plus
+// the rate shot). Builds, starts, verification and probes are not in it.
 func PlanSeconds(tests []suite.Test, targets, rounds int) float64 {
 	var per time.Duration
 	for _, t := range tests {

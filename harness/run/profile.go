@@ -22,13 +22,9 @@ import (
 // latest), a Go adapter when it stops the profile.
 const profileStopGrace = 20 * time.Second
 
-// profileRound is the round Config.Profile adds after the measured ones,
-// whose load is never a sample: for each target and each test it measured
-// (verified, not broken), a fresh server profiled into a scratch folder,
-// the test's load for warmup + duration at one level (profileLevel), the
-// server stopped, and its profiles moved to profiles/FW/VARIANT/ of the
-// run folder (collectProfiles), recorded in results.json (Profiles) and
-// logged one line each.
+// profileRound is Config.Profile's round, never a sample: per target and measured
+// test, a fresh profiled server under the test's load (warmup + duration at
+// profileLevel), its profiles moved to profiles/FW/VARIANT/ and into results.json.
 func (r *runner) profileRound(ctx context.Context) error {
 	peaks := ratio.PeakRounds(r.rec.File())
 	r.logf("profile round: one profiled server per framework variant and test, at its peak level (else the highest); nothing of it is a sample")
@@ -59,10 +55,9 @@ func profileLevel(t Target, test suite.Test, peaks map[ratio.Key]ratio.Rounds) (
 	return slices.Max(test.Concurrency), "the highest level"
 }
 
-// profileTest profiles one test on one target (profileRound). A server
-// that does not start or writes no profile is logged and recorded with an
-// Error; errors returned (which end the run) are the load engine's and
-// the recorder's.
+// profileTest profiles one test on one target (profileRound); a server that does
+// not start or writes no profile is logged and recorded with an Error. Its
+// errors, which end the run, are the load engine's and the recorder's.
 func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, peaks map[ratio.Key]ratio.Rounds) error {
 	conns, how := profileLevel(t, test, peaks)
 	d := test.Warmup + test.Duration

@@ -44,13 +44,9 @@ import (
 type Target struct {
 	Spec    *framework.Spec
 	Variant framework.Variant
-	// Label is the variant name results record for this target (its
-	// frameworks entry, verdicts and samples' key) and logs, server logs
-	// and database copies are named by; empty means Variant.Name. It tells
-	// apart two targets of one variant, e.g. "default@base" and
-	// "default@new" for two source trees (Spec.Dir) of one adapter, which
-	// are built separately. Letters, digits and . _ @ + - only, starting
-	// with a letter or digit.
+	// Label, when set, replaces Variant.Name in results, logs and file names, to
+	// tell two targets of one variant apart ("default@base", "default@new" for two
+	// source trees); letters, digits and . _ @ + -, starting with a letter or digit.
 	Label string
 }
 
@@ -84,20 +80,17 @@ type Config struct {
 	RunID string
 	// Seed seeds the per-round shuffles; 0 means one drawn from the clock.
 	Seed int64
-	// Rounds is how many times every level of every test is measured,
-	// frameworks shuffled per round; 0 means the suite's rounds. It is
-	// recorded as results.Suite.Rounds. Bench and Verify return an error
-	// when it (or the suite's, when 0) is below 1.
+	// Rounds is how many times every level of every test is measured, frameworks
+	// shuffled per round (0: the suite's; below 1 is an error); recorded as
+	// results.Suite.Rounds.
 	Rounds int
 	// Keep keeps each framework's database copy after its round.
 	Keep bool
 	// Log receives one progress line per step; nil discards them.
 	Log io.Writer
-	// Progress, when not nil, is called just before each measured shot
-	// (after the test's warmup) with the shot and how far the run is
-	// (planned measuring time done and in all, wall time since the builds
-	// ended); the shot's sample line is the next line written to Log.
-	// progress.Line's Step fits it.
+	// Progress, when set, is called just before each measured shot (after the
+	// test's warmup) with the shot and the run's progress; the shot's sample line
+	// is the next line on Log. progress.Line's Step fits it.
 	Progress func(progress.Step)
 	// StopGrace is how long a server gets between SIGTERM and SIGKILL.
 	StopGrace time.Duration
@@ -108,24 +101,19 @@ type Config struct {
 	// Shard is the slice of the plan Targets are (ShardTargets; zero for
 	// the whole plan), recorded in results.json as File.Shard ("2/8").
 	Shard model.Shard
-	// BeforeMeasure, when not nil, is called by Bench once after the
-	// builds and before the first round with a Fetch of every selected
-	// test's response from any target (pages.go). The verdicts it returns
-	// are recorded in results.json (File.Equivalence); an error it returns
-	// ends the run before anything is measured, and Bench returns it.
-	// tfbench ab's byte-equivalence check sets it.
+	// BeforeMeasure, when set, is called once after the builds and before the
+	// first round with a Fetch of any target's pages (tfbench ab); its verdicts go
+	// to File.Equivalence, and its error ends the run before anything is measured.
 	BeforeMeasure func(ctx context.Context, fetch Fetch) ([]results.Equivalence, error)
 
-	// Profile adds one profiled round after the measured ones: per target
-	// and test a fresh server with CPU profiling on, the test's load, its
-	// profiles under runs/<RunID>/profiles/ and in results.json (Profiles);
-	// nothing of it is a sample (profile.go, docs/profiles.md).
+	// Profile adds one profiled round after the measured ones: per target and test
+	// a fresh CPU-profiled server under the test's load, its profiles under
+	// runs/<RunID>/profiles/ and in results.json, no samples (docs/profiles.md).
 	Profile bool
 
-	// ServerHost, when set, is where the servers are built and run: another
-	// machine reached through harness/agent (issue 18). The generator then
-	// has this whole machine and the servers that one; nil is this machine,
-	// split into a generator and a server CPU set.
+	// ServerHost, when set, builds and runs the servers on another machine through
+	// harness/agent (issue 18), giving the generator this whole machine; nil is
+	// this machine, split into a generator and a server CPU set.
 	ServerHost serverhost.Host
 
 	// dateRecheck, when set, is verification's Date re-check delay
@@ -137,24 +125,10 @@ type Config struct {
 // DatasetPath is where the run keeps the source dataset inside WorkDir.
 func DatasetPath(workDir string) string { return serverhost.DatasetPath(workDir) }
 
-// Bench runs cfg and returns the results and the path of results.json,
-// which is rewritten after every sample. When ctx is cancelled it stops
-// the servers, records the run as interrupted and returns ctx's error with
-// the results measured so far.
-//
-// A server's misbehaviour never ends the run; it fails samples (sweep.Gate
-// reasons): a server that exits during a sample fails it with "server
-// exited during the sample (exit status 2)" and the rest of its round is
-// recorded as sweep.Skipped samples ("not measured: the server exited
-// during json c=2 in round 1 (exit status 2)"; the next round starts a
-// fresh server); render counts that cannot be read fail the sample
-// ("render counts: …"); lines naming SQLITE_BUSY in the server's log during
-// a sample fill Sample.ServerLogFaults. Before measuring, Bench logs a
-// warning when the open-file limit is below the most connections of a test
-// plus 64 (fdPreflight). When the run is over, the source dataset's bytes
-// are compared with what they were at its start; a change is an error
-// ("dataset source P changed during the run (sha256 … → …)", joined to any
-// other) and the results keep the status they were measured with.
+// Bench runs cfg and returns the results and results.json's path, rewritten
+// after every sample; a cancelled ctx stops the servers and records the run as
+// interrupted. A misbehaving server fails samples (sweep.Gate), never the run;
+// a source dataset changed during the run is an error joined to any other.
 func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	r, err := newRunner(ctx, cfg)
 	if err != nil {
@@ -381,10 +355,9 @@ func (r *runner) bench(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// buildAll builds every framework once per runtime its selected variants
-// run on (a build whose sources and runtime are unchanged since the last
-// run is reused: stage.Stage) and records each target; a failed
-// build marks the targets that need it broken and the run goes on.
+// buildAll builds every adapter once per runtime its selected variants run on
+// (stage.Stage reuses unchanged builds) and records each target; a failed build
+// marks the targets that need it broken, and the run goes on.
 func (r *runner) buildAll(ctx context.Context) error {
 	tried := map[string]bool{}
 	for _, t := range r.cfg.Targets {
@@ -433,10 +406,9 @@ func absDir(s *framework.Spec) string {
 	return d
 }
 
-// buildTag tells the build folders of an adapter's source trees apart: ""
-// for the source folder of the adapter's first target, else "@" and the
-// first 8 hex digits of the SHA-256 of the folder's absolute path (stable
-// across runs, so its build is reused).
+// buildTag tells apart the build folders of an adapter's source trees: "" for
+// its first target's folder, else "@" and 8 hex digits of the SHA-256 of the
+// folder's absolute path (stable across runs, so its build is reused).
 func (r *runner) buildTag(t Target) string {
 	d := absDir(t.Spec)
 	if d == r.firstDir[t.Spec.Name] {
@@ -664,10 +636,9 @@ func reasonSuffix(reasons []string) string {
 	return " (" + strings.Join(reasons, "; ") + ")"
 }
 
-// test measures one test of one target in one round: a warmup at the
-// highest level, then every N and level. Once the server has exited, what
-// is left of the round is not measured: each remaining shot is recorded as
-// a sweep.Skipped sample saying where the server was seen gone.
+// test measures one test of a target in a round: a warmup at the highest
+// level, then every N and level. Once the server has exited, each remaining
+// shot is recorded as a sweep.Skipped sample saying where it was seen gone.
 func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) error {
 	t, srv, round := w.target, w.srv, w.round
 	path := testPath(t, test)
@@ -798,11 +769,9 @@ type engineOptions struct {
 	load.Options
 }
 
-// options builds the load run of one shot: the suite's engine, the fixed
-// request of the test type, and (engine raw) the test type's rule checked on
-// a sample of responses under load (verify.Checker; for page
-// verify.PageChecker against the World table of the server's copy, read
-// here, before each shot).
+// options builds the load run of one shot: the suite's engine, the test type's
+// request and (engine raw) its rule checked on sampled responses (verify.Checker;
+// for page, verify.PageChecker against the server's World read before each shot).
 func (r *runner) options(srv serverhost.Server, test suite.Test, sh shot) (engineOptions, error) {
 	e, err := load.EngineFor(test.Engine)
 	if err != nil {
@@ -837,11 +806,9 @@ const pageCheckBytes = 16 << 20
 // worldReadTimeout bounds reading the World table before a page shot.
 const worldReadTimeout = 30 * time.Second
 
-// pageCheck is the check of a page shot of n rows under load
-// (verify.PageChecker), against the World table read from srv's database
-// copy now, just before the shot: the copy changes between tests (updates
-// write it). A copy that cannot be read fails every checked response with
-// the error, so the sample's gate fails and the run goes on.
+// pageCheck is the check of a page shot of n rows under load (verify.PageChecker)
+// against the World of srv's copy read now, since updates change it between tests;
+// an unreadable copy fails every checked response, so the gate fails, not the run.
 func (r *runner) pageCheck(srv serverhost.Server, n int) func(int, http.Header, []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), worldReadTimeout)
 	defer cancel()
@@ -870,13 +837,9 @@ func (r *runner) key(t Target, test suite.Test, sh shot, round int) model.Key {
 	}
 }
 
-// measure runs one sample and reads around it the server's and the
-// generator's CPU, the adapter's render counts, a Node server's event-loop
-// delay (eventLoopReset, eventLoopRead: a failure is logged, never a gate
-// failure) and what the server wrote to its log. Render counts that cannot
-// be read fail the sample's gate ("render counts: GET …: …"); lines of the
-// log naming SQLITE_BUSY are counted in ServerLogFaults. Errors (which end
-// the run) are the load engine's: invalid options, ctx ending.
+// measure runs one sample, reading around it server and generator CPU, render
+// counts (unreadable: a gate failure), a Node server's event-loop delay (a failure
+// is only logged) and SQLITE_BUSY log lines. Its errors, the engine's, end the run.
 func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (model.Sample, error) {
 	o, err := r.options(srv, test, sh)
 	if err != nil {

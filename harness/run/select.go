@@ -9,10 +9,8 @@ import (
 )
 
 // Select resolves the CLI's NAME, NAME:VARIANT or NAME:* items against the
-// adapters discovered in dir. No items, or NAME alone, selects every
-// variant not marked `by_name: true`; NAME:* selects all of NAME's. An
-// unknown name is an error listing the adapters; an unknown variant one
-// listing the adapter's variants.
+// adapters in dir: no items or NAME alone select every variant not `by_name:
+// true`, NAME:* all of NAME's. Unknown names or variants list what exists.
 func Select(specs []*framework.Spec, items []string, dir string) ([]Target, error) {
 	var out []Target
 	add := func(s *framework.Spec, all bool) {

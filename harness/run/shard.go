@@ -9,18 +9,10 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 )
 
-// ShardTargets returns shard s of targets (Select's, after --frameworks): the
-// targets other than the reference model.Reference, sorted by
-// Name ("framework/variant"), cut into N contiguous slices in that order
-// (the first M mod N slices of M targets hold one more), slice I of them,
-// plus the reference, so that every shard is interleaved with its own
-// go-stdlib as the nightly jobs are. The result is sorted by Name. The
-// same targets give the same slices whatever their order; adding or
-// removing an adapter moves the cuts. The reference comes from targets,
-// or from specs (discovered in dir) when --frameworks left it out. The
-// zero Shard returns targets as they are. Errors, naming the shard: no
-// variant besides the reference, N above the count of the others (naming
-// it), no reference in dir.
+// ShardTargets returns shard s of targets: slice s.I of s.N contiguous slices
+// of the non-reference targets sorted by name (the first M mod N one longer),
+// plus model.Reference, from specs in dir if targets lack it, so each shard has
+// its own ratios. The zero Shard returns targets as they are.
 func ShardTargets(s model.Shard, targets []Target, specs []*framework.Spec, dir string) ([]Target, error) {
 	if s.N == 0 {
 		return targets, nil

@@ -9,13 +9,9 @@ import (
 	"github.com/tfbench/tfbench/harness/serverhost"
 )
 
-// Verify builds and starts every target of cfg once, on a fresh copy of the
-// dataset, runs verification on the selected tests and stops it again. It
-// measures nothing; the verdicts are also recorded in the run's
-// results.json. A target that cannot be built or started is returned with
-// its Framework.Error set. As Bench does, it bounds each verification
-// request by the selected tests' response timeout and returns an error when
-// the source dataset changed during the run.
+// Verify builds and starts every target of cfg once on a fresh dataset copy and
+// verifies the selected tests, measuring nothing; verdicts also go to results.json.
+// A target that cannot build or start has Framework.Error set; errors are as Bench's.
 func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Verification, string, error) {
 	if cfg.RunID == "" {
 		cfg.RunID = "verify-" + time.Now().UTC().Format("20060102-150405")

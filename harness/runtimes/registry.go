@@ -24,14 +24,9 @@ import (
 // compressed) so a misbehaving registry cannot fill the disk.
 const maxTarball = 512 << 20
 
-// fetchPackage downloads name@version from the npm registry at registry
-// (a base URL such as DefaultRegistry) and unpacks its "package/" folder
-// into dir (created). The tarball is read from the version's metadata
-// (GET registry/name/version: dist.tarball, dist.integrity) and must match
-// its sha512 integrity. Errors name the package and the URL: a request
-// failing or answering other than 200, metadata without a tarball or a
-// sha512 integrity, a digest mismatch, a tarball over maxTarball, an entry
-// that is not a file, folder or symbolic link inside the package.
+// fetchPackage downloads name@version from the npm registry at registry (a base
+// URL) via its metadata's dist.tarball, checks the sha512 dist.integrity and
+// unpacks "package/" into dir (created). Errors name the package and the URL.
 func fetchPackage(ctx context.Context, registry, name, version, dir string) error {
 	where := name + "@" + version
 	metaURL, err := url.JoinPath(registry, url.PathEscape(name), version)

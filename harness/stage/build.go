@@ -35,24 +35,10 @@ func BuildCmd(ctx context.Context, s *framework.Spec, buildDir string, log io.Wr
 	return BuildCmdWith(ctx, s, buildDir, runtimes.Runtime{}, log)
 }
 
-// BuildCmdWith runs the adapter's build command (if any) with `sh -c` in Dir,
-// with the parent's environment plus NODE_ENV=production,
-// TFBENCH_BUILD_DIR=buildDir (created if missing; made absolute) and the
-// adapter's `env:` (a variant's only in its own build: Spec.ForVariant),
-// and rt.BinDir first on PATH (before every directory of the parent's PATH,
-// so whatever node the machine has comes later), and TFBENCH_OWNER
-// (framework.EnvOwner).
-// Output (stdout and stderr) goes to log (nil discards it).
-// The build runs in its own process group (supervise.Run), killed as a
-// whole when ctx ends, and supervise.KillAll kills it too. Processes the
-// build left running (its group, or tagged with its TFBENCH_OWNER after
-// leaving the group: a daemon) are killed (SIGKILL) once the build command
-// ends, and a log line names them. An adapter without build returns nil at
-// once. Errors, each naming the framework: the adapter's `runtime:` is a
-// pinned node@X.Y.Z and rt is neither that node nor the pinned runtime of
-// one of its variants (the build would run on the wrong Node.js); the
-// harness is exiting (KillAll ran; errors.Is supervise.ErrExiting); the
-// build failing, with the exit status and the last lines of output.
+// BuildCmdWith runs the adapter's build command, if any, with `sh -c` in Dir,
+// buildEnv (TFBENCH_BUILD_DIR=buildDir, created; rt.BinDir first on PATH) and
+// output to log (nil discards), in a process group (supervise.Run) killed with
+// ctx. An adapter pinning node@X.Y.Z needs rt to be its or a variant's node.
 func BuildCmdWith(ctx context.Context, s *framework.Spec, buildDir string, rt runtimes.Runtime, log io.Writer) error {
 	if s.Build == "" {
 		return nil

@@ -16,10 +16,9 @@ import (
 // largest here is about 100 kB gzipped.
 const maxSources = 64 << 20
 
-// PackSources is a gzipped tar of the files SourceHash covers under dir
-// (node_modules and .git left out), in lexical order, with their
-// executable bits and symbolic links: what a server host on another
-// machine builds from (harness/agent). Errors name the file.
+// PackSources is a gzipped tar of the files SourceHash covers under dir, in
+// lexical order with executable bits and symbolic links: what a server host on
+// another machine builds from (harness/agent). Errors name the file.
 func PackSources(dir string) ([]byte, error) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)

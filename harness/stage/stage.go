@@ -65,15 +65,9 @@ type stamp struct {
 	Seconds float64   `json:"seconds"`
 }
 
-// SourceHash returns the hex SHA-256 of everything a build of the adapter
-// on runtime rt depends on: BuildFormat, the build command, rt.String()
-// (the exact Go or Node.js version), and every file under Dir except
-// directories named node_modules or .git: for each, in lexical order, its
-// slash-separated relative path, whether it is executable, and its bytes
-// (a symbolic link: its target). framework.yaml and any lockfile are
-// among those files, so a change of dependency or of any source makes a
-// new hash. Errors: Dir cannot be walked or a file read, or it holds
-// something other than files, directories and symbolic links.
+// SourceHash returns the hex SHA-256 of all a build of the adapter on rt depends
+// on: BuildFormat, the build command, rt.String() and every file under Dir except
+// node_modules and .git (path, executable bit, bytes or link target, lockfiles too).
 func SourceHash(s *framework.Spec, rt runtimes.Runtime) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "tfbench build %d\nbuild %q\nruntime %q\n", BuildFormat, s.Build, rt.String())
@@ -159,10 +153,9 @@ func RuntimeSlug(spec string) string {
 	return strings.ReplaceAll(spec, "@", "-")
 }
 
-// StageRoot is where a harness with work folder workDir (.tfbench) stages
-// the build of adapter s that variant v runs: workDir/build/NAME/RUNTIME
-// (RuntimeSlug of s.RuntimeOf(v)), or RUNTIME+VARIANT for a variant with
-// its own `build:`; one place for every command, so builds are shared.
+// StageRoot is where the build of adapter s for variant v is staged in workDir
+// (.tfbench): build/NAME/RUNTIME (RuntimeSlug), +VARIANT for a variant with its
+// own `build:`; one place for every command, so builds are shared.
 func StageRoot(workDir string, s *framework.Spec, v framework.Variant) string {
 	dir := RuntimeSlug(s.RuntimeOf(v))
 	if v.Build != "" {
@@ -171,23 +164,10 @@ func StageRoot(workDir string, s *framework.Spec, v framework.Variant) string {
 	return filepath.Join(workDir, "build", s.Name, dir)
 }
 
-// Stage builds the adapter for runtime rt in root (normally
-// StageRoot(".tfbench", spec, variant)), outside the source tree, and
-// skips the work when nothing changed:
-//
-//   - It computes SourceHash(s, rt). If root/build.json records a finished
-//     build of that hash, the Build is returned with Cached set, at once.
-//   - Otherwise root is emptied, the sources are copied to root/src (the
-//     files SourceHash covers: node_modules and .git are left out, so an
-//     adapter's `build` starts with its own install, e.g. `npm ci`), the
-//     build command runs there (BuildCmdWith, TFBENCH_BUILD_DIR=root/out),
-//     and build.json is written (atomically) only when it succeeds; a
-//     failed or interrupted build leaves no stamp and is redone next time.
-//
-// Output of the build goes to log (nil discards it). Errors name the
-// framework: hashing or copying fails, root cannot be emptied or made, the
-// build fails (with its last lines of output), rt is not the adapter's
-// pinned runtime (see BuildCmdWith), ctx ends.
+// Stage builds the adapter for rt in root (StageRoot), outside the source tree.
+// If root/build.json records SourceHash(s, rt) it returns that Build, Cached;
+// else it empties root, copies the sources to root/src (without node_modules or
+// .git), builds there (BuildCmdWith) and stamps build.json only on success.
 func Stage(ctx context.Context, s *framework.Spec, root string, rt runtimes.Runtime, log io.Writer) (*Build, error) {
 	if log == nil {
 		log = io.Discard

@@ -72,18 +72,10 @@ func unregister(tag string) {
 	delete(registry.live, tag)
 }
 
-// KillAll sends SIGKILL at once, without waiting for anything, to every
-// server and build this harness started and has not yet seen end: their
-// process groups, the processes tagged with their TFBENCH_OWNER
-// (framework.EnvOwner; any tag this harness gave out), the processes
-// Server.Processes or Stop saw as theirs, and the descendants of all of
-// these. It is meant for the second Ctrl-C, just before the harness exits;
-// afterwards Start and Run fail with ErrExiting. It costs one walk of the process
-// table (procs.Table: /proc, or sysctl on darwin) and a read of the
-// environment of each process younger than the harness. It returns how
-// many servers and builds it found registered; processes it could not
-// signal are left to Pdeathsig on Linux (the group leaders die with the
-// harness; darwin has none, see groupAttr).
+// KillAll sends SIGKILL, without waiting, to every server and build this harness
+// started and has not seen end: their process groups, processes tagged with their
+// TFBENCH_OWNER, and descendants; it returns how many were registered. Meant for
+// the second Ctrl-C: afterwards Start and Run fail with ErrExiting.
 func KillAll() int {
 	registry.Lock()
 	registry.exiting = true
@@ -117,10 +109,9 @@ func KillAll() int {
 	return len(entries)
 }
 
-// OwnedBy returns the live processes whose TFBENCH_OWNER names the
-// harness process harnessPid ("<harnessPid>-<n>"): what a harness left
-// running. Tests use it to check that nothing survived. Errors: the
-// process table cannot be read (procs.Table).
+// OwnedBy returns the live processes whose TFBENCH_OWNER names the harness
+// process harnessPid ("<harnessPid>-<n>"): what it left running. Tests use it
+// to check that nothing survived.
 func OwnedBy(harnessPid int) ([]procs.Proc, error) {
 	ps, err := procs.Table()
 	if err != nil {
@@ -146,10 +137,9 @@ func killLeftovers(pgid int, owner string) []procs.Proc {
 	return left
 }
 
-// since returns the processes of ps started at or after start
-// (procs.Proc.Start: clock ticks after boot on Linux, µs on darwin): a tag is only inherited by
-// processes younger than the one it was given to, so Tagged need not read
-// the environment of older ones.
+// since returns the processes of ps started at or after start (procs.Proc.Start:
+// clock ticks after boot on Linux, µs on darwin); only these can have inherited a
+// tag, so Tagged need not read older processes' environments.
 func since(ps []procs.Proc, start uint64) []procs.Proc {
 	out := make([]procs.Proc, 0, len(ps))
 	for _, p := range ps {
@@ -190,10 +180,9 @@ func dedup(ps []procs.Proc) []procs.Proc {
 	return out
 }
 
-// KillOwnedBy sends SIGKILL to what the harness process harnessPid left
-// running: the processes its TFBENCH_OWNER tags name and their
-// descendants (an agent that died mid-run, issue 18). It returns how many
-// it signalled.
+// KillOwnedBy sends SIGKILL to what the harness process harnessPid left running
+// (the processes its TFBENCH_OWNER tags name, and their descendants: an agent
+// that died mid-run, issue 18) and returns how many it signalled.
 func KillOwnedBy(harnessPid int) (int, error) {
 	ps, err := procs.Table()
 	if err != nil {

@@ -43,13 +43,10 @@ func conflicts(ip string) bool {
 	return false
 }
 
-// holderOf finds the process holding TCP port on 127.0.0.1 (a listener
-// first; unless listenOnly, any other socket bound there) from the
-// kernel's socket tables (tcpSockets: gopsutil net.Connections; lsof on
-// darwin). It returns the pid
-// (0 when unknown) and a text for errors: "pid 987 (nginx)", "a process
-// of another user" (the socket's owner is not readable), or "an unknown
-// process" (no socket found: it was just closed).
+// holderOf finds the process holding TCP port on 127.0.0.1 in the kernel's
+// socket tables (a listener, else, unless listenOnly, any socket bound there).
+// It returns its pid, 0 when unknown, and a text for errors: "pid 987 (nginx)",
+// "a process of another user" or "an unknown process".
 func holderOf(ctx context.Context, port int, listenOnly bool) (int, string) {
 	conns, err := tcpSockets(ctx, 0)
 	if err != nil {
@@ -82,11 +79,9 @@ func holderOf(ctx context.Context, port int, listenOnly bool) (int, string) {
 	return int(found.Pid), fmt.Sprintf("pid %d (%s)", found.Pid, comm)
 }
 
-// checkListener makes sure the listener that answered the ready check on
-// port is one of the server's processes (Processes), not another program
-// that held the port (the server lost the race for it but stayed up).
-// Errors only on evidence: a listener on the port that belongs to no
-// process of the server; a listener it cannot find at all is let pass.
+// checkListener makes sure the listener that answered the ready check on port
+// is one of the server's processes, not another program holding the port. It
+// errs only on evidence: a listener it cannot find at all passes.
 func (s *Server) checkListener(ctx context.Context, port int) error {
 	mine, err := s.Processes()
 	if err != nil {

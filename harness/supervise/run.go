@@ -9,10 +9,9 @@ import (
 	"github.com/tfbench/tfbench/internal/procs"
 )
 
-// Run runs cmd (from exec.CommandContext: a build) to its end in a process
-// group of its own, its env plus a new TFBENCH_OWNER tag, killed when the
-// context ends or KillAll runs; what it left running is then killed and
-// returned. Errors: ErrExiting, cmd.Start's (cmd.Process nil) or cmd.Wait's.
+// Run runs cmd (a build) to its end in a process group of its own with a new
+// TFBENCH_OWNER tag, killed when its context ends or KillAll runs, then kills
+// and returns what it left running. After KillAll it returns ErrExiting.
 func Run(cmd *exec.Cmd) (left []procs.Proc, err error) {
 	owner, err := register()
 	if err != nil {

@@ -59,30 +59,21 @@ type StartOptions struct {
 	LogPath string
 	// ReadyTimeout overrides the spec's ready_timeout; 0 keeps the spec's.
 	ReadyTimeout time.Duration
-	// Runtime is the installed runtime of the variant (runtimes.EnsureRuntime
-	// of Spec.RuntimeOf(variant)); its BinDir goes first on PATH. Required
-	// when that runtime is a pinned node@X.Y.Z; the zero Runtime otherwise
-	// leaves PATH as it is.
+	// Runtime is the variant's installed runtime (runtimes.EnsureRuntime); its
+	// BinDir goes first on PATH. Required when that runtime is a pinned
+	// node@X.Y.Z; the zero Runtime leaves PATH as it is.
 	Runtime runtimes.Runtime
-	// EventLoopPreload is the event-loop monitor script
-	// (eventloop.WritePreload) and EventLoopDir the folder for its sockets
-	// (eventloop.Dir). When both are set and the variant runs on a pinned
-	// node@X.Y.Z, every Node process of the server preloads the script
-	// (NODE_OPTIONS, eventloop.Env): Start creates the folder, Stop
-	// removes it, and Server.EventLoopDir names it. Builds never get it.
+	// EventLoopPreload (eventloop.WritePreload) and EventLoopDir (eventloop.Dir),
+	// both set, make every Node process of a pinned-node server preload the monitor:
+	// Start creates the folder, Stop removes it. Builds never get it.
 	EventLoopPreload, EventLoopDir string
-	// ProfileDir, when set, profiles the server's CPU into this folder
-	// (created; emptied before each attempt): every server gets
-	// EnvCPUProfile naming ProfileDir/CPUProfileName (a Go adapter writes
-	// its pprof there), and a variant on a pinned node@X.Y.Z runs every
-	// Node process with --cpu-prof into the folder (eventloop.ProfileEnv;
-	// the preload makes Stop's SIGTERM a normal exit, so Node writes it).
-	// Server.ProfileDir names it; Stop leaves it.
+	// ProfileDir, when set, profiles the server's CPU into this folder (emptied
+	// before each attempt): EnvCPUProfile for every server, --cpu-prof for pinned
+	// Node (eventloop.ProfileEnv). Stop leaves it.
 	ProfileDir string
-	// AllInterfaces has the server listen on every interface: HOST and
-	// HOSTNAME are set to 0.0.0.0 after the spec's and variant's env, so a
-	// generator on another host reaches it (issue 18). Readiness is still
-	// polled on 127.0.0.1.
+	// AllInterfaces sets HOST and HOSTNAME to 0.0.0.0, after the spec's and
+	// variant's env, so a generator on another host reaches the server (issue
+	// 18); readiness is still polled on 127.0.0.1.
 	AllInterfaces bool
 }
 
@@ -95,9 +86,8 @@ const EnvCPUProfile = "TFBENCH_CPU_PROFILE"
 const CPUProfileName = "cpu.pprof"
 
 // Server is a started, ready server. Its process group holds the start
-// command's shell and everything it spawned; processes that left the group
-// (setsid, setpgid, a double fork) are found by their TFBENCH_OWNER tag
-// and by the descendants seen earlier (Processes). Stop ends them all.
+// command's shell and all it spawned; processes that left the group are found
+// by their TFBENCH_OWNER tag and as descendants seen earlier (Processes).
 type Server struct {
 	// Spec is the adapter the server belongs to.
 	Spec *framework.Spec
@@ -151,11 +141,9 @@ func FreePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// serverEnv returns the environment a server of variant v gets: the
-// parent's environment, then PORT, DATABASE_PATH, NODE_ENV=production and
-// TFBENCH_BUILD_DIR, then the spec's env, then the variant's env (a later
-// entry for the same name wins, as in os/exec), and last PATH with binDir
-// first (runtimes.WithBinDir; nothing when binDir is empty).
+// serverEnv is a server's environment: the parent's, PORT, DATABASE_PATH,
+// NODE_ENV=production, TFBENCH_BUILD_DIR, the spec's env, the variant's (later
+// wins, as in os/exec), and last PATH with binDir first (runtimes.WithBinDir).
 func serverEnv(s *framework.Spec, v framework.Variant, port int, dbPath, buildDir, binDir string) []string {
 	env := append(os.Environ(),
 		framework.EnvPort+"="+strconv.Itoa(port),
@@ -172,39 +160,10 @@ func serverEnv(s *framework.Spec, v framework.Variant, port int, dbPath, buildDi
 	return runtimes.WithBinDir(env, binDir)
 }
 
-// Start runs the variant's start command (`sh -c`, in the adapter's
-// directory) as the leader of a new process group, pinned to o.CPUs from
-// birth, with stdout and stderr appended to o.LogPath, and waits until GET
-// BaseURL+Ready answers 200 (polled every 50 ms). The server must listen on
-// 127.0.0.1:PORT itself (not through a proxy of another process tree): once
-// it answers, the listener on the port must be one of its processes. The
-// environment is described at serverEnv: the parent's plus PORT,
-// DATABASE_PATH, NODE_ENV=production, TFBENCH_BUILD_DIR, spec env and
-// variant env, with o.Runtime.BinDir first on PATH, and last TFBENCH_OWNER
-// (framework.EnvOwner, Server.Owner); a monitored Node server also gets the
-// event-loop preload (StartOptions.EventLoopPreload, eventloop.Env), a
-// profiled one EnvCPUProfile and Node's --cpu-prof (StartOptions.ProfileDir). The
-// child also gets Pdeathsig SIGKILL on Linux, a last resort if the harness
-// dies without stopping it (darwin has none: groupAttr).
-//
-// A taken o.Port is refused before anything is spawned or logged. With
-// o.Port 0 the port is picked by FreePort; if another process takes it
-// before the server binds it (the server exits before it is ready and the
-// port is held), Start tries once more on a new port and says so in the
-// log.
-//
-// Errors name the framework and variant: an unknown variant, a missing
-// DatabasePath or LogPath, an o.Runtime that is not the variant's pinned
-// node@X.Y.Z (Spec.RuntimeOf), o.Port in use ("port 41234 on 127.0.0.1 is
-// in use by pid 987 (nginx); free it or leave the port to tfbench"), the
-// harness exiting (KillAll ran; errors.Is ErrExiting), a process that
-// cannot start, a server that exits before it is ready (with its exit
-// status, and the port's holder if the port is taken) or is not ready
-// within the ready timeout (with the last response or connection error),
-// a listener on the port that is not the server's ("port P answered, but
-// its listener is pid N (comm), not the server"), or ctx ending. On every
-// failure after the process started, the server is stopped (Stop) and the
-// error quotes the last lines of this run's log.
+// Start runs the variant's start command (`sh -c` in the adapter's folder) as a
+// process group pinned to o.CPUs (env serverEnv's plus TFBENCH_OWNER, output to
+// o.LogPath) and waits for its own listener on 127.0.0.1:PORT to answer Ready 200.
+// A taken o.Port is refused; a later failure stops it and quotes its log's tail.
 func Start(ctx context.Context, s *framework.Spec, o StartOptions) (*Server, error) {
 	v, err := s.Variant(o.Variant)
 	if err != nil {
@@ -531,22 +490,10 @@ func (s *Server) Err() error {
 	}
 }
 
-// Stop ends the server's processes: its process group, every process
-// tagged with its Owner (framework.EnvOwner), and every descendant of these
-// seen now or earlier (Processes; the tree is read before the first signal,
-// while children are still linked to their parents, and again at each poll).
-// Each gets SIGTERM, then, whatever is still alive after grace, SIGKILL; a
-// process found during the wait gets the signal of the current phase. It
-// returns once the leader has been reaped and none of those processes is
-// alive (zombies awaiting their new parent's reaping are dead and do not
-// count). It is idempotent and safe for concurrent use: later calls wait
-// for and return the first call's result. Errors: processes still alive
-// 5 s after SIGKILL, listed as "framework X: processes [123 (sleep)] still
-// alive 5s after SIGKILL". A server that exited on its own before Stop is
-// not an error; see Err for how it ended. Only a process that both cleared
-// its environment and left the tree before any poll saw it (double fork
-// with a new environment) escapes Stop. Last, Stop removes EventLoopDir
-// (a failure is joined to the error).
+// Stop ends the server's processes (its group, those tagged with its Owner and
+// every descendant seen, Processes): SIGTERM, SIGKILL after grace, then removes
+// EventLoopDir. Errors list any alive 5 s after SIGKILL; an exit of its own is
+// none (Err). Idempotent and safe for concurrent use.
 func (s *Server) Stop(grace time.Duration) error {
 	s.stopOnce.Do(func() {
 		s.stopErr = s.stop(grace)
@@ -646,16 +593,9 @@ func (s *Server) waitGone(d time.Duration, sig syscall.Signal) ([]procs.Proc, bo
 	}
 }
 
-// Processes returns the server's live processes: its process group, the
-// processes tagged with its Owner (framework.EnvOwner), and the descendants
-// of these and of every process seen before; and remembers them, so that Stop ends
-// them even after they left the group and their parent died (a child is
-// then re-parented and no longer found in the tree). Start calls it once
-// the server is ready and Stop at every check; a caller that samples the
-// server (probes) may call it to widen what Stop knows. It costs a walk of
-// the process table and a read of the environment of each process younger
-// than the server. Errors: the process table (procs.Table) cannot be
-// read.
+// Processes returns the server's live processes (its group, those tagged with
+// its Owner, and descendants of these and of all seen before) and remembers them
+// for Stop, even once they leave the group; probes may call it to widen that.
 func (s *Server) Processes() ([]procs.Proc, error) {
 	ps, err := procs.Table()
 	if err != nil {

@@ -10,14 +10,9 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 )
 
-// FromResult turns one load generator result into a model.Sample with key k: the
-// counts, RPS (requests/s), body bytes, error classes with their first
-// examples, the responses checked under load, the latency histograms (µs;
-// in constant-rate mode corrected and uncorrected) and TTFB's, each
-// summarised in ms and stored in HdrHistogram's V2 compressed encoding, and
-// the interference probe's record (model.Probe). Server cost, generator health
-// and the gate are the caller's to fill. The error is the histogram
-// encoder's.
+// FromResult turns a load result into the model.Sample with key k: counts, RPS
+// (requests/s), errors, probe, and latency and TTFB histograms (µs, summarised in
+// ms, V2-compressed). Server cost, generator health and the gate are the caller's.
 func FromResult(k model.Key, r *load.Result) (model.Sample, error) {
 	s := model.Sample{
 		Key: k, Window: r.Window.Seconds(), Responses: r.Responses, Success: r.Success,

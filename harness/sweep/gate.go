@@ -12,22 +12,18 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 )
 
-// HarnessFault starts the gate reason of a sample that a fault of the
-// harness, not of the server, invalidated: errors of the load generator's
-// own (class "generator"), a saturated generator CPU set, or SQLITE_BUSY
-// from the database copy the harness gave the server. Reports show such a
-// reason as any other; the prefix tells the reader whom to blame.
+// HarnessFault starts the gate reason of a sample that the harness, not the
+// server, invalidated: generator errors, a saturated generator CPU set or link,
+// or SQLITE_BUSY from the database copy the harness gave the server.
 const HarnessFault = "harness fault, not the server's: "
 
 // NotMeasured starts the gate reason of a sample made by Skipped: one the
 // harness did not measure (e.g. the server had exited).
 const NotMeasured = "not measured: "
 
-// GeneratorClass is the error class the load generator counts its own
-// failures in (load.Class "generator": EMFILE, ENFILE, ENOBUFS, ENOMEM or
-// EADDRNOTAVAIL on its side of a connection). It is matched by name so the
-// gate knows it whether or not harness/load defines it; it is not a socket
-// error.
+// GeneratorClass is the error class of the load generator's own failures
+// (load.Class "generator": EMFILE, ENFILE, ENOBUFS, ENOMEM, EADDRNOTAVAIL),
+// matched by name; it is not a socket error.
 const GeneratorClass = "generator"
 
 // socketClasses are the classes Result.SocketErrors adds up (load's
@@ -38,33 +34,10 @@ var socketClasses = []string{string(load.Connect), string(load.Read), string(loa
 // Sample.Examples keeps the whole message.
 const maxExample = 300
 
-// Gate applies the success gate (docs/design.md, Measurement method) to s: a
-// sample passes when it has at least minResponses counted responses, no
-// socket errors (connect, read, write, timeout), and a share of successes
-// (status 200) over counted responses of at least share (0..1; 1 = 100%).
-// Responses that failed a check under load count as errors of their own
-// class and fail the gate like socket errors. A sample with render counts
-// (Renders not nil) fails when the server rendered the route fewer
-// times than it answered (issue 5: renders = requests, no hidden caching).
-//
-// A harness fault fails the gate too, whatever the server did: errors of
-// GeneratorClass, GeneratorSaturated (the generator's CPU set ≥ 90% busy,
-// probe.Saturated), LinkSaturated (two hosts: the link ≥ 90% of its measured
-// capacity), or SQLITE_BUSY / "database is locked" in an error
-// example or in ServerLogFaults. The reason then starts with HarnessFault,
-// lists those faults, and adds the sample's other failures after
-// "; the sample also failed: ".
-//
-// The interference probe (s.Probe) fails the gate too, each failure its
-// own reason starting "probe: ": any socket error, any response not status
-// 200, any generator error, or no response at all in a window of at least
-// two intervals ("probe: no response in the window").
-//
-// Reasons quote the first error example of the failing classes (in
-// load.Classes order), cut to 300 bytes with line breaks escaped, e.g.
-// "socket errors: read 3, timeout 1 (e.g. read 127.0.0.1:8080: connection
-// reset by peer)" or "success 90.000% below the gate 100% (200: 900, 500:
-// 100; e.g. status 500 for GET /json)".
+// Gate applies the success gate (docs/design.md, Measurement method) to s:
+// ≥ minResponses responses, no socket or check error, a 200 share ≥ share
+// (0..1), renders ≥ responses (issue 5), no probe failure and no harness fault
+// (generator errors, saturated CPU set or link, SQLITE_BUSY; see HarnessFault).
 func Gate(s model.Sample, share float64, minResponses int) model.GateResult {
 	var why []string
 	if s.Responses < int64(minResponses) {
@@ -142,11 +115,9 @@ func cacheReason(c *model.CacheHits) string {
 	return ""
 }
 
-// probeFailures lists why s's interference probe fails the gate, each
-// reason starting "probe: " in the style of the sample's own: "probe:
-// socket errors: read 1 (e.g. …)", "probe: 3 of 50 responses not status 200
-// (e.g. status 500 for GET /plaintext)", "probe: generator 1 (e.g. …)",
-// "probe: no response in the window". None without a probe.
+// probeFailures lists why s's interference probe fails the gate, each reason
+// starting "probe: ": socket errors, non-200 responses, generator errors, or no
+// response in a window of two intervals or more. None without a probe.
 func probeFailures(s model.Sample) []string {
 	p := s.Probe
 	if p == nil {

@@ -2,10 +2,9 @@ package sweep
 
 import "math/rand/v2"
 
-// Order returns the order in which to run n framework variants in a round:
-// a permutation of 0..n-1 drawn from a PCG generator seeded by (seed,
-// round), so a run is reproducible from its recorded seed and every round
-// interleaves the frameworks differently (docs/design.md, plan).
+// Order returns the order in which to run n framework variants in a round: a
+// permutation of 0..n-1 from a PCG seeded by (seed, round), reproducible from
+// the recorded seed and different each round (docs/design.md, plan).
 func Order(n int, seed int64, round int) []int {
 	r := rand.New(rand.NewPCG(uint64(seed), uint64(round)))
 	return r.Perm(n)

@@ -2,11 +2,9 @@ package sweep
 
 import "github.com/tfbench/tfbench/harness/model"
 
-// Skipped returns the sample with key k that the harness did not measure,
-// e.g. because the server exited earlier in the round: Window 0, no
-// responses, no histogram, and a failed gate whose reason is NotMeasured +
-// reason ("not measured: the server exited during json c=4 in round 1
-// (exit status 2)"). Its level is then not eligible for the peak.
+// Skipped returns the sample with key k that the harness did not measure (e.g.
+// the server exited earlier in the round): Window 0, no responses, and a failed
+// gate with reason NotMeasured + reason, so its level is never a peak.
 func Skipped(k model.Key, reason string) model.Sample {
 	return model.Sample{Key: k, Gate: model.GateResult{Reason: NotMeasured + reason}}
 }
