@@ -174,11 +174,9 @@ func writeReport(f *results.File, paths ...string) error {
 	return nil
 }
 
-// summarize prints the run's wall time, the count of samples and of those
-// that failed the gate, the verification verdicts that were not a pass
-// (and frameworks that could not be built or started), and the best
-// variant per suite test: the highest peak RPS (median over rounds at the
-// peak level, ratio.PeakRounds) at the test's headline N.
+// summarize prints the run's wall time, sample and gate-failure counts,
+// the verdicts that were not a pass (and frameworks that failed to build or
+// start) and bestPerTest (peak RPS, median over rounds, ratio.PeakRounds).
 func summarize(w io.Writer, f *results.File) {
 	var failedGate int
 	for _, s := range f.Samples {
@@ -215,9 +213,8 @@ func summarize(w io.Writer, f *results.File) {
 }
 
 // bestPerTest is one line per suite test, in suite order, naming the
-// variant with the highest peak RPS at the test's headline N, e.g.
-// "queries N=20: go-stdlib/default 12,345 RPS at c=64 (best of 3)";
-// a test without any peak says so.
+// variant with the highest peak RPS at the test's headline N; a test
+// without any peak says so.
 func bestPerTest(f *results.File) []string {
 	peaks := ratio.PeakRounds(f)
 	keys := slices.SortedFunc(maps.Keys(peaks), func(a, b ratio.Key) int { return strings.Compare(a.ID.String(), b.ID.String()) })

@@ -111,9 +111,8 @@ func regression(t *compare.Table) error {
 }
 
 // parseInterleaved parses fs's flags anywhere among the positional
-// arguments ("BASE NEW --out x" as well as "--out x BASE NEW") and returns
-// the positional ones. Errors are flag.ErrHelp or errUsage (already
-// printed).
+// arguments ("BASE NEW --out x" too) and returns the positional ones;
+// errors are flag.ErrHelp or errUsage (already printed).
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {

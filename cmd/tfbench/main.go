@@ -1,27 +1,11 @@
 // Command tfbench runs TechEmpower-style benchmarks of web frameworks:
 // verified responses, a 100% success gate, peak RPS over concurrency levels,
-// results JSON and markdown reports.
+// results JSON and markdown reports. "tfbench help" lists the commands and
+// "tfbench COMMAND --help" their flags (testdata/help holds both).
 //
-// Usage:
-//
-//	tfbench bench      [--suite FILE] [--frameworks LIST] [--tests LIST] [--report FILE] [--profile] [--shard I/N]
-//	tfbench verify     [--suite FILE] [--frameworks LIST] [--tests LIST]
-//	tfbench dataset    [--out FILE] [--force]
-//	tfbench report     [--results FILE] [--out FILE]
-//	tfbench ab         [--suite FILE] [--tests LIST] [--rounds N] [--new-dir DIR] [--require-identical] [--profile] [--min-change 5%] [--json FILE] [--out FILE.md] BASE [NEW]
-//	tfbench merge      --out FILE [--labels LIST] FILE...
-//	tfbench compare    [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW
-//	tfbench profile    [--top N] [--each] FILE...
-//	tfbench load       URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--engine raw|hey] [--probe PATH] [--json]
-//	tfbench frameworks [--frameworks-dir DIR]
-//	tfbench agent      [--work DIR]
-//
-// Ctrl-C (SIGINT) or SIGTERM stops a run: the servers are stopped, the
-// samples measured so far stay in results.json (status "interrupted") and
-// the report is written; exit status 1. A second one kills every server
-// and build at once and exits 130 (SIGINT) or 143 (SIGTERM).
-//
-// This file only parses flags and calls the harness packages.
+// Ctrl-C or SIGTERM stops a run: results.json keeps the samples so far
+// (status "interrupted"), the report is written, exit status 1. A second
+// signal kills every server and build at once: exit 130 or 143.
 package main
 
 import (
@@ -64,16 +48,9 @@ func interruptLine(sig os.Signal) string {
 	return "tfbench: " + sig.String() + ": stopping the servers and writing the results so far (again to quit at once)"
 }
 
-// interrupts handles SIGINT and SIGTERM from sigs. The first prints
-// interruptLine on stderr and calls cancel: the running command stops its
-// load, stops every server's process group (SIGTERM, then SIGKILL after
-// the run's stop grace), marks results.json interrupted, writes the report
-// and exits 1. The second prints a line and calls quit with 128 + the
-// signal's number (130 for SIGINT, 143 for SIGTERM, the shell's
-// convention), which main makes supervise.KillAll (SIGKILL to every server
-// and build at once, no waiting) and an immediate exit: results.json then
-// holds what its last atomic write held. interrupts returns once sigs is
-// closed or quit returns.
+// interrupts handles SIGINT and SIGTERM from sigs: the first prints
+// interruptLine and calls cancel; the second calls quit with 128 + the
+// signal's number (130, 143), which main makes supervise.KillAll and exit.
 func interrupts(sigs <-chan os.Signal, cancel func(), stderr io.Writer, quit func(code int)) {
 	first := true
 	for sig := range sigs {

@@ -35,10 +35,9 @@ func (s *shardFlag) parse() error {
 	return err
 }
 
-// apply narrows cfg to the shard (its targets, cfg.Shard) and says on log
-// which variants it runs, e.g. "shard 2/8: astro/default and the
-// reference go-stdlib/default". The adapters in dir are read again for
-// the reference when --frameworks left it out.
+// apply narrows cfg to the shard (cfg.Targets, cfg.Shard) and logs which
+// variants it runs; the adapters in dir are read again for the reference
+// when --frameworks left it out.
 func (s *shardFlag) apply(cfg *run.Config, dir string, log io.Writer) error {
 	if s.shard.N == 0 {
 		return nil

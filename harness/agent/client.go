@@ -76,9 +76,8 @@ type call struct {
 }
 
 // Dial starts the transport's command and says hello. Errors name the
-// host: unreachable, authentication refused, no agent there, a protocol
-// version mismatch, or the agent ending before it answered, with what it
-// wrote to stderr.
+// host and the cause (unreachable, no agent, protocol version mismatch),
+// with what the command wrote to stderr.
 func Dial(ctx context.Context, t Transport) (*Client, error) {
 	if len(t.Argv) == 0 {
 		return nil, errors.New("agent: no transport command")
@@ -356,10 +355,9 @@ func (c *Client) Finish(ctx context.Context) error {
 	return c.call(ctx, "finish", struct{}{}, nil, nil)
 }
 
-// Close asks the agent to stop what still runs and exit, and waits for
-// the transport's command. When the agent died instead, a new one started
-// through the same transport kills what it left running (Reap), and Close
-// returns how that went.
+// Close asks the agent to stop what still runs and exit, and waits for the
+// transport's command. When the agent had died, Close Reaps what it left
+// running and returns how that went.
 func (c *Client) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
@@ -412,10 +410,9 @@ func Reap(ctx context.Context, t Transport, pid int) (int, error) {
 	return n, err
 }
 
-// Network measures the path to the server host with the generator, over
-// TCP to a listener of the agent's: the median connect time of rttDials
-// connections (one round trip each), then the bytes/s linkConns
-// connections read from it over linkWindow.
+// Network measures the path to the server host over TCP to a listener of
+// the agent's: the median connect time of rttDials connections, then the
+// bytes/s that linkConns connections read from it over linkWindow.
 func (c *Client) Network(ctx context.Context) (*results.Network, error) {
 	var l linkResult
 	if err := c.call(ctx, "link", struct{}{}, &l, nil); err != nil {

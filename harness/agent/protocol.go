@@ -1,17 +1,11 @@
 // Package agent runs a run's servers on another host: `tfbench agent` there
 // serves a small versioned JSON protocol on its stdin and stdout (Serve),
 // and the controller's Client, started through ssh or any stdio command, is
-// a serverhost.Host over it. No port is opened for it: the transport's own
-// authentication is the only one, as with git and rsync over SSH (issue 18).
+// a serverhost.Host over it. No port is opened: the transport's own
+// authentication is the only one (issue 18).
 //
-// The protocol is one JSON object per line. The controller sends requests
-// {"id":N,"op":"start","args":{…}}; the agent answers each with
-// {"id":N,"result":{…}} or {"id":N,"error":"…"}, may send stream lines
-// {"id":N,"stream":"log","text":"…"} before the answer, and events
-// {"event":"exited","server":"s1","error":"exit status 2"} at any time.
-// The first request is hello; a protocol version other than the agent's is
-// refused there. When its stdin ends, the agent stops every server it
-// started and exits.
+// The protocol is one JSON object per line (docs/remote.md, The protocol);
+// hello refuses another version; at stdin's end the agent stops its servers.
 package agent
 
 import "encoding/json"

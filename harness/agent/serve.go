@@ -37,10 +37,9 @@ type Config struct {
 // base64-encoded, are the largest.
 const maxLine = 128 << 20
 
-// Serve answers the controller's requests read from in, writing answers,
-// stream lines and events to out, until in ends or ctx is cancelled; then
-// it stops every server it started and returns. Requests run each in its
-// own goroutine, so cancel can end one in flight.
+// Serve answers the controller's requests from in on out until in ends or
+// ctx is cancelled, then stops every server it started. Each request runs
+// in its own goroutine, so cancel can end one in flight.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	if cfg.Protocol == 0 {
 		cfg.Protocol = Protocol

@@ -47,12 +47,9 @@ type Options struct {
 // address, which Connect refuses).
 func (o Options) Remote() bool { return o.ServerHost != "" || o.ServerCmd != "" || o.ServerAddr != "" }
 
-// LoadMachines reads a machines file into o's empty fields: a YAML
-// mapping of server_host, server_cmd, server_addr, ssh and agent_dir,
-// each a string (a number or true is refused, not read as a name). A way
-// to the host already in o (a flag) wins over both of the file's:
-// server_host and server_cmd are then not read. Errors name the file,
-// line and key.
+// LoadMachines reads a machines file (YAML strings server_host, server_cmd,
+// server_addr, ssh, agent_dir) into o's empty fields; a way to the host in
+// o (a flag) wins over the file's. Errors name the file, line and key.
 func LoadMachines(path string, o *Options) error {
 	flagWay := o.ServerHost != "" || o.ServerCmd != ""
 	data, err := os.ReadFile(path)
@@ -194,10 +191,9 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// sshBootstrap finds the remote's OS, architecture and tfbench in dir,
-// and copies this tfbench there (built for that platform when it differs
-// from this one) unless the same bytes are there already. It returns the
-// remote binary's path (relative to the login's home).
+// sshBootstrap copies this tfbench (built for the remote's platform when it
+// differs) to dir on the remote unless the same bytes are there, and
+// returns the remote binary's path, relative to the login's home.
 func sshBootstrap(ctx context.Context, ssh []string, dir, name string, log io.Writer) (string, error) {
 	bin := dir + "/tfbench"
 	script := `uname -s; uname -m; f=` + shellQuote(bin) + `; if [ -f "$f" ]; then (sha256sum "$f" 2>/dev/null || shasum -a 256 "$f") | cut -d' ' -f1; else echo none; fi`
@@ -250,10 +246,9 @@ func platform(sys, machine string) (goos, goarch string) {
 	return goos, goarch
 }
 
-// binaryFor is a tfbench binary for goos/goarch: this one when they are
-// this process's, else one built with CGO_ENABLED=0 (go build
-// ./cmd/tfbench) in the tfbench checkout holding the working directory,
-// into the user cache.
+// binaryFor is a tfbench binary for goos/goarch: this one when they match
+// this process's, else a CGO_ENABLED=0 build of the working directory's
+// checkout, cached in the user cache directory.
 func binaryFor(ctx context.Context, goos, goarch string) (string, error) {
 	if goos == runtime.GOOS && goarch == runtime.GOARCH {
 		return os.Executable()

@@ -1,11 +1,7 @@
 // Package chart draws the report's charts as SVG with go-analyze/charts
-// (pure Go; text is measured with its embedded Roboto font, so output needs
-// no system fonts and no cgo). It knows nothing of tfbench's types: callers
-// pass labels, lengths and the text to print.
-//
-// The same input gives the same bytes (golden-tested): the library lays out
-// with integer pixels from the embedded font's metrics and writes elements
-// in a fixed order.
+// (pure Go, embedded Roboto metrics: no system fonts, no cgo). It knows
+// nothing of tfbench's types: callers pass labels, lengths and text.
+// The same input gives the same bytes (golden-tested).
 package chart
 
 import (
@@ -49,11 +45,9 @@ var (
 	valueText = charts.ColorFromHex("#333333")
 )
 
-// Bars writes a horizontal bar chart as SVG to w: title above, bars[0] on
-// top, each bar's Value at its tip, a value axis from 0 below. The SVG is
-// Width px wide and Frame + RowHeight × len(bars) px high. Errors: no bars;
-// an X that is negative, NaN or infinite (naming the bar); the library's
-// rendering error; w's write error.
+// Bars writes a horizontal bar chart as SVG to w, bars[0] on top with each
+// Value at its tip, Width px wide and Frame + RowHeight × len(bars) px high.
+// It refuses no bars and an X that is negative, NaN or infinite.
 func Bars(w io.Writer, title string, bars []Bar) error {
 	if len(bars) == 0 {
 		return errors.New("chart: no bars")

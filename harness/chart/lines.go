@@ -22,11 +22,9 @@ type Series struct {
 	Points []Point
 }
 
-// XY is a line chart with numeric axes: go-analyze/charts v0.6.4 places
-// line and scatter points at evenly spaced categories and has no log axis,
-// so Lines draws it with the library's painter (the same font metrics and
-// SVG writer as Bars). The X axis is logarithmic (base 10); Y is linear
-// from 0, or logarithmic with LogY.
+// XY is a line chart with numeric axes, drawn with the library's painter
+// (its charts have no log axis): X is log base 10, Y linear from 0 or log
+// with LogY.
 type XY struct {
 	Title          string
 	XTitle, YTitle string
@@ -55,11 +53,9 @@ var (
 	textColour = charts.ColorFromHex("#464646")
 )
 
-// Lines writes c as SVG to w: title above, the plot with its grid and
-// axes, each series as a line with dots, a legend below in series order.
-// Errors: no series; a series without points; a point that is NaN,
-// infinite, X ≤ 0 (log axis), Y < 0, or Y ≤ 0 with LogY (naming the series);
-// the library's rendering error; w's write error.
+// Lines writes c as SVG to w: each series a line with dots, a legend below
+// in series order. It refuses no series, a series without points, and a
+// point not finite, X ≤ 0, Y < 0, or Y ≤ 0 with LogY.
 func Lines(w io.Writer, c XY) error { return lines(w, c, charts.ChartOutputSVG) }
 
 // lines draws c in format (SVG; PNG to look at it in a test).
@@ -214,9 +210,8 @@ func tickNumber(v float64) string {
 }
 
 // logTicks are the ticks of a base-10 log axis holding lo..hi (both > 0):
-// the powers of ten from the one at or below lo to the one at or above hi
-// (at least two), with 2× and 5× between them when they span at most two
-// decades.
+// the enclosing powers of ten (at least two), with 2× and 5× between them
+// when they span at most two decades.
 func logTicks(lo, hi float64) []float64 {
 	a := math.Floor(math.Log10(lo) + 1e-9)
 	b := math.Ceil(math.Log10(hi) - 1e-9)

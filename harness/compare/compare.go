@@ -1,47 +1,11 @@
 // Package compare tells, per framework variant and test, whether a new run
-// is faster, slower or the same as a base run, from the per-round figures at
-// each side's peak level, the way benchstat does for Go benchmarks.
-// `tfbench compare` compares two results files (plain or merged, Sets);
-// `tfbench ab` compares two variants measured in one run (Variants); Rank is
-// the rule's statistics alone over any family of per-round pairs (the render
-// engine's targets, tools/engine-ratios).
+// is faster, slower or the same as a base run, like benchstat: Sets compares
+// two results files (tfbench compare), Variants two variants of one run (ab).
 //
-// Verdict rule (issue 6), for each row: a framework variant on a suite test
-// at its headline N (ratio.Key), present in both sides:
-//
-//  1. a side with no peak (build or start error, verification fail, no level
-//     that passed the gate in every round) → unknown; Why names it.
-//  2. fewer than MinRounds per-round values on a side (rounds at the peak
-//     level; basis ratio: rounds present for both the row and the reference)
-//     → unknown ("4 rounds in new, need 5"); a verdict is never a guess.
-//  3. p is the two-sided Mann-Whitney U test of the two sides' per-round
-//     values (aclements/go-moremath stats.MannWhitneyUTest, exact
-//     distribution for these sizes); all values equal (ErrSamplesEqual) →
-//     p = 1.
-//  4. Holm–Bonferroni over the rows that reached step 3 (the family is one
-//     compare table). When even the smallest p those rows' rounds can give,
-//     2/C(n1+n2, n1), times the family size is not below α, no row can be
-//     significant: every such row is unknown and Table.Limit says how many
-//     rounds would do.
-//  5. change = median(new)/median(base) − 1 on the verdict basis;
-//     p_holm < α and change ≤ −min → slower; p_holm < α and change ≥ +min →
-//     faster; otherwise same (not significant, or significant but smaller
-//     than min, like benchstat's "~"), with p and change shown.
-//
-// Basis rps (the default) tests each round's RPS at the side's own peak
-// level. Basis ratio tests each round's RPS divided by the reference's
-// (go-stdlib/default) RPS of the same run and round (ratio.PerRoundRatio):
-// it removes the machine's speed, so runs from different hosts compare;
-// the reference's own rows are left out then.
-//
-// The statistics (medians, the rank test, Holm–Bonferroni, the verdict from
-// numbers) are package rankstat's, with no wording; this package builds the
-// rows from results and words the outcomes (Why, Limit, warnings, notes);
-// format.go renders a Table as markdown (through texttab) or JSON.
-//
-// Results measured by different method versions or suites never compare
-// (ErrRefused). Different hosts, a saturated load generator and rps basis
-// across hosts are warnings; equal builds and hostnames are notes.
+// Verdict rule (issue 6; docs/comparing.md, Compare two runs): per-round
+// values at each side's peak level, two-sided Mann-Whitney U, Holm over rows;
+// p_holm < α and a median change ≥ MinChange is slower/faster, else same;
+// unknown without a peak, with < MinRounds a side, or when no row can reach α.
 package compare
 
 import (
@@ -198,10 +162,9 @@ type Row struct {
 	// Change is median(New.Values) ÷ median(Base.Values) − 1 (−0.098 =
 	// 9.8% slower); 0 when a side has no values.
 	Change float64 `json:"change"`
-	// Tested is true when the row reached the rank test; only then are U,
-	// P and PHolm set. U counts (new, base) round pairs with new > base,
-	// ties ½; P is the two-sided Mann-Whitney p, PHolm Holm-adjusted over
-	// the table's tested rows.
+	// Tested is true when the row reached the rank test; only then are U
+	// (round pairs with new > base, ties ½), P (two-sided Mann-Whitney) and
+	// PHolm (Holm-adjusted over the table's tested rows) set.
 	Tested bool    `json:"tested"`
 	U      float64 `json:"u"`
 	P      float64 `json:"p"`
@@ -248,11 +211,9 @@ type Table struct {
 	// Rows are sorted by framework variant, then test in suite order, then
 	// run label.
 	Rows []Row `json:"rows"`
-	// Detectable is true when at least one row was tested and the tested
-	// rows' rounds can reach significance after Holm (m × 2/C(n1+n2, n1) < α
-	// for the row with the most rounds). Limit says why not when rows were
-	// tested but cannot be ("5 rounds per side cannot reach α = 0.05 over 7
-	// rows; use ≥ 6 rounds").
+	// Detectable is true when a row was tested and the rounds can reach α
+	// after Holm (m × 2/C(n1+n2, n1) < α, rankstat.MinP); Limit says why not
+	// and how many rounds would do.
 	Detectable bool   `json:"detectable"`
 	Limit      string `json:"limit,omitempty"`
 	// Warnings can change a verdict's meaning (hosts differ, saturated

@@ -11,14 +11,9 @@ import (
 	"github.com/tfbench/tfbench/harness/texttab"
 )
 
-// Markdown writes t as markdown: a header naming both sides (files, runs,
-// hosts, rounds), the method and the statistics used (two-sided
-// Mann-Whitney U over per-round values, Holm–Bonferroni across the table's
-// rows, α, min change), tfbench ab's byte-equivalence verdicts when the
-// table has them (one line per test, a difference in bold), the family
-// limit when no row can be significant, the verdict counts, one table row
-// per Row, then warnings and notes.
-// Errors are the writer's.
+// Markdown writes t as markdown: a header naming both sides, the method
+// and statistics, ab's byte-equivalence verdicts, the family limit and
+// verdict counts, one table row per Row, then warnings and notes.
 func Markdown(w io.Writer, t *Table) error {
 	m := &mdWriter{w: w}
 	o := t.Options

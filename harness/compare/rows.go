@@ -32,12 +32,9 @@ type side struct {
 	multi bool
 }
 
-// Sets compares base with next, the new side (results files, plain or
-// merged; Options.BaseName and NewName name them), by the verdict rule.
-// Rows are the framework variants at each test's headline N that both sides
-// ran; a variant or test only one side ran is a note. Errors: options out
-// of range; an empty Set; ErrRefused (wrapped, naming both files and
-// values) when the method versions or the suite hashes differ.
+// Sets compares base with next (results files, plain or merged) by the
+// verdict rule, a row per variant and test both ran at its headline N. It
+// refuses an empty Set, and wraps ErrRefused for other methods or suites.
 func Sets(base, next *results.Set, o Options) (*Table, error) {
 	o, err := o.check()
 	if err != nil {
@@ -111,12 +108,9 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 	return t, nil
 }
 
-// Variants compares two framework variants measured in one run file, per
-// suite test at its headline N, by the verdict rule with basis rps (both
-// were measured on one machine, rounds interleaved): the table `tfbench ab`
-// prints; rows are f's suite tests, keyed by next's variant. Errors:
-// options out of range, a basis other than rps, base equal to next, a
-// variant the run did not measure.
+// Variants compares two variants measured in one run file (the table
+// tfbench ab prints), per suite test at its headline N, by the verdict rule
+// with basis rps only; rows are keyed by next's variant.
 func Variants(f *results.File, base, next model.ID, o Options) (*Table, error) {
 	o, err := o.check()
 	if err != nil {

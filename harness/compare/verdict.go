@@ -34,10 +34,9 @@ func decide(t *Table) {
 	t.Detectable, t.Limit = f.Detectable, f.Limit
 }
 
-// Pair is one row of a Holm family: the per-round values of the two sides
-// (Base and New, in one unit, e.g. requests/s at each side's own peak
-// level). Why, when set, is why the row cannot be tested (verdict rule,
-// step 1: "base: no peak: …"); the row is then unknown and not in the family.
+// Pair is one row of a Holm family: both sides' per-round values in one
+// unit (e.g. requests/s at each side's peak level). A Why ("base: no peak:
+// …") makes the row unknown and leaves it out of the family.
 type Pair struct {
 	Base, New []float64
 	Why       string
@@ -61,10 +60,9 @@ type Family struct {
 	Limit      string
 }
 
-// Rank applies steps 2–5 of the verdict rule (package doc) to pairs, one
-// Holm–Bonferroni family, with o's Alpha and MinChange; BaseName and
-// NewName name the sides in Why ("4 rounds in new, need 5"). Higher values
-// are faster. Errors: options out of range.
+// Rank applies the verdict rule (package doc) to pairs as one Holm family,
+// with o's Alpha and MinChange and o's names in Why; higher values are
+// faster. It refuses options out of range.
 func Rank(pairs []Pair, o Options) (Family, error) {
 	o, err := o.check()
 	if err != nil {

@@ -1,7 +1,6 @@
 // Package equiv compares two variants' responses byte for byte after
 // masking what changes per request or per build (ids, build hashes, hashed
-// asset names): `tfbench ab`'s byte-equivalence check (issue 14, item 7).
-// It is pure: no I/O, no network.
+// asset names): tfbench ab's byte-equivalence check (issue 14, item 7), no I/O.
 package equiv
 
 import (
@@ -26,12 +25,9 @@ type Mask struct {
 	RE   *regexp.Regexp
 }
 
-// useIDTail is a React useId value after its R/r/S letter: the tree id
-// (base 32, 0-9a-v) and an optional "H" and local index (base 32). The
-// server form is "R" + tree id [+ "H" + n], the client form "r" + counter,
-// Flight's (server components) "S" + counter (ReactFizzConfigDOM makeId,
-// ReactFiberHooks mountId, ReactFlightHooks useId). Only the default empty
-// identifierPrefix is covered; an adapter setting one adds its own mask.
+// useIDTail is a React useId value after its R (server), r (client) or S
+// (Flight) letter: a base-32 id, optionally "H" + a base-32 index
+// (ReactFizzConfigDOM makeId); only the default empty identifierPrefix.
 const useIDTail = `[RrS][0-9a-v]+(?:H[0-9a-v]+)?`
 
 // Defaults are the masks Compare always applies, in this order, before the
@@ -67,18 +63,14 @@ var Defaults = []Mask{
 	{"hashed-asset", regexp.MustCompile(`[-.][A-Za-z0-9_-]{8,}\.(?:m?js|css)\b`)},
 }
 
-// RandomRows masks the values of "id" and "randomNumber" (any case) in a
-// JSON body: db, queries and updates return random World rows by the TFB
-// rules, so only their shape can be compared. tfbench ab applies it to
-// those test types only, never to a page (whose rows are its data).
+// RandomRows masks "id" and "randomNumber" values (any case) in a JSON body:
+// db, queries and updates return random World rows by the TFB rules, so ab
+// compares only their shape there, and never masks a page with it.
 var RandomRows = regexp.MustCompile(`(?i)"(?:id|randomnumber)"\s*:\s*-?[0-9]+`)
 
-// Verdict is the comparison of two bodies. Identical is true when the
-// masked bodies are equal. Otherwise Offset is the first differing byte
-// (0-based) in the masked base, which equals the shorter length when one
-// is a prefix of the other, and Base and New are the masked bytes from
-// Offset−Context to Offset+Context of each side (see excerpt). Masks is how
-// many matches were replaced in the base body.
+// Verdict is the comparison of two masked bodies: unless Identical, Offset
+// is the first differing byte (the shorter length when one is a prefix) and
+// Base and New each side's excerpt around it. Masks counts the base's matches.
 type Verdict struct {
 	Identical bool
 	Offset    int
@@ -155,10 +147,8 @@ func firstDiff(a, b []byte) int {
 	return n
 }
 
-// excerpt is b from k−Context to k+Context, cut at b's start and end and
-// widened to whole UTF-8 characters: the start moves back to the first
-// byte of the character it falls in, the end forward past the character
-// it falls in (at most 3 bytes each way).
+// excerpt is b from k−Context to k+Context, cut at b's ends and widened
+// to whole UTF-8 characters (at most 3 bytes each way).
 func excerpt(b []byte, k int) string {
 	from, to := max(0, min(k, len(b))-Context), min(len(b), k+Context)
 	for i := 0; from > 0 && !utf8.RuneStart(b[from]) && i < utf8.UTFMax-1; i++ {

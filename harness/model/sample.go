@@ -80,11 +80,9 @@ type Sample struct {
 	// Checked counts the responses checked under load against the test
 	// type's rule; failures are Errors["check"].
 	Checked int64 `json:"checked"`
-	// Renders is how many times the server rendered the test's route during
-	// the sample, read from the adapter's render counts (framework.yaml
-	// `render_counts`) before and after it; nil when the adapter exposes no
-	// counts. Gate fails a sample whose Renders is below Responses: output
-	// served without rendering (a hidden cache).
+	// Renders is how many times the server rendered the test's route in the
+	// sample (framework.yaml `render_counts`), nil without counts; Gate fails
+	// a sample whose Renders is below Responses (a hidden cache).
 	Renders *int64 `json:"renders,omitempty"`
 	// Histogram is the merged latency histogram in µs, in HdrHistogram's
 	// V2 compressed encoding (base64 in JSON), so any percentile can be
@@ -98,22 +96,18 @@ type Sample struct {
 	// ServerRSS is the peak resident memory (sum of VmHWM over the server's
 	// process tree) at the end of the window, in bytes.
 	ServerRSS uint64 `json:"server_rss_peak_bytes"`
-	// GeneratorCPU is the load generator's own CPU time during the window,
-	// in seconds; GeneratorSaturated flags a sample during which the
-	// generator's CPU set was at least 90% busy (probe.Saturated): it
-	// measured the generator, not the server, and fails the gate as a
-	// harness fault.
+	// GeneratorCPU is the load generator's CPU time in the window, seconds;
+	// GeneratorSaturated: its CPU set was ≥ 90% busy (probe.Saturated), so
+	// the sample measured the generator and fails the gate as a harness fault.
 	GeneratorCPU       float64 `json:"generator_cpu_s"`
 	GeneratorSaturated bool    `json:"generator_saturated"`
-	// LinkSaturated flags a sample of a two-host run whose response bodies
-	// came at 90% or more of the link's measured capacity (LinkCapacity,
-	// results.Network): it measured the network, and fails the gate as a
-	// harness fault, as a saturated generator does (issue 18).
+	// LinkSaturated flags a two-host sample whose bodies came at ≥ 90% of
+	// the link's measured capacity (results.Network.LinkBytes): it fails
+	// the gate as a harness fault (issue 18).
 	LinkSaturated bool `json:"link_saturated,omitempty"`
-	// ServerLogFaults counts the lines the server wrote to its log during
-	// the window that name SQLite's SQLITE_BUSY or "database is locked"
-	// (filled by harness/run; absent from JSON when 0). Any such line fails
-	// the gate as a harness fault: the server's database copy was locked.
+	// ServerLogFaults counts the server's log lines in the window naming
+	// SQLITE_BUSY or "database is locked" (filled by harness/run); any fails
+	// the gate as a harness fault.
 	ServerLogFaults int64 `json:"server_log_faults,omitempty"`
 	// Gate is the success gate's verdict on this sample.
 	Gate GateResult `json:"gate"`
@@ -137,9 +131,8 @@ type Probe struct {
 }
 
 // CacheHits is how a cache-hit sample's hits were confirmed: By render
-// counts (no render during the window; Checked = responses, Misses =
-// renders) or by the header framework.yaml names (Checked = responses
-// checked under load, Misses = those without it).
+// counts (Checked = responses, Misses = renders) or by framework.yaml's
+// header (Checked = responses checked under load, Misses = those without it).
 type CacheHits struct {
 	By      string `json:"by"` // "render counts" or the header, "x-nextjs-cache: HIT"
 	Checked int64  `json:"checked"`

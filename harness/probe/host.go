@@ -1,7 +1,6 @@
-// Package probe reads host facts and samples the CPU time and memory of a
-// server's process tree and of the load generator itself, through gopsutil.
-//
-// Units: CPU time in seconds (user + system), memory in bytes.
+// Package probe reads host facts and samples the CPU time (seconds, user +
+// system) and memory (bytes) of a server's process tree and of the load
+// generator itself, through gopsutil.
 package probe
 
 import (
@@ -25,10 +24,9 @@ type Host struct {
 	Arch        string `json:"arch"`    // e.g. "x86_64"
 	Virtual     string `json:"virtual"` // virtualization system and role, if any
 	GoVersion   string `json:"go"`      // the harness's Go version
-	// GeneratorCPUs and ServerCPUs are the CPU sets (list form, "0" or
-	// "1-3") the load generator and the servers were pinned to; Disjoint
-	// is false when the machine had too few CPUs to separate them. Both
-	// sets are empty where the OS has no CPU affinity (macOS): see Pinned.
+	// GeneratorCPUs and ServerCPUs are the CPU sets ("0", "1-3") the
+	// generator and servers were pinned to, empty without CPU affinity
+	// (macOS, Pinned); Disjoint is false when too few CPUs kept them apart.
 	GeneratorCPUs string `json:"generator_cpus"`
 	ServerCPUs    string `json:"server_cpus"`
 	Disjoint      bool   `json:"disjoint"`

@@ -64,10 +64,9 @@ func Self(ctx context.Context) (float64, error) {
 	return t.User + t.System, nil
 }
 
-// Saturated reports whether a generator that used cpu seconds of CPU time
-// over a window of window seconds kept its CPU set of cpus CPUs at least
-// 90% busy: the sample then measured the generator, not the server
-// (docs/design.md, Generator health).
+// Saturated reports whether a generator that used cpu seconds of CPU over
+// window seconds kept its cpus CPUs at least 90% busy: the sample measured
+// the generator, not the server (docs/design.md, Generator health).
 func Saturated(cpu, window float64, cpus int) bool {
 	if window <= 0 || cpus <= 0 {
 		return false

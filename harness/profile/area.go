@@ -21,17 +21,9 @@ const (
 	AreaPreload = "tfbench preload"
 )
 
-// NodeArea is the area of a Node function by its name and script URL:
-// (garbage collector) is runtime and GC; (program), native code (no URL)
-// and node: modules are Node internals; a file under node_modules is its
-// package's (the last node_modules/ in the path, @scope/pkg for a scoped
-// one; a package compiled into next/dist/compiled/X is "X (compiled into
-// next)"); a file of a framework's server bundle (.next/…, dist/server/…,
-// build/server/…, .output/server/…) is the package its chunk name derives
-// from (Turbopack's node_modules_<pkg>_… chunks, Nitro's _libs/<pkg>.mjs)
-// or else "bundle FILE";
-// tfbench's own preload (eventloop.cjs) is "tfbench preload"; everything
-// else is the app.
+// NodeArea is the area of a Node function by its name and script URL
+// (docs/profiles.md, Areas): runtime, Node internals, a node_modules
+// package, a server bundle's chunk package or "bundle FILE", preload or app.
 func NodeArea(functionName, scriptURL string) string {
 	switch functionName {
 	case "(garbage collector)":
@@ -109,9 +101,8 @@ func scoped(segs []string) (string, []string) {
 }
 
 // bundleFile is the path of a server bundle's file from its bundle folder
-// on (".next/server/chunks/x.js", "dist/server/entry.mjs"), "" when the
-// path is not in one. The last bundle folder in the path wins (.next/
-// standalone/.next/…).
+// on (".next/server/chunks/x.js"), "" when not in one; the last bundle
+// folder in the path wins.
 func bundleFile(segs []string) string {
 	for i := len(segs) - 2; i >= 0; i-- {
 		s := segs[i]
@@ -145,15 +136,9 @@ func chunkPackage(base string) string {
 	return parts[0]
 }
 
-// GoArea is the area of a Go function by its name (pprof's, e.g.
-// "net/http.(*conn).serve") and file: the syscall packages' calls are
-// system calls; runtime.* (and internal/runtime/…) is runtime and GC
-// (its own futex and epoll calls too); cgo calls and code outside Go are
-// C code; other
-// standard-library packages the Go standard library; a function whose
-// file is in the module cache (…/pkg/mod/MODULE@VERSION/… or, with
-// -trimpath, MODULE@VERSION/…) or under vendor/ is its module's; the
-// rest (main, the main module) is the app.
+// GoArea is the area of a Go function by its pprof name and file: system
+// calls, runtime and GC, C code (cgo), the standard library, a module (from
+// the module cache or vendor/), or the app (docs/profiles.md, Areas).
 func GoArea(name, file string) string {
 	switch name {
 	case "runtime.cgocall", "runtime.asmcgocall", "runtime._ExternalCode", "runtime._LostExternalCode", "runtime.cgocallbackg":
@@ -226,10 +211,9 @@ func goPackage(name string) string {
 	return pkg
 }
 
-// cacheModule is the module path of a file in the module cache:
-// the path before "@" from pkg/mod/ on (or, for a -trimpath build's
-// MODULE@VERSION/file, from the start), with the cache's !x escapes
-// undone ("github.com/!burnt!sushi/toml" is github.com/BurntSushi/toml).
+// cacheModule is the module path of a file in the module cache (or a
+// -trimpath MODULE@VERSION/file), with the cache's !x escapes undone; ""
+// when file is in neither.
 func cacheModule(file string) string {
 	rest := file
 	if i := strings.LastIndex(file, "/pkg/mod/"); i >= 0 {

@@ -27,10 +27,9 @@ type cpuProfile struct {
 	TimeDeltas []int64 `json:"timeDeltas"` // µs since the previous sample (the first: since StartTime)
 }
 
-// readNode reads a .cpuprofile. A sample's self time is the time to the
-// next sample, the last one's to EndTime (as Chrome DevTools counts);
-// a profile without samples falls back on the nodes' hitCount × the mean
-// interval. (idle) is Idle, not Total.
+// readNode reads a .cpuprofile: a sample's self time runs to the next
+// sample or EndTime, as Chrome DevTools counts (hitCount × the mean interval
+// without samples); (idle) is Idle, not Total.
 func readNode(data []byte, notProfile func(string) error) (*Profile, error) {
 	var cp cpuProfile
 	if err := json.Unmarshal(data, &cp); err != nil {
@@ -113,10 +112,9 @@ func readNode(data []byte, notProfile func(string) error) (*Profile, error) {
 	return &Profile{Files: []File{f}, Samples: samples, Total: f.Total, Idle: f.Idle, Funcs: collect(sites)}, nil
 }
 
-// nodeFile is a Node script's path for display: node: URLs as they are, a
-// package's file from the package on (next/dist/server/x.js), a bundle's
-// from its bundle folder (.next/server/chunks/x.js), the app's relative
-// to appDir.
+// nodeFile is a Node script's path for display: a package's file from the
+// package on, a bundle's from its bundle folder, the app's relative to
+// appDir, node: URLs as they are.
 func nodeFile(file, area, appDir string) string {
 	if file == "" || strings.HasPrefix(file, "node:") {
 		return file

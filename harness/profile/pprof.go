@@ -9,10 +9,9 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// readPprof reads a pprof profile (github.com/google/pprof/profile): a
-// sample's self time is its CPU time value (cpu/nanoseconds, as Go's
-// runtime/pprof writes it; or its count × the period), charged to the
-// innermost function of its leaf location.
+// readPprof reads a pprof profile: a sample's self time is its CPU time
+// value (or its count × the period), charged to the innermost function of
+// its leaf location.
 func readPprof(file string, data []byte, notProfile func(string) error) (*Profile, error) {
 	p, err := profile.ParseData(data)
 	if err != nil {

@@ -1,7 +1,6 @@
-// Package profile reads CPU profiles, Node's .cpuprofile (JSON) and pprof
-// (Go), and says where the time went: sampled time, the top functions by
-// self time and a breakdown by area (runtime and GC, Node internals, each
-// package, the app); tfbench profile prints it (docs/profiles.md).
+// Package profile reads CPU profiles (Node .cpuprofile, Go pprof) and says
+// where the time went: sampled time, the top functions by self time and the
+// time by area; tfbench profile prints it (docs/profiles.md).
 package profile
 
 import (
@@ -55,11 +54,8 @@ type Func struct {
 	Self             time.Duration
 }
 
-// Read reads one Node .cpuprofile or pprof profile (gzipped or not).
-// Errors name the file: "FILE: not a Node .cpuprofile or pprof profile:
-// …" for anything else (an empty file, JSON without nodes, bytes pprof
-// cannot parse), "FILE: not a CPU profile: …" for a pprof profile without
-// CPU time (a heap profile).
+// Read reads one Node .cpuprofile or pprof profile (gzipped or not);
+// errors name the file and refuse anything else, a heap profile included.
 func Read(file string) (*Profile, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {

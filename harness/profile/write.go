@@ -10,11 +10,9 @@ import (
 	"github.com/tfbench/tfbench/harness/texttab"
 )
 
-// Write prints p: one line per file read, the sum when there are several,
-// then two tables (texttab.Markdown): self time by area and the
-// top functions by self time, top rows each (0: all; the areas past top
-// are summed in one "other" row). Percentages are of the sampled time
-// without idle.
+// Write prints p: a line per file (and their sum), then self time by area
+// and the top functions by self time, top rows each (0: all; further areas
+// sum to "other"); percentages are of the sampled time without idle.
 func Write(w io.Writer, p *Profile, top int) error {
 	for _, f := range p.Files {
 		fmt.Fprintf(w, "%s: %s, %s samples over %s: %s sampled%s\n",

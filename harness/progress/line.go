@@ -1,10 +1,7 @@
 // Package progress shows where a benchmark run is and when it will end: on
-// a terminal one live status line kept at the bottom (rewritten in place,
-// log lines printed above it); elsewhere (a pipe, a file, CI) plain log
-// lines only, with the elapsed time and the ETA appended to sample lines.
-//
-// It knows nothing of frameworks or suites: run.Config.Progress hands it a
-// Step before each measured shot and run.Config.Log writes through it.
+// a terminal one live status line below the log lines; elsewhere (a pipe,
+// CI) plain log lines, the elapsed time and ETA appended to sample lines.
+// run.Config.Progress hands it a Step per shot; run.Config.Log writes to it.
 package progress
 
 import (
@@ -38,19 +35,17 @@ type Step struct {
 	// Shot is this shot's planned measuring window (the suite's duration).
 	Shot time.Duration
 	// Done is the planned measuring time (warmups and windows) finished
-	// before this shot; Total the planned measuring time of the whole run
-	// (run.PlanSeconds, less what broken targets and tests that failed
-	// verification will not measure).
+	// before this shot; Total the whole run's (run.PlanSeconds, less what
+	// broken targets and failed verifications will not measure).
 	Done, Total time.Duration
 	// Elapsed is the wall time since measuring began (after the builds, so
 	// a build paid once does not inflate the ETA).
 	Elapsed time.Duration
 }
 
-// ETA is the wall time left, to the second: the planned measuring time
-// left (Total − Done) scaled by how much wall time each planned second has
-// taken so far (Elapsed ÷ Done), which covers server starts, verification
-// and probes between shots. 0 until Done > 0, and once Done ≥ Total.
+// ETA is the wall time left, to the second: (Total − Done) × Elapsed ÷
+// Done, so the starts and checks between shots count; 0 until Done > 0 and
+// once Done ≥ Total.
 func ETA(s Step) time.Duration {
 	if s.Done <= 0 || s.Total <= s.Done {
 		return 0
@@ -69,11 +64,9 @@ func Clock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
-// Text is s as the live line shows it, e.g.
-// "round 2/5 · nextjs/default · fortunes c=64 · 3:05 elapsed · ETA 7:40";
-// queries and updates add " N=20", a constant-rate shot shows
-// "200 requests/s c=8" for its level, and the ETA is left out while it is
-// unknown (Done = 0).
+// Text is s as the live line shows it, e.g. "round 2/5 · nextjs/default ·
+// fortunes c=64 · 3:05 elapsed · ETA 7:40", with N and the rate where they
+// apply and no ETA while Done = 0.
 func (s Step) Text() string { return s.where() + s.when() }
 
 // where is Text's first part: "round 2/5 · nextjs/default · fortunes c=64".
@@ -113,20 +106,10 @@ func (s Step) fit(width int) string {
 // Escape sequences of the live line: return to column 0 and erase the line.
 const clearLine = "\r\x1b[2K"
 
-// Line writes a run's log lines and keeps its progress on one live line.
-//
-// Live mode (a terminal): Step draws "\r\x1b[2K" + Step.Text fitted to
-// the width (the framework and test part cut with "…" so that the elapsed
-// time and ETA stay whole; on a very narrow terminal the end is cut); each
-// log line is printed above it ("\r\x1b[2K" + line + "\n") and the live line drawn again.
-//
-// Plain mode: Step writes nothing and log lines pass through unchanged,
-// except the first complete line after each Step (the sample line of that
-// step's shot, as package run writes it) which ends with
-// " (3:05 elapsed, ETA 7:40)": the elapsed time and ETA once the shot is
-// done. No escape bytes are written.
-//
-// A Line is safe for concurrent use.
+// Line writes a run's log lines and keeps its progress on one live line:
+// live mode draws Step.Text fitted to the width, log lines above it; plain
+// mode adds " (3:05 elapsed, ETA 7:40)" to the first line after each Step
+// (its sample line), no escape bytes. A Line is safe for concurrent use.
 type Line struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -148,10 +131,8 @@ func New(w io.Writer, live bool, width int) *Line {
 	return &Line{w: w, live: live, width: width, now: time.Now}
 }
 
-// ForFile returns a Line writing to f: live mode when f is a terminal
-// (golang.org/x/term IsTerminal), the environment variable CI is unset or
-// empty and TERM is not "dumb", with the width from term.GetSize (80 when
-// it cannot be read); plain mode otherwise.
+// ForFile returns a Line writing to f, live when f is a terminal, CI is
+// unset or empty and TERM is not "dumb" (width from term.GetSize, else 80).
 func ForFile(f *os.File) *Line {
 	fd := int(f.Fd())
 	if !liveTerminal(term.IsTerminal(fd), os.Getenv) {
@@ -232,10 +213,9 @@ func (l *Line) line(out *strings.Builder, text string) {
 	}
 }
 
-// Done ends the progress display: a pending partial log line is written
-// with a newline, and live mode erases the live line ("\r\x1b[2K"), so
-// what follows (a run's summary) starts on a clean line. Later writes are
-// plain until the next Step.
+// Done ends the progress display: it ends a pending partial log line and
+// erases the live line, so what follows starts on a clean line; later
+// writes are plain until the next Step.
 func (l *Line) Done() {
 	l.mu.Lock()
 	defer l.mu.Unlock()

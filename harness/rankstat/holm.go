@@ -5,13 +5,9 @@ import (
 	"slices"
 )
 
-// Holm returns the Holm–Bonferroni adjusted p-values of p (Holm 1979, "A
-// simple sequentially rejective multiple test procedure"), in p's order:
-// sorted ascending, the i-th smallest (0-based) is multiplied by m − i, the
-// running maximum keeps them monotone, and each is capped at 1. A hypothesis
-// is rejected at level α when its adjusted p is below α; this controls the
-// family-wise error rate like Bonferroni and rejects at least as much.
-// Holm([0.01, 0.02, 0.04, 0.30]) = [0.04, 0.06, 0.08, 0.30].
+// Holm returns the Holm–Bonferroni adjusted p-values of p in p's order
+// (Holm 1979): the i-th smallest (0-based) times m − i, kept monotone by a
+// running maximum, capped at 1; reject at α when the adjusted p is below α.
 func Holm(p []float64) []float64 {
 	m := len(p)
 	idx := make([]int, m)

@@ -1,10 +1,8 @@
 // Package rankstat is the statistics of tfbench's verdict rule (package
-// compare's doc), with no wording: per-round samples of two sides, their
-// medians and change, the two-sided Mann-Whitney U test
-// (aclements/go-moremath), Holm–Bonferroni across a family of pairs, the
-// smallest p a family's rounds can reach, and the verdict each pair gets,
-// with a Reason code. Package compare builds the pairs from results and
-// words the outcomes; like golang.org/x/perf's benchmath under benchstat.
+// compare), with no wording: medians and change of two sides' per-round
+// samples, the two-sided Mann-Whitney U test, Holm–Bonferroni across a
+// family, and each pair's verdict with a Reason; compare words them, like
+// x/perf's benchmath under benchstat.
 package rankstat
 
 import (
@@ -61,12 +59,9 @@ type Pair struct {
 	Excluded  bool
 }
 
-// Outcome is one Pair under the rule. Change is Median(New) ÷
-// Median(Base) − 1 (0 when a side is empty or Base's median is not
-// positive). Tested is true when the pair reached the rank test; only then
-// are U, P and PHolm set: U counts (new, base) pairs with new > base, ties
-// ½; P is the two-sided Mann-Whitney p, PHolm Holm-adjusted over the
-// family's tested pairs.
+// Outcome is one Pair under the rule: Change as Change computes it; only
+// when Tested are U and P (MannWhitney) and PHolm (Holm over the family's
+// tested pairs) set.
 type Outcome struct {
 	Change      float64
 	Tested      bool
@@ -75,10 +70,9 @@ type Outcome struct {
 	Reason      Reason
 }
 
-// Family is the rule over one family of pairs: Outcomes in the pairs'
-// order. Tested is the number of tested pairs; N1 and N2 are the base and
-// new rounds of the tested pair that can reach the smallest p (MinP).
-// Detectable is true when Tested × that p < α.
+// Family is the rule over one family: Outcomes in the pairs' order, the
+// number of Tested pairs, N1 and N2 the rounds of the tested pair with the
+// smallest MinP, and Detectable when Tested × that p < α.
 type Family struct {
 	Outcomes   []Outcome
 	Tested     int
@@ -164,9 +158,8 @@ func Change(base, next []float64) float64 {
 }
 
 // MannWhitney is the two-sided Mann-Whitney U test of next against base
-// (exact distribution for small samples): U counts (next, base) pairs with
-// next > base, ties ½. All values equal gives p = 1 and U = n1·n2/2; a
-// sample too small to test gives p = 1.
+// (exact for small samples): U counts (next, base) pairs with next > base,
+// ties ½; p = 1 when all values are equal or a sample is too small to test.
 func MannWhitney(next, base []float64) (u, p float64) {
 	res, err := stats.MannWhitneyUTest(next, base, stats.LocationDiffers)
 	switch {

@@ -1,8 +1,6 @@
-// Package ratio compares the framework variants of one run: per test, at its
+// Package ratio compares the framework variants of one run: per test at its
 // headline N (a page test at every size), each variant's peak RPS, CPU time
 // per request and per-round figures at the peak level, and their ratios.
-// `go tool task bench:engine` prints the render engine's table with it
-// (tools/engine-ratios; the targets are judged by harness/target).
 package ratio
 
 import (
@@ -71,10 +69,9 @@ func (r Row) Ratio(a, b model.ID) (float64, bool) {
 	return ca.RPS / cb.RPS, true
 }
 
-// Write prints rows as a table, one column per variant in columns
-// (peak RPS), then the ratios of the first column to each other one and
-// its CPU ms per request; "—" where a variant has no peak. Errors are the
-// writer's.
+// Write prints rows as a table: peak RPS per variant in columns, the first
+// column's ratio to each other one and its CPU ms per request; "—" where a
+// variant has no peak.
 func Write(w io.Writer, rows []Row, columns []model.ID) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	head := []string{"test"}

@@ -9,10 +9,8 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// Key names one row: a framework variant and a suite test at one N: in
-// PeakRounds its headline N (suite.HeadlineOf: 20 for queries and updates
-// when measured, else their largest N; 0 for the other test types), in
-// RowRounds and Table any N of Ns (a page test's every size).
+// Key names one row: a framework variant and a suite test at one N, the
+// headline N (suite.HeadlineOf) in PeakRounds, any N in RowRounds and Table.
 type Key struct {
 	model.ID
 	Test string
@@ -34,10 +32,8 @@ type Rounds struct {
 	// Connections (concurrency) and Pipeline (pipeline depth, 1 = none)
 	// are the peak level's.
 	Connections, Pipeline int
-	// RPS maps a round number to that round's RPS (requests/s) at the peak
-	// level; CPUms maps it to the server's CPU time per request in ms;
-	// P99ms to its 99th-percentile latency in ms (model.Latency.P99, from
-	// the sample's merged histogram).
+	// RPS, CPUms and P99ms map a round number to that round's requests/s,
+	// server CPU ms per request and p99 latency in ms at the peak level.
 	RPS   map[int]float64
 	CPUms map[int]float64
 	P99ms map[int]float64
@@ -49,11 +45,9 @@ type Rounds struct {
 	GeneratorSaturated bool
 }
 
-// PeakRounds returns the per-round figures of every framework variant on
-// every test of f's suite at the test's headline N; samples of other Ns,
-// constant-rate samples and tests outside the suite are left out. Two
-// runtimes of one framework variant share a Key; the later series in sample
-// order wins.
+// PeakRounds returns the per-round figures of every variant on every suite
+// test of f at its headline N (no constant-rate samples). Two runtimes of
+// one variant share a Key: the later series in sample order wins.
 func PeakRounds(f *results.File) map[Key]Rounds {
 	return peakRounds(f, func(t results.Test, n int) bool { return n == suite.HeadlineOf(t.Queries) })
 }
@@ -127,10 +121,9 @@ func byRound(m map[int]float64) []float64 {
 	return v
 }
 
-// PerRoundRatio divides x's RPS by ref's in each round both have (same run,
-// same round number, each at its own peak level), rounds ascending; ratios[i]
-// belongs to rounds[i] and is dimensionless. Rounds where ref's RPS is 0 are
-// left out; both are empty when x or ref has no peak.
+// PerRoundRatio divides x's RPS by ref's in each round both have (each at
+// its own peak level, ref's RPS not 0), rounds ascending; ratios[i] is
+// rounds[i]'s. Both are empty when x or ref has no peak.
 func PerRoundRatio(x, ref Rounds) (ratios []float64, rounds []int) {
 	if !x.OK || !ref.OK {
 		return nil, nil

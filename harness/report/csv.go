@@ -8,29 +8,21 @@ import (
 	"strings"
 )
 
-// CSVHeader is the first line of CSV's output: one column per Row field.
-// Units: requests/s (rps), percent (pct_of_best), ms (p50_ms, p99_ms,
-// cpu_ms_per_request), bytes (rss_bytes, page_bytes); ratio_to_go_stdlib
-// is dimensionless.
+// CSVHeader is the first line of CSV's output, one column per Row field;
+// units are in the names (rps requests/s, pct percent, ms, bytes), and
+// ratio_to_go_stdlib is dimensionless.
 var CSVHeader = []string{"test", "n", "run", "framework", "variant", "runtime", "peak_rps", "pct_of_best", "ratio_to_go_stdlib",
 	"connections", "pipeline", "p50_ms", "p99_ms", "cpu_ms_per_request", "rss_bytes", "page_bytes", "verification",
 	"min_rps", "max_rps", "rounds", "notes"}
 
-// PageCSVColumns are appended to CSVHeader when ts holds a page test: TTFB
-// p50/p99, the probe's p99 and max, the event-loop delay's p99 and max, all
-// in ms at the peak level (Row's fields; empty for the other tests and
-// where not recorded).
+// PageCSVColumns are appended to CSVHeader when ts holds a page test: TTFB,
+// probe and event-loop percentiles in ms at the peak level, empty for the
+// other tests and where not recorded.
 var PageCSVColumns = []string{"ttfb_p50_ms", "ttfb_p99_ms", "probe_p99_ms", "probe_max_ms", "event_loop_p99_ms", "event_loop_max_ms"}
 
-// CSV writes every row of ts with encoding/csv: CSVHeader (and
-// PageCSVColumns when a test is a page test), then one line per Row in
-// table order; a page test has a line per Row of every size, N being the
-// rows per page. Numbers are plain (no thousands separators): RPS
-// rounded to whole requests/s, % of best with one decimal, the ratio with
-// three, latency in ms with three (µs resolution), CPU ms per request with
-// three. Cells a row has no figure for are empty (a row without figures
-// keeps only its names, page bytes, verdict and notes); notes are joined
-// with "; ". It returns w's write error.
+// CSV writes CSVHeader (and PageCSVColumns) and one line per Row of ts in
+// table order, a page test's for every size; numbers are plain (whole
+// requests/s, ms with three decimals), cells without a figure empty.
 func CSV(w io.Writer, ts []TestTable) error {
 	cw := csv.NewWriter(w)
 	page := false

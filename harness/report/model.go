@@ -40,10 +40,9 @@ type Row struct {
 	PctOfBest float64
 	// Best is true for the row PctOfBest is taken against (100%).
 	Best bool
-	// RatioToRef is PeakRPS over the peak RPS of the reference variant
-	// (model.Reference, go-stdlib/default) on the same test and N in the
-	// same run (1.06 = 6% more requests/s); 0 when that run has no
-	// measured reference.
+	// RatioToRef is PeakRPS over model.Reference's peak RPS on the same
+	// test and N in the same run (1.06 = 6% more); 0 without a measured
+	// reference.
 	RatioToRef float64
 	// Connections (concurrency) and Pipeline (pipeline depth, 1 = none)
 	// are the peak level's.
@@ -59,16 +58,13 @@ type Row struct {
 	// GeneratorSaturated is true when the load generator's CPU was
 	// saturated in a round at the peak level (the figure may measure it).
 	GeneratorSaturated bool
-	// PageBytes is the size of the page verification fetched, in bytes
-	// (fortunes; 0 when not recorded). For a page test it is the mean body
-	// bytes of the counted responses at the peak level (Sample.BodyBytes
-	// over Responses), or verification's at the headline N without them.
+	// PageBytes is the size in bytes of the page verification fetched (0
+	// when not recorded); for a page test the mean body bytes of the counted
+	// responses at the peak level, else verification's at the headline N.
 	PageBytes int
-	// TTFBP50ms and TTFBP99ms are time to first byte at the peak level in
-	// ms (the rounds' merged TTFB histograms); ProbeP99ms and ProbeMaxms
-	// the interference probe's latency there (merged probe histograms);
-	// LoopP99ms and LoopMaxms the Node event-loop delay, the worst over
-	// those rounds. Each is -1 when no sample recorded it.
+	// TTFBP50ms, TTFBP99ms, ProbeP99ms, ProbeMaxms (merged histograms) and
+	// LoopP99ms, LoopMaxms (worst round) are ms at the peak level; -1 when
+	// no sample recorded them.
 	TTFBP50ms, TTFBP99ms, ProbeP99ms, ProbeMaxms, LoopP99ms, LoopMaxms float64
 	// Verification is the verdict, or NotVerified.
 	Verification model.Verdict
@@ -119,10 +115,9 @@ type RateRow struct {
 	// figures (a round failed the gate, no latency recorded).
 	Rounds int
 	Why    string
-	// Achieved is the RPS each round sustained (requests/s); P50 and P99
-	// the page latency in ms from each request's intended send time; CPU
-	// the server's CPU ms per request; ProbeP50, ProbeP99, ProbeMax the
-	// probe's latency in ms; LoopMax the Node event-loop delay's max in ms.
+	// Achieved is the requests/s each round sustained; the rest are ms: P50
+	// and P99 from each request's intended send time, CPU per request, the
+	// probe's latency and the event loop's max delay.
 	Achieved, P50, P99, CPU, ProbeP50, ProbeP99, ProbeMax, LoopMax Range
 }
 
@@ -142,10 +137,9 @@ func (r *Range) add(v float64) {
 	r.Min, r.Max = min(r.Min, v), max(r.Max, v)
 }
 
-// Tables returns one TestTable per test of s's suite (the first run's; all
-// runs of a Set share the suite hash), in suite order. Errors: a test name
-// without letters or digits, a test whose page would be index.md, and two
-// tests whose names give the same page name (each error names the tests).
+// Tables returns one TestTable per test of s's suite, in suite order. It
+// refuses test names that cannot name a page or chart (none, index.md, or
+// another test's); errors name the tests.
 func Tables(s *results.Set) ([]TestTable, error) {
 	if len(s.Runs) == 0 {
 		return nil, fmt.Errorf("report: no runs")
@@ -301,10 +295,8 @@ func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verif
 	return r
 }
 
-// ineligible notes every level of a peak that a failed round kept out of
-// the peak, with the first failed round's gate reason: the reader sees why
-// the peak is from another level ("16 connections: not eligible, round 1:
-// probe: no response in the window").
+// ineligible notes every level a failed round kept out of the peak, with
+// that round's gate reason: why the peak is from another level.
 func ineligible(peak *model.Peak) []string {
 	var notes []string
 	for _, l := range peak.Levels {
@@ -335,10 +327,9 @@ func testOf(f *results.File, name string) (results.Test, bool) {
 	return results.Test{}, false
 }
 
-// pageFigures fills a page test's row from its peak level: page bytes (the
-// mean body bytes of the rounds' counted responses; verification's page
-// bytes, fetched at the headline N, only there), TTFB and probe
-// percentiles from merged histograms, the worst event-loop delay.
+// pageFigures fills a page test's row from its peak level: mean page bytes
+// (verification's only at the headline N), TTFB and probe percentiles from
+// merged histograms, and the worst event-loop delay.
 func pageFigures(r *Row, peak *model.Peak, headline bool) {
 	if !headline {
 		r.PageBytes = 0
@@ -371,11 +362,9 @@ func pageFigures(r *Row, peak *model.Peak, headline bool) {
 	}
 }
 
-// probeShort notes the sample of ss whose probe was answered least, when
-// that is under 90% of its schedule (window ÷ interval): the server
-// answered the probe slower than it came, and the probe figures cover the
-// answered requests only; those still waiting at the window's end waited
-// longer.
+// probeShort notes the sample of ss whose probe was answered least when
+// that is under 90% of its schedule (window ÷ interval): the probe figures
+// then cover only the answered requests.
 func probeShort(ss []model.Sample) string {
 	note, share := "", 0.9
 	for _, s := range ss {

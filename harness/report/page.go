@@ -26,10 +26,9 @@ func sizesOf(run string, f *results.File, peaks *model.Peaks, t results.Test) []
 	return out
 }
 
-// pageText says how a page test ran beyond testText (without the final
-// period): the constant-rate sample, the interference probe, the cache
-// state and how a hit was confirmed. probePath is the probe's path as the
-// samples recorded it ("" when none did).
+// pageText says how a page test ran beyond testText, without the final
+// period: constant rate, probe (probePath, "" when none recorded), cache
+// state and how a hit was confirmed.
 func pageText(t results.Test, probePath string) string {
 	var parts []string
 	if t.Rate > 0 {
@@ -72,11 +71,9 @@ func probePathOf(files []*results.File, test string) string {
 // pageLegend explains the columns of a page test's tables.
 const pageLegend = "**Peak RPS** is the highest median over rounds of a level whose every round passed the gate, **range** min–max RPS over the rounds at that level; at the peak level (**connections**): **CPU ms/req** is the server's CPU time per response (median over rounds), **page bytes** the mean body bytes of the counted responses, **TTFB** the time to the first byte of the status line and **p50/p99** the time to the last byte (merged HDR histograms of the rounds), **probe** the interference probe's latency from each probe's intended send time (merged), **event loop** the Node server's event-loop delay (perf_hooks.monitorEventLoopDelay; the worst round; — for servers that are not Node)."
 
-// pageSizes writes a page test's per-size sections (a "###" heading per
-// N, the closed-loop table, the constant-rate table) and then the notes.
-// tbl writes one table (and the blank line after it); cell makes a name
-// safe for it (inline on the site, as is in the single-file report). It
-// returns whether it wrote notes (they end in one newline).
+// pageSizes writes a page test's per-size sections and then the notes,
+// tables through tbl and names made safe by cell; it reports whether it
+// wrote notes (they end in one newline).
 func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []texttab.Align), cell func(string) string) bool {
 	t := tt.Test
 	type noteKey struct{ who, text string }
@@ -235,10 +232,9 @@ type sweepChart struct {
 	svg         []byte
 }
 
-// sweepCharts draws a page test's charts: peak RPS and CPU ms per request
-// against page bytes (both axes log 10), one line per framework variant
-// (per run when one is in several runs, like chartBars) through its sizes
-// that have a peak and page bytes. A chart without points is left out.
+// sweepCharts draws a page test's charts of peak RPS and CPU ms per request
+// against page bytes (log axes), a line per variant (and run, like
+// chartBars); a chart without points is left out.
 func sweepCharts(t TestTable) ([]sweepChart, error) {
 	count := map[string]int{}
 	for _, r := range t.Rows {

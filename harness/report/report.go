@@ -1,11 +1,9 @@
 // Package report renders a results file as markdown for a docs site: a
-// machine and method header, the frameworks that ran, and one table per
-// test with the peak RPS, its range over rounds, the level it came from,
-// latency at that level, server cost and the verification verdict.
-//
+// machine and method header, the frameworks that ran, and per test the peak
+// RPS, its range, level, latency, server cost and verification verdict.
 // A number appears only for a test that passed verification (pass or warn)
-// and a level whose every round passed the success gate; everything else
-// shows "—" and the reason.
+// at a level whose every round passed the gate (docs/design.md, Peak); else
+// "—" and the reason.
 package report
 
 import (

@@ -21,20 +21,9 @@ const (
 	CSVFile   = "results.csv"
 )
 
-// Site renders s as a docs site in dir (created if missing): IndexFile (run
-// header, summary table of % of best per framework variant and test, links
-// to the pages), per test "<slug>.md" (Tables' rows, the chart, notes
-// spelling out verification warnings) and "<slug>.svg" (peak RPS per
-// variant; for a merged Set the ratio to go-stdlib of each row's own run;
-// left out when no variant has a figure), and CSVFile (CSV of all rows).
-// A page test's page has every size's tables instead, and its charts are
-// "<slug>-rps.svg" and "<slug>-cpu.svg" (peak RPS and CPU ms per request
-// against page bytes, a line per variant; left out without points).
-// Pages are plain markdown with relative links (GitHub, Jekyll). It renders
-// everything before writing, then writes each file atomically
-// (results.WriteFileAtomic); files it did not write are left alone. It
-// returns the paths written, index first. Errors: Tables' (test names that
-// cannot name a page), a chart's, a write's (naming the file).
+// Site renders s into dir (docs/comparing.md, Docs-site pages), all before
+// writing each file atomically, other files left alone; it returns the
+// paths written, index first, and write errors name the file.
 func Site(dir string, s *results.Set) ([]string, error) {
 	ts, err := Tables(s)
 	if err != nil {
@@ -327,10 +316,9 @@ func chartTitle(t TestTable) string {
 	return t.Test.Name + ": peak RPS"
 }
 
-// chartBars are a test's bars in table order: peak RPS per variant with
-// figures (for a merged Set, the ratio to the reference of each row's run,
-// for rows that have it), the best highlighted. A variant measured in more
-// than one run (the reference) is labelled with its run.
+// chartBars are a test's bars in table order, the best highlighted: peak
+// RPS per variant (a merged Set: ratio to its run's reference), labelled
+// with the run when a variant is in several.
 func chartBars(t TestTable) []chart.Bar {
 	count := map[string]int{}
 	for _, r := range t.Rows {
@@ -367,10 +355,8 @@ func siteTable(b *builder, header []string, rows [][]string, align []texttab.Ali
 	b.printf("\n")
 }
 
-// inline makes text safe in markdown outside code spans: "&", "<" and ">"
-// become entities, so a verification reason quoting markup ("got <style>")
-// reads as text instead of opening an HTML element. Code spans (between
-// backticks) are left as they are: entities would show literally there.
+// inline escapes "&", "<" and ">" as entities outside code spans, so a
+// reason quoting markup reads as text; code spans are left as they are.
 func inline(s string) string {
 	parts := strings.Split(s, "`")
 	for i := range parts {

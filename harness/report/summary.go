@@ -9,12 +9,9 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 )
 
-// Summary writes one sample as the few lines `tfbench load` prints: counts
-// and RPS (requests/s), status codes, error classes with their first
-// examples, responses checked under load, latency percentiles in ms
-// (corrected and uncorrected in constant-rate mode), TTFB percentiles
-// (engine raw), the interference probe's counts and p50/p99/max when it ran,
-// and the generator's CPU time.
+// Summary writes one sample as the few lines tfbench load prints: counts,
+// requests/s, statuses, error classes with examples, latency, TTFB and probe
+// percentiles in ms, and the generator's CPU time.
 func Summary(w io.Writer, target string, s model.Sample) error {
 	var b strings.Builder
 	mode := fmt.Sprintf("%d connections, pipeline depth %d", s.Connections, s.Pipeline)

@@ -11,10 +11,9 @@ type Equivalence struct {
 	// the two adapters' paths differ, "BASE → NEW".
 	Path      string `json:"path"`
 	Identical bool   `json:"identical"`
-	// Offset is the first differing byte (0-based) of the masked base
-	// body; -1 when identical or not compared. Base and New are each
-	// side's masked bytes from Offset−40 to Offset+40 (whole UTF-8
-	// characters), empty when identical.
+	// Offset is the first differing byte of the masked base body, -1 when
+	// identical or not compared; Base and New are each side's masked bytes
+	// within 40 of it (whole UTF-8 characters), empty when identical.
 	Offset int    `json:"offset"`
 	Base   string `json:"base,omitempty"`
 	New    string `json:"new,omitempty"`

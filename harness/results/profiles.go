@@ -2,10 +2,9 @@ package results
 
 import "github.com/tfbench/tfbench/harness/model"
 
-// Profile records the CPU profiles of one framework variant on one test,
-// taken in the profiled round of a bench or ab run with --profile: one
-// more server per test after the measured rounds, whose load is never a
-// sample (docs/profiles.md).
+// Profile records the CPU profiles of one framework variant on one test
+// from a --profile run's extra round, whose load is never a sample
+// (docs/profiles.md).
 type Profile struct {
 	model.ID
 	Test string `json:"test"`

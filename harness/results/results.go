@@ -1,8 +1,7 @@
 // Package results is the results model of a run and its JSON encoding
-// (results.json): the suite and method it followed, the host, the
-// frameworks, their verification verdicts and every sample, with its latency
-// histogram. The file is rewritten atomically after every sample, so an
-// interrupted run keeps everything it measured.
+// (results.json): suite, method, host, frameworks, verification verdicts and
+// every sample with its latency histogram. The file is rewritten atomically
+// after every sample, so an interrupted run keeps what it measured.
 package results
 
 import (
@@ -24,17 +23,9 @@ import (
 const SchemaVersion = 1
 
 // MethodVersion is the version of the measurement method (docs/design.md,
-// Measurement method: window, gate, peak, CPU sets, request headers). A
-// change to any of those bumps it, and results with different method
-// versions never compare. 2: the gate also requires, for adapters with
-// render counts (framework.yaml `render_counts`), at least one render per
-// counted response. 3: a harness fault fails the gate (load generator
-// errors, a saturated generator CPU set, SQLITE_BUSY from the server's
-// database copy). 4: the closed-loop generator naps before it blocks, so a
-// server no longer pays to wake it per response (issue 13): the same server
-// sustains more RPS than under 3. 5: the SSR page workloads (issue 14):
-// every Node server runs the event-loop preload, samples record time to
-// first byte, the interference probe and the page bytes.
+// Measurement method); results of different versions never compare. 2 gated
+// on render counts, 3 on harness faults, 4 made the generator nap before it
+// blocks (issue 13), 5 added the page workloads (issue 14).
 const MethodVersion = 5
 
 // Suite records the suite a run followed.

@@ -20,10 +20,8 @@ type Run struct {
 }
 
 // Set is one or more runs read together: a plain results.json is a Set of
-// one run; a merged file holds several, from other machines or CI jobs.
-// All runs of a Set share the method version and the suite hash (Merge
-// refuses otherwise), and a framework variant other than the reference is
-// measured in at most one run.
+// one run, a merged file of several. Its runs share method version and suite
+// hash, and only the reference is measured in more than one (Merge).
 type Set struct {
 	Runs []Run
 }
@@ -91,13 +89,9 @@ func decode(path string, data []byte) (*File, error) {
 	return &f, nil
 }
 
-// Merge combines runs into one Set, in the order given; a run that is
-// itself a Set's run keeps its label. It refuses, naming the labels
-// involved: no runs; an empty or duplicate label; method versions that
-// differ; suite hashes that differ (results of different suites never
-// merge); a framework variant other than model.Reference measured in two
-// runs (its figures would be ambiguous). The reference may be in every run:
-// each run's ratios are taken against its own reference.
+// Merge combines runs into one Set in the order given, each keeping its
+// label. It refuses an empty or duplicate label, differing method versions
+// or suite hashes, and a variant other than model.Reference in two runs.
 func Merge(runs []Run) (*Set, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("nothing to merge")

@@ -7,10 +7,9 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 )
 
-// MissingShards returns the shards "I/N" that no run of s holds, for each
-// shard count N among its runs' File.Shard values (`bench --shard`), in
-// order of N, then I: e.g. ["3/8"] for a merge of seven of eight nightly
-// shards. nil when no run is a shard or every shard is there.
+// MissingShards returns the shards "I/N" no run of s holds, for each shard
+// count N among its runs' File.Shard (bench --shard), ordered by N then I;
+// nil when no run is a shard or none is missing.
 func (s *Set) MissingShards() []string {
 	have := map[int]map[int]bool{} // N → I → present
 	for _, r := range s.Runs {

@@ -35,10 +35,7 @@ func guardSource(path string) (sourceGuard, error) {
 }
 
 // check reads the source dataset again and returns an error when its bytes
-// changed ("dataset source .tfbench/dataset/tfb.db changed during the run
-// (sha256 ab12cd34ef56… → 0f1e2d3c4b5a…)"), when a SQLite side file
-// appeared beside it ("… changed during the run (….db-wal appeared beside
-// it)"), or when it can no longer be read.
+// changed, a SQLite side file appeared beside it, or it can no longer be read.
 func (g sourceGuard) check() error {
 	sum, err := fileSum(g.path)
 	if err != nil {

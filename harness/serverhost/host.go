@@ -1,8 +1,7 @@
 // Package serverhost is where a run's servers live: a Host builds adapters,
-// starts servers on fresh copies of the dataset, and reads their CPU, RSS,
-// logs and database copies where they run. Local is this machine;
-// harness/agent's Client is another one, reached over SSH or any stdio
-// command (issue 18). harness/run drives either through Host and Server.
+// starts servers on fresh dataset copies and reads their CPU, RSS and logs
+// where they run. Local is this machine, harness/agent's Client another one
+// (issue 18).
 package serverhost
 
 import (

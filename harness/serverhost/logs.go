@@ -20,11 +20,9 @@ func LogSize(path string) int64 {
 	return st.Size()
 }
 
-// LogFaults counts the lines of the server log at path written from byte
-// offset from on (at most maxLogScan bytes) that name SQLite's SQLITE_BUSY
-// error or its message "database is locked", in any case: the server's
-// database copy was locked, a fault of the harness's copy, not of the
-// server (sweep.Gate, Sample.ServerLogFaults). An unreadable log counts 0.
+// LogFaults counts the lines of the server log at path from byte offset
+// from on (at most maxLogScan bytes) naming SQLITE_BUSY or "database is
+// locked" in any case (Sample.ServerLogFaults); an unreadable log counts 0.
 func LogFaults(path string, from int64) int64 {
 	f, err := os.Open(path)
 	if err != nil {

@@ -15,11 +15,9 @@ import (
 // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile.
 var nodeProfileRE = regexp.MustCompile(`^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.(\d+)\.cpuprofile$`)
 
-// CollectProfiles moves the profiles a server wrote into dir to dest, named
-// after test: the Go adapter's supervise.CPUProfileName as TEST.pprof; one
-// Node profile as TEST.cpuprofile, several as TEST.PID.cpuprofile (with
-// .THREAD for a worker thread's, .SEQ for a later one of the same thread).
-// It returns the new paths in name order; an empty file is not a profile.
+// CollectProfiles moves the non-empty profiles a server wrote into dir to
+// dest as TEST.pprof (Go), TEST.cpuprofile (one Node profile) or
+// TEST.PID[.THREAD][.SEQ].cpuprofile, and returns the new paths in name order.
 func CollectProfiles(dir, dest, test string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

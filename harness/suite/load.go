@@ -18,11 +18,8 @@ import (
 )
 
 // Error is a problem in a suite file, located by file, line and key (the
-// shared yamlfile.Error). Its message reads
-// "suites/tfb.yaml:12: key \"gate\": 120% is outside 0..100%". Key is the
-// bare key at fault ("gate", under defaults or in a test), "" for the file
-// as a whole; a duplicate key is named by its dotted path
-// ("defaults.duration", "tests.type").
+// shared yamlfile.Error): Key is the bare key at fault, "" for the whole
+// file, or a duplicate key's dotted path ("defaults.duration").
 type Error = yamlfile.Error
 
 // Built-in defaults used where a suite's defaults block is silent. They are

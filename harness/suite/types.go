@@ -1,10 +1,7 @@
 // Package suite loads and validates tfbench suite files (suites/*.yaml): the
-// tests to run, their test types (the six TFB tests and the SSR page test),
-// paths, load levels and the defaults they share.
-//
-// Loading is strict: an unknown key, an unknown test type, an empty or
-// non-positive level list, a bad duration or a gate outside 0..100% is an
-// error that names the file, line and key.
+// tests, their types (the six TFB tests and the SSR page test), paths, load
+// levels and shared defaults. Loading is strict: an unknown key or a bad
+// value is an error naming the file, line and key.
 package suite
 
 import (
@@ -45,19 +42,16 @@ type Settings struct {
 	// default) or "hey" (HTTPS and HTTP/2 targets; no pipelining, checks
 	// under load or constant rate).
 	Engine string
-	// Rate, when > 0, adds one constant-rate sample per round (at the
-	// headline N for queries and updates) after the closed-loop levels:
-	// Rate requests/s over RateConnections connections, latency measured
-	// from each request's intended send time (wrk2's method). The report
-	// shows these as one latency table at a common rate. 0 = none.
+	// Rate, when > 0, adds a constant-rate sample per round after the
+	// closed-loop levels (queries, updates: at the headline N): Rate
+	// requests/s over RateConnections, latency from each intended send time.
 	Rate float64
 	// RateConnections is the connection count of the constant-rate sample;
 	// 0 means the smallest concurrency level.
 	RateConnections int
-	// Probe, when > 0, is the interference probe's interval: during every
-	// sample one extra connection asks the framework's plaintext endpoint
-	// once per Probe, its latency taken from each intended send time
-	// (docs/ssr.md). 0 = no probe.
+	// Probe, when > 0, is the interference probe's interval: one extra
+	// connection asks the plaintext endpoint once per Probe during every
+	// sample (docs/ssr.md). 0 = no probe.
 	Probe time.Duration
 	// Cache is the cache state a test measures: "" renders on every request
 	// (the anti-caching rules hold); CacheHit ("hit") serves the framework's

@@ -1,16 +1,11 @@
 // Package target judges goals on two framework variants of one run (the
 // render engine's targets, issue 5; tools/engine-ratios) by compare's rank
-// test over per-round values at each variant's own peak level, a target's
-// rows one Holm–Bonferroni family. A Target here is a goal, not a variant
-// to measure (run.Target).
+// test at each variant's own peak level, a target's rows one Holm family.
+// A Target is a goal, not a variant to measure (run.Target).
 //
-// Met rule, per row: Of ≥ 1.0× Over (Metric PeakRPS) is met when the verdict
-// is faster, or same with the ratio of medians ≥ 1; not shown when same with
-// the ratio below 1; missed when slower. Of's p99 below Over's (Metric P99)
-// is met when Of's p99 is significantly lower (verdict faster), or same with
-// Of's median p99 lower (ratio < 1); not shown when same otherwise; missed
-// when significantly higher (slower). A row without a verdict is unknown. A
-// target is met when every row is.
+// Met rule, per row: met when faster (P99: significantly lower), or same with
+// the ratio of medians ≥ 1 (P99: < 1); not shown when same otherwise; missed
+// when slower; unknown without a verdict. A target is met when every row is.
 package target
 
 import (
@@ -211,11 +206,9 @@ func judgeRow(f *results.File, rounds map[ratio.Key]ratio.Rounds, t Target, test
 	return row, pair
 }
 
-// Write prints each result: a heading with the target and its family, one
-// line per row (both medians, ratio, change, p, p (Holm), verdict, status;
-// the reason after an unknown row), the target's standing, and at the end
-// how many targets were met. It returns whether all were. Errors are the
-// writer's.
+// Write prints each result (a heading, a line per row with both medians,
+// ratio, p, verdict and status, the target's standing) and how many targets
+// were met; it reports whether all were.
 func Write(w io.Writer, rs []Result, o compare.Options) (bool, error) {
 	ew := &errWriter{w: w}
 	ew.printf("Targets: two-sided Mann-Whitney U over the per-round values at each variant's own peak level, Holm–Bonferroni within each target, α = %g, min change %g%%.\n", o.Alpha, o.MinChange*100)

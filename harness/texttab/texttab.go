@@ -1,7 +1,6 @@
-// Package texttab is tfbench's own table: a header, rows of cells and a
-// column alignment, built by the report, compare and profile packages and
-// rendered as markdown here (markdown.go), the one place that uses
-// tablewriter. Builders never see the renderer's types.
+// Package texttab is tfbench's own table (header, rows, column alignment),
+// built by report, compare and profile and rendered as markdown here, the
+// one place that uses tablewriter.
 package texttab
 
 import "strings"

@@ -22,13 +22,9 @@ func (v *verifier) fortunes(ctx context.Context, c Check) (Result, *fetched) {
 	return r, f
 }
 
-// antiCache inserts one Fortune row, whose message needs escaping, into the
-// target's database, requests the page again and requires the row escaped
-// and in its sorted place; then it deletes the row, on every path. A table
-// without a row of the inserted id fails as cached (TFB rules, fortunes:
-// load every Fortune row per request). Only the body is checked; reasons
-// the first response already gave (first, unprefixed) are not repeated,
-// nor is the first page's markup warn.
+// antiCache inserts a Fortune row needing escaping into the target's
+// database, requires it escaped and sorted in the next page (else cached:
+// TFB rules, fortunes) and deletes it; reasons first gave are not repeated.
 func (v *verifier) antiCache(ctx context.Context, c Check, first Result, r *Result) {
 	db, err := v.database()
 	if err != nil {

@@ -14,11 +14,9 @@ import (
 // served from the cache.
 const CacheHitRequests = 5
 
-// CacheHit checks that path is served from the framework's cache (suite
-// `cache: hit`, docs/ssr.md): one GET fills the cache, then each of
-// CacheHitRequests more must carry header with value (compared without
-// regard to case), or, when header is "", none of them may render
-// (render counts at countsPath). Errors name the path and what was seen.
+// CacheHit checks that path is served from the cache (docs/ssr.md): after
+// one GET, CacheHitRequests more must carry header with value (any case),
+// or with header "" not render (countsPath). Errors name path and findings.
 func CacheHit(ctx context.Context, base, countsPath, header, value string, t model.TestType, path string) error {
 	c := newClient()
 	defer c.CloseIdleConnections()

@@ -20,9 +20,8 @@ type queryCase struct {
 // (a warn if wrong), empty -> 1).
 var queryCases = []queryCase{{"2", model.Fail}, {"0", model.Fail}, {"foo", model.Fail}, {"501", model.Warn}, {"", model.Fail}}
 
-// cases verifies a queries or updates test: each of the five queryCases
-// against ExpectedRows, and for updates the World table before and after
-// (see countUpdates). The first case's response is returned for the Date
+// cases verifies a queries or updates test by the five queryCases (and for
+// updates countUpdates), returning the first case's response for the Date
 // re-check.
 func (v *verifier) cases(ctx context.Context, c Check) (Result, *fetched) {
 	r := pass()
@@ -69,10 +68,9 @@ func (v *verifier) worldSnapshot(ctx context.Context, c Check, r *Result) map[in
 	return nil
 }
 
-// countUpdates applies the updates write rule (TFB rules, updates): of the
-// 500 rows of the queries=501 case, more than 95% must have changed in the
-// World table; 95% or fewer is a warn, 90% or fewer (or none) a fail. As in
-// TFB, before is read ahead of all five cases, so their rows count too.
+// countUpdates applies the updates write rule (TFB rules, updates): over 95%
+// of the queries=501 case's 500 rows must change, else warn, and 90% or fewer
+// fail; as in TFB, before is read ahead of all five cases.
 func countUpdates(r *Result, path string, before, after map[int64]int64) {
 	changed := 0
 	for id, n := range after {

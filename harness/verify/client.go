@@ -46,9 +46,8 @@ func (f fetched) date() string {
 func newClient() *http.Client { return newClientTimeout(requestTimeout) }
 
 // newClientTimeout returns the verification HTTP client: keep-alive, no
-// compression (so Go sends no Accept-Encoding and leaves a gzip body
-// alone), no redirects followed (a 3xx is reported as the status it is),
-// each request bounded by timeout, headers and body (http.Client.Timeout).
+// compression or Accept-Encoding, no redirects followed, each request
+// (headers and body) bounded by timeout.
 func newClientTimeout(timeout time.Duration) *http.Client {
 	return &http.Client{
 		Timeout: timeout,

@@ -10,9 +10,8 @@ import (
 )
 
 // Database is a framework's database copy as verification reads and
-// changes it: the World table, one Fortune row added then removed, one
-// World row changed then restored. OpenDatabase is a copy on this host;
-// harness/agent's is a copy on the server host, changed there (issue 18).
+// changes it: OpenDatabase's on this host, harness/agent's on the server
+// host (issue 18).
 type Database interface {
 	// World returns the World table as id -> randomNumber.
 	World(ctx context.Context) (map[int64]int64, error)
@@ -64,10 +63,9 @@ func (d sqlDatabase) SetRandomNumber(ctx context.Context, id int, n int64) error
 func (d sqlDatabase) Where() string { return d.path }
 func (d sqlDatabase) Close() error  { return d.db.Close() }
 
-// openDatabase opens the framework's own SQLite database copy with the
-// per-connection settings every adapter uses (docs/design.md, The dataset):
-// busy_timeout 5000 ms and synchronous NORMAL. It fails if path does not
-// exist rather than creating an empty database.
+// openDatabase opens the framework's SQLite copy with every adapter's
+// settings (docs/design.md, The dataset: busy_timeout 5000 ms, synchronous
+// NORMAL); a missing path is an error, not an empty database.
 func openDatabase(path string) (*sql.DB, error) {
 	if path == "" {
 		return nil, fmt.Errorf("no database path given (Target.DatabasePath)")

@@ -7,10 +7,9 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 )
 
-// Fetch GETs baseURL+path once with the request verification sends for
-// test type t (get: t's Accept, keep-alive, User-Agent suite.UserAgent, no
-// Accept-Encoding), bounded by timeout (0: 8 s), and returns the status and
-// body (at most 16 MiB). tfbench ab compares two targets' bodies from it.
+// Fetch GETs baseURL+path once with verification's request for test type
+// t, bounded by timeout (0: 8 s), and returns the status and body (at most
+// 16 MiB); tfbench ab compares two targets' bodies from it.
 func Fetch(ctx context.Context, baseURL string, t model.TestType, path string, timeout time.Duration) (int, []byte, error) {
 	if timeout <= 0 {
 		timeout = requestTimeout

@@ -33,11 +33,8 @@ func newExpectedPage(page []byte) *expectedPage {
 func (e *expectedPage) table() []token { return e.tokens[e.tableStart:e.tableEnd] }
 
 // checkFortunesPage applies the fortunes body rule (TFB rules, fortunes):
-// body's normalised tokens must equal exp's. A disallowed character
-// reference, a raw "<" in text or a live <script> inside the table is a
-// fail. If only the markup around an exact table differs, it is a warn
-// (the one deliberate difference from TFB, which fails it) when markupWarn
-// is set, else nothing; otherwise a fail naming the first difference.
+// body's normalised tokens must equal exp's, else a fail naming the first
+// difference; markup around an exact table only warns (with markupWarn).
 func checkFortunesPage(r *Result, body []byte, exp *expectedPage, markupWarn bool) {
 	if pageEquals(body, exp.tokens) {
 		return

@@ -57,12 +57,8 @@ func (t token) String() string {
 }
 
 // numericRefs maps the lowercased body of an allowed numeric character
-// reference (between "&#" and ";") to its text: for each character, the
-// decimal, the decimal with one leading zero and the hex forms, exactly the
-// forms TFB's parser normalises ("39", "039", "x27"; hex digits in any case).
-// Besides ' " < > it accepts + / ( ), which TFB's own verifier accepts too,
-// and & (&#38;), which TFB never meets because no standard fortune holds an
-// "&" but which the anti-caching row does.
+// reference ("39", "039", "x27": the forms TFB's parser normalises) to its
+// text, for ' " < > + / ( ) as TFB accepts and & for the anti-caching row.
 var numericRefs = func() map[string]string {
 	m := map[string]string{}
 	for _, c := range `'"<>+/()&` {

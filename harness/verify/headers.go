@@ -8,10 +8,9 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 )
 
-// checkHeaders applies the header rules every response must meet (TFB rules,
-// every response): Server, Date and Content-Type present; Content-Length or
-// Transfer-Encoding present; Date in RFC 7231 form (else warn); the test
-// type's Content-Type; no Content-Encoding.
+// checkHeaders applies the header rules of every response (TFB rules, every
+// response): Server, Date, Content-Type and a length present, Date in RFC
+// 7231 form (else warn), t's Content-Type, no Content-Encoding.
 func checkHeaders(r *Result, t model.TestType, h http.Header) {
 	for _, key := range [...]string{"Server", "Date", "Content-Type"} {
 		if len(h[key]) == 0 {
@@ -48,10 +47,9 @@ func joinValues(v []string) string {
 	return strings.Join(v, ", ")
 }
 
-// checkContentType applies the Content-Type rule of test type t: json, db,
-// queries, updates want application/json, plaintext text/plain, each with an
-// optional charset; fortunes and page want text/html with the charset
-// required.
+// checkContentType applies test type t's Content-Type rule: application/json
+// or text/plain with an optional charset, text/html (fortunes, page) with
+// the charset required.
 func checkContentType(r *Result, t model.TestType, v string) {
 	var base string
 	var charsetRequired bool

@@ -13,10 +13,9 @@ var helloBody = []byte(`{"message":"Hello, World!"}`)
 
 const helloMessage = "Hello, World!"
 
-// checkHello applies the json test's body rule (TFB rules, json): the object
-// {"message":"Hello, World!"}. Not an object, or the key or value missing or
-// wrong: fail. Extra keys: warn. TFB compares key and value
-// case-insensitively, so a different case is a warn (tfbench is stricter).
+// checkHello applies the json body rule (TFB rules, json): the object
+// {"message":"Hello, World!"}, else fail; extra keys, or the key or value in
+// another case (TFB ignores case), warn.
 func checkHello(r *Result, body []byte) {
 	if bytes.Equal(body, helloBody) {
 		return

@@ -83,20 +83,16 @@ func ExpectedPageRows(q string) int {
 	return n
 }
 
-// PageResponse checks one page response for rows rows (1..10000; 0 or
-// less: any count in 1..10000) against
-// world: status 200, the fortunes headers (text/html; charset=utf-8), and
-// the first <table>'s data rows as the page contract says. Like Response it
-// does no I/O, keeps no state and is safe for concurrent use.
+// PageResponse checks one page response of rows rows (≤ 0: any in
+// 1..10000) against world: status 200, the fortunes headers and the first
+// <table>'s rows (docs/tfb-rules.md, page). No I/O; safe for concurrent use.
 func PageResponse(world World, rows, status int, header http.Header, body []byte) Result {
 	return pageResponse(world, rows, model.Fail, status, header, body)
 }
 
-// PageChecker is Checker for a page test: the check the load generator
-// applies to a sample of responses under load (load.Options.Check), the
-// PageResponse rule for rows rows against world, read from the server's
-// database copy just before the sample. Only a fail is an error, its
-// reasons joined by "; ". It is safe for concurrent use.
+// PageChecker is Checker for a page test: PageResponse for rows rows against
+// world, read from the server's copy just before the sample. Only a fail is
+// an error, its reasons joined by "; "; safe for concurrent use.
 func PageChecker(world World, rows int) func(status int, header http.Header, body []byte) error {
 	return func(status int, header http.Header, body []byte) error {
 		r := pageResponse(world, rows, model.Fail, status, header, body)
@@ -197,12 +193,9 @@ type pageTableRows struct {
 	liveScript bool
 }
 
-// pageTable reads body's first <table> from its normalised tokens (the
-// fortunes scanner: attributes, <thead>, <tbody>, comments and scripts
-// dropped, character references decoded, its fortunes-only problems
-// ignored). Rows and cells follow HTML's omitted end tags: a <tr>, a cell
-// or the table's end closes an open row or cell. Scanning stops at the
-// table's end.
+// pageTable reads body's first <table> from the fortunes scanner's
+// normalised tokens, closing rows and cells where HTML omits end tags, and
+// stops at the table's end.
 func pageTable(body []byte) pageTableRows {
 	var p pageTableRows
 	s := newPageScanner(body)

@@ -15,19 +15,17 @@ import (
 // decimal text). Anything else, and
 // any wrong row, makes the fast path unsure, and pageTable decides.
 
-// pageFast reports whether body's first <table> holds exactly rows data rows
-// (rows <= 0: any count in 1..10000) with ids 1..rows and world's values
-// (world nil: ids only), in the usual form. false means "not sure", never
-// "wrong".
+// pageFast reports whether body's first <table>, in the usual form, holds
+// exactly rows rows (≤ 0: 1..10000) with ids 1..rows and world's values
+// (world nil: ids only); false means "not sure", never "wrong".
 func pageFast(body []byte, world World, rows int) bool {
 	off, ok := firstTableStart(body)
 	return ok && fastTable(body[off:], world, rows)
 }
 
-// firstTableStart returns the offset just past the first <table> start tag
-// of body, as the HTML tokenizer reads it (so "<table" in a script, a
-// comment or an attribute is not one). Tokens are contiguous, so the offset
-// is the sum of their raw lengths. A self-closing <table/> is not handled.
+// firstTableStart returns the offset just past body's first <table> start
+// tag as the HTML tokenizer reads it (not in a script, comment or
+// attribute); a self-closing <table/> is not handled.
 func firstTableStart(body []byte) (int, bool) {
 	z := html.NewTokenizer(bytes.NewReader(body))
 	off := 0
@@ -134,9 +132,8 @@ func fastTable(b []byte, world World, rows int) bool {
 var commentOpen = []byte("<!--")
 
 // commentLen returns the length of the plain comment at the start of b
-// ("<!--" up to the first "-->", as hydration markers such as <!--[--> and
-// <!--$--> are), or 0 for a comment the HTML tokenizer may end elsewhere
-// ("<!-->", "<!--->", "--!>") or that is not closed.
+// ("<!--" to the first "-->", like hydration markers), or 0 for one the HTML
+// tokenizer may end elsewhere ("<!-->", "--!>") or that is not closed.
 func commentLen(b []byte) int {
 	body := b[len(commentOpen):]
 	if bytes.HasPrefix(body, []byte(">")) || bytes.HasPrefix(body, []byte("->")) {
@@ -149,11 +146,9 @@ func commentLen(b []byte) int {
 	return len(commentOpen) + end + 3
 }
 
-// scanTag reads a tag at the start of b (b[0] is '<') whose name is one
-// of a table's (table, thead, tbody, tr, th, td) in any case, with
-// attributes whose quotes come right after "=". It returns the tag's length
-// (0 for anything else: a comment, another element, an odd attribute),
-// its lowercased name and whether it is an end tag.
+// scanTag reads a table tag (table, thead, tbody, tr, th, td, any case,
+// plainly quoted attributes) at the start of b, returning its length (0 for
+// anything else), lowercased name and whether it is an end tag.
 func scanTag(b []byte) (n int, name string, closing bool) {
 	j := 1
 	if j < len(b) && b[j] == '/' {

@@ -21,11 +21,9 @@ var pageCases = []queryCase{{"0", model.Fail}, {"foo", model.Fail}, {"10001", mo
 // smallest size's last row when that is smaller.
 const antiCacheRow = 3
 
-// page verifies a page test: every size of c.Rows against the World table
-// read from the target's database, the pageCases, then (unless c.Cache) the
-// anti-caching check (pageAntiCache). Result.PageBytes is the size of the
-// page at the headline N, the largest. The first response is returned for
-// the Date re-check.
+// page verifies a page test: every size of c.Rows against the target's
+// World table, the pageCases and (unless c.Cache) pageAntiCache. PageBytes
+// is the largest page's; the first response is returned for the Date re-check.
 func (v *verifier) page(ctx context.Context, c Check) (Result, *fetched) {
 	r := pass()
 	if !strings.Contains(c.Path, "{n}") {
@@ -90,12 +88,9 @@ func (v *verifier) world(ctx context.Context) (World, error) {
 	return worldFromMap(m, db.Where())
 }
 
-// pageAntiCache changes the randomNumber of World row k (antiCacheRow, at
-// most n and the table's size) in the target's database, requests the page
-// of n rows again and requires the new value in row k; then it restores the
-// old value, on every path. The old value in row k fails as cached (the
-// page contract: rows are read on every request). Reasons the first page
-// of n rows already gave (firstReasons, unprefixed) are not repeated.
+// pageAntiCache changes World row antiCacheRow (at most n) in the target's
+// database, requires the new value in the next page of n rows (else cached)
+// and restores it on every path; firstReasons are not repeated.
 func (v *verifier) pageAntiCache(ctx context.Context, c Check, world World, n int, firstReasons []string, r *Result) {
 	k := min(antiCacheRow, n, len(world))
 	if k < 1 {

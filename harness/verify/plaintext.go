@@ -2,10 +2,9 @@ package verify
 
 import "github.com/tfbench/tfbench/harness/model"
 
-// checkPlaintext applies the plaintext test's body rule (TFB rules,
-// plaintext): the body contains "Hello, World!" compared case-insensitively
-// (ASCII, as TFB lowercases the bytes), else fail; any byte beyond those 13
-// is a warn.
+// checkPlaintext applies the plaintext body rule (TFB rules, plaintext):
+// the body contains "Hello, World!" in any ASCII case, else fail; any byte
+// beyond those 13 is a warn.
 func checkPlaintext(r *Result, body []byte) {
 	if !containsFold(body, helloMessage) {
 		r.add(model.Fail, "body %q does not contain %q (TFB rules, plaintext: compared case-insensitively)", cut(body, 40), helloMessage)

@@ -13,11 +13,9 @@ import (
 // RenderRequests is how many sequential requests Renders sends per route.
 const RenderRequests = 20
 
-// RenderCounts reads an adapter's render counts: GET base+countsPath must
-// answer 200 with a JSON object of route path to the number of renders
-// started since the server began, e.g. {"/json": 120, "/fortunes": 7}
-// (framework.yaml `render_counts`). Errors name the URL: the request
-// failing, another status, a body that is not such an object.
+// RenderCounts reads an adapter's render counts (framework.yaml
+// `render_counts`): GET base+countsPath answers 200 with a JSON object of
+// route path to renders since start. Errors name the URL.
 func RenderCounts(ctx context.Context, c *http.Client, base, countsPath string) (map[string]int64, error) {
 	f, err := get(ctx, c, base, model.JSON, countsPath)
 	if err != nil {
@@ -41,12 +39,9 @@ func RoutePath(path string) string {
 	return p
 }
 
-// Renders checks that the server renders path on every request, with no
-// cache in between (issue 5: renders = requests): it reads the render
-// counts, sends RenderRequests sequential GETs of path (Accept of type t),
-// reads the counts again and wants exactly RenderRequests more renders of
-// RoutePath(path). Errors: the counts or a request failing; another
-// difference, named with both numbers.
+// Renders checks that the server renders path on every request (issue 5:
+// renders = requests): RenderRequests sequential GETs must add exactly as
+// many renders of RoutePath(path); a difference names both numbers.
 func Renders(ctx context.Context, base, countsPath string, t model.TestType, path string) error {
 	c := newClient()
 	defer c.CloseIdleConnections()

@@ -16,29 +16,17 @@ const (
 	maxRows = 500
 )
 
-// Response checks one already-received response against the per-response
-// rules of test type t: status 200, the required headers, the Date form, the
-// Content-Type of the type, no Content-Encoding, and the body rules of the
-// type. For queries and updates it accepts any row count in 1..500; use
-// ResponseRows when the requested N is known. For page it checks the rows'
-// ids and count, not their values (PageResponse has the World table).
-//
-// header must use canonical keys, as net/http produces them; a client that
-// moves Transfer-Encoding out of the header map (net/http does) must put it
-// back for the length rule to see it. Response does no network or database
-// access, keeps no state and allocates only when it finds a problem (and
-// for fortunes, the tokenizer's buffer), so the load generator may call it
-// from many goroutines at once. Reasons carry no request prefix; the caller
-// knows the URL.
+// Response checks one received response against test type t's per-response
+// rules (docs/tfb-rules.md), any row count for queries, updates and page (a
+// page's ids, not values: PageResponse). header needs canonical keys and
+// Transfer-Encoding put back; no I/O or state: safe for concurrent use.
 func Response(t model.TestType, status int, header http.Header, body []byte) Result {
 	return response(t, 0, model.Fail, status, header, body)
 }
 
-// ResponseRows is Response with the row count a queries or updates response
-// must hold (ExpectedRows of the requested value); rows <= 0 accepts any
-// count in 1..500. For page, rows is ExpectedPageRows of the requested
-// value (rows <= 0: any count in 1..10000). The other test types ignore
-// rows.
+// ResponseRows is Response with the row count a queries, updates or page
+// response must hold (ExpectedRows, ExpectedPageRows; ≤ 0: any); the other
+// test types ignore rows.
 func ResponseRows(t model.TestType, rows, status int, header http.Header, body []byte) Result {
 	return response(t, rows, model.Fail, status, header, body)
 }

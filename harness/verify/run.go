@@ -33,27 +33,20 @@ type Check struct {
 type Target struct {
 	// BaseURL is the server's origin, "http://127.0.0.1:PORT".
 	BaseURL string
-	// DatabasePath is the framework's own SQLite database copy (WAL mode).
-	// Run reads World from it for the updates and page checks, inserts,
-	// then deletes, one Fortune row for the fortunes anti-caching check, and
-	// changes, then restores, one World row for the page anti-caching
-	// check; without it those checks fail.
+	// DatabasePath is the framework's own SQLite database copy (WAL mode),
+	// which the updates, fortunes and page checks read and change (then
+	// restore); without it those checks fail.
 	DatabasePath string
 	// Database, when set, opens the copy in place of DatabasePath (a copy
 	// on another host, harness/agent); Run does not close what it returns.
 	Database func() (Database, error)
-	// RequestTimeout bounds each verification request, headers and body
-	// (http.Client.Timeout); 0 or less means 8 s, the timeout of TFB's load
-	// generator (docs/tfb-rules.md, Method); meant to be the suite's Timeout. A
-	// request that runs over fails its check with a reason such as
-	// `GET /json: Get "http://127.0.0.1:P/json": context deadline exceeded
-	// (Client.Timeout exceeded while awaiting headers)`.
+	// RequestTimeout bounds each request, headers and body, and is meant to
+	// be the suite's Timeout; ≤ 0 means 8 s, TFB's (docs/tfb-rules.md,
+	// Method). A request over it fails its check.
 	RequestTimeout time.Duration
 	// DateRecheck is for tests only: how long after a check's first
-	// response Run asks again for the Date rule. 0 or less means the
-	// production 3 s; a positive value below 1.1 s is raised to 1.1 s
-	// (minDateRecheck), above the Date's 1 s resolution, so that a correct
-	// server cannot fail.
+	// response Run asks again for the Date rule; ≤ 0 means 3 s, and less
+	// than minDateRecheck is raised to it.
 	DateRecheck time.Duration
 }
 
@@ -76,28 +69,17 @@ func (t Target) dateRecheck() time.Duration {
 }
 
 // dateRecheck is how long after a check's first response Run asks again
-// and requires a different Date (TFB rules, every response: "asked again
-// 3 s later, the Date must have changed"). It must exceed 1 s, the Date's
-// resolution, or a correct server could fail. This package's tests lower it
-// to minDateRecheck.
+// and requires a different Date (TFB rules, every response); it must exceed
+// the Date's 1 s resolution.
 var dateRecheck = 3 * time.Second
 
 // minDateRecheck is the shortest Date re-check Target.DateRecheck can ask
 // for: 1.1 s, above the Date's 1 s resolution.
 const minDateRecheck = 1100 * time.Millisecond
 
-// Run verifies every check against the target and returns results keyed by
-// Check.Name. It sends the requests of every check in order and applies the
-// per-test rules (the five queries values of queries and updates, the
-// World table comparison of updates, the fortunes anti-caching row, the
-// sizes, clamping cases and anti-caching row of page), then
-// asks each check's first path once more at least 3 s after its first
-// response for the Date rule (Target.DateRecheck), so a whole framework
-// waits about 3 s in all, not 3 s per test. Requests run one at a time, each
-// bounded by Target.RequestTimeout (8 s by default). A request error (a
-// timeout, a refused or reset connection, a malformed response, a body over
-// 16 MiB) is a fail naming the path and the error; cancelling ctx ends Run
-// early, the remaining checks failing with the context's error.
+// Run verifies every check against the target, one request at a time, and
+// returns results keyed by Check.Name, the Date re-checks last (about 3 s in
+// all). A request error fails its check; cancelling ctx fails the rest.
 func Run(ctx context.Context, target Target, checks []Check) map[string]Result {
 	return run(ctx, target, checks, target.dateRecheck())
 }

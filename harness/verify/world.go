@@ -17,10 +17,9 @@ const worldMax = 10000
 // as TFB does ("stop after 5 bad ones").
 const maxBadRows = 5
 
-// checkDB applies the db test's body rule (TFB rules, db): one World object
-// {"id":N,"randomNumber":M}. A one-element array holding it is a warn (TFB
-// accepts it), anything else not an object a fail; each field as in
-// checkWorldObject.
+// checkDB applies the db body rule (TFB rules, db): one World object, as
+// checkWorldObject checks it; an array holding it is a warn, anything else
+// not an object a fail.
 func checkDB(r *Result, body []byte) {
 	if scanWorldObject(body) {
 		return
@@ -42,9 +41,8 @@ func checkDB(r *Result, body []byte) {
 }
 
 // checkWorldList applies the queries and updates body rule (TFB rules,
-// queries): a JSON array of want World objects (want <= 0: any count in
-// 1..500), each as in checkWorldObject. Problems are capped at most; TFB
-// checks the first rows only until 5 bad ones are found.
+// queries): an array of want World objects (≤ 0: 1..500), each as in
+// checkWorldObject, problems capped at most and stopping after maxBadRows.
 func checkWorldList(r *Result, t model.TestType, body []byte, want int, most model.Verdict) {
 	if n, ok := scanWorldArray(body); ok && countOK(n, want) {
 		return
@@ -95,11 +93,10 @@ func wantRows(t model.TestType, want int) string {
 	return "want " + strconv.Itoa(want) + " (TFB rules, " + string(t) + ": N rows, N clamped to 1..500, missing, empty or non-numeric means 1)"
 }
 
-// checkWorldObject checks one World object (TFB rules, db): keys "id" and
-// "randomNumber" (a different case is a warn: TFB lowercases keys), each an
-// integer in 1..10000. Not an object, a missing key or a value that is not a
-// number: fail (capped at most). A number sent as a JSON string, a
-// non-integer number, a value out of range or an extra key: warn.
+// checkWorldObject checks one World object (TFB rules, db): integers "id"
+// and "randomNumber" in 1..10000. A missing key or a non-number fails (capped
+// at most); another key case, a string, a fraction, a value out of range or
+// an extra key warns.
 func checkWorldObject(r *Result, t model.TestType, v any, where string, most model.Verdict) {
 	obj, ok := v.(map[string]any)
 	if !ok {

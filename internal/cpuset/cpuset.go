@@ -1,9 +1,7 @@
 // Package cpuset pins the load generator and the server under test to
-// disjoint sets of CPUs (docs/design.md, Measurement method: "The server and the
-// generator run on disjoint CPU sets (sched_setaffinity, inherited by
-// children)"). Pinning is Linux's (cpuset_linux.go); darwin has no CPU
-// affinity, so there Online is nil and only the empty Set (no pinning) is
-// accepted (cpuset_darwin.go). Other systems do not build.
+// disjoint sets of CPUs (docs/design.md, Measurement method). Pinning is
+// Linux's; darwin has no CPU affinity, so there Online is nil and only the
+// empty Set (no pinning) is accepted. Other systems do not build.
 package cpuset
 
 import (
@@ -24,12 +22,9 @@ const maxCPU = 1024
 // An empty Set means "no pinning".
 type Set []int
 
-// Parse reads a CPU list in the kernel's list format (as in
-// Cpus_allowed_list and taskset -c): comma-separated ids and inclusive
-// ranges, e.g. "0,2-3" = {0, 2, 3}. Spaces around items are ignored; an
-// empty string is the empty Set. The result is sorted and de-duplicated.
-// Errors name the offending item: not a number, a negative id, a range
-// whose end is below its start, an id of 1024 or more.
+// Parse reads a CPU list in the kernel's list format (taskset -c): ids and
+// inclusive ranges, "0,2-3" = {0, 2, 3}; "" is the empty Set. The result is
+// sorted and de-duplicated; errors name the offending item.
 func Parse(s string) (Set, error) {
 	var out Set
 	if strings.TrimSpace(s) == "" {
@@ -105,13 +100,9 @@ func (s Set) Usable() int {
 // Contains reports whether CPU c is in s.
 func (s Set) Contains(c int) bool { return slices.Contains(s, c) }
 
-// Split divides the available CPUs between the load generator and the
-// server (docs/design.md, Measurement method). With two CPUs the generator gets
-// the first and the server the second, so reports compare frameworks per
-// core. With more, the generator gets the first half rounded down (at least
-// one CPU) and the server the rest: 3 CPUs split 1+2, 4 split 2+2. With one
-// CPU both get that same CPU and the sets are not disjoint (see Disjoint;
-// results must record it). An empty all gives two empty Sets (no pinning).
+// Split divides all between the load generator (the first half, rounded
+// down, at least one) and the server (docs/design.md, Measurement method);
+// one CPU goes to both (not Disjoint), and an empty all gives two empty Sets.
 func Split(all Set) (generator, server Set) {
 	all = slices.Clone(all)
 	slices.Sort(all)

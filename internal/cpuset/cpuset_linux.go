@@ -40,10 +40,9 @@ func fromMask(m *unix.CPUSet) Set {
 	return s
 }
 
-// Online returns the CPUs this process may run on: the affinity mask of the
-// process's main thread (sched_getaffinity(getpid)), which honours taskset,
-// cgroup cpusets and container limits. Call it before PinProcess, which
-// narrows that mask. It returns nil only if the kernel refuses the call.
+// Online returns the CPUs this process may run on (its main thread's
+// affinity: taskset, cgroups, containers), nil if the kernel refuses; call
+// it before PinProcess narrows that mask.
 func Online() Set {
 	var m unix.CPUSet
 	if err := unix.SchedGetaffinity(os.Getpid(), &m); err != nil {
@@ -52,13 +51,9 @@ func Online() Set {
 	return fromMask(&m)
 }
 
-// PinProcess sets the affinity of every thread of the current process (each
-// entry of /proc/self/task) to s, so the harness, which is the load
-// generator, runs only on s. Threads created later inherit the mask of the
-// thread that creates them, so they stay on s too. The task list is re-read
-// until a pass finds no thread it has not pinned, which covers threads the
-// Go runtime starts meanwhile; a thread that exits mid-way is skipped. An
-// empty s is an error (it would mean "no CPU").
+// PinProcess sets the affinity of every thread of this process, the load
+// generator, to s (later threads inherit it), re-reading /proc/self/task
+// until no thread is new. An empty s is an error.
 func PinProcess(s Set) error {
 	if len(s) == 0 {
 		return errors.New("cpuset: PinProcess: empty CPU set")
@@ -91,24 +86,9 @@ func PinProcess(s Set) error {
 	}
 }
 
-// StartIn starts cmd (cmd.Start, not Wait) so that the child runs on the
-// CPUs in s from its first instruction, and so do all its descendants.
-//
-// Linux gives a new process the affinity mask of the thread that forked it,
-// and Go forks (clone) on the thread that runs the calling goroutine. So
-// StartIn locks the goroutine to its OS thread, saves that thread's mask,
-// narrows it to s, calls cmd.Start, and restores the saved mask before
-// unlocking. No other goroutine runs on the thread meanwhile, and the rest
-// of the process keeps its own affinity. This avoids pinning the child
-// after it started (taskset -p), which would leave its first threads and
-// children on the wrong CPUs.
-//
-// An empty s starts cmd without pinning. Errors: s holds an invalid id, the
-// kernel refuses the mask (e.g. CPUs outside this cgroup), cmd.Start's own
-// error. If restoring the mask fails (not expected: it was valid a moment
-// before) the thread stays locked to the calling goroutine, so that no
-// other goroutine ever runs on the mis-pinned thread; it ends with the
-// goroutine.
+// StartIn starts cmd (not Wait) on the CPUs in s from its first instruction,
+// descendants included, forking from a locked OS thread narrowed to s and
+// then restored; an empty s starts cmd unpinned.
 func StartIn(s Set, cmd *exec.Cmd) error {
 	if len(s) == 0 {
 		return cmd.Start()

@@ -1,46 +1,10 @@
-// Package faultserver is a misbehaving HTTP server for tests: one server
-// with every fault tfbench must survive and explain (a crash, a hang,
-// garbage bytes, a wrong Content-Length, a reset, a slow drip, a 50 MB body,
-// a body that is wrong only under concurrency, 500s, SQLITE_BUSY, processes
-// that escape the process group, a process that ignores SIGTERM). Linux
-// and darwin (readStat and daemonScript in main_linux.go, main_darwin.go).
-//
-// It serves the TFB json and plaintext tests: GET /json answers
-// {"message":"Hello, World!"} (application/json) and GET /plaintext answers
-// Hello, World! (text/plain), each with Server, Date (RFC 7231) and
-// Content-Length, as the TFB rules want (docs/tfb-rules.md, "Every
-// response"). GET /pids answers the process ids Main spawned as
-// {"self":PID,"children":[PID,...]}; every other path is 404. Only /json
-// and /plaintext requests count as requests (Config.After).
-//
-// # In-process
-//
-// Start(Config) listens on 127.0.0.1:0; Server.Close ends every connection,
-// the hijacked ones too. Handler(Config) is the bare http.Handler (e.g. for
-// httptest); see Config.Crash for its crash mode.
-//
-// # As a process, from any package's test binary
-//
-// No testdata or build is needed: the package's TestMain runs Main when
-// EnvServer (TFBENCH_FAULT_SERVER) is "1",
-//
-//	func TestMain(m *testing.M) {
-//		if os.Getenv(faultserver.EnvServer) == "1" {
-//			faultserver.Main() // never returns
-//		}
-//		os.Exit(m.Run())
-//	}
-//
-// and a test starts its own binary (os.Executable()) with the environment
-// plus Config.Environ() plus PORT, which is what Command returns. PORT=0 lets the kernel choose: Main
-// prints the address as its first stdout line, "faultserver: mode M, after
-// N: listening on 127.0.0.1:P". A framework adapter can run the same
-// binary: start: exec "$BIN", env TFBENCH_FAULT_SERVER: "1", FAULT_MODE:
-// crash, FAULT_AFTER: "30".
-//
-// The process-level modes exist only under Main: escape spawns a setsid
-// child and a double-forked daemon before it listens, stubborn ignores
-// SIGTERM, and crash exits with status 2.
+// Package faultserver is a misbehaving HTTP server for tests with every fault
+// tfbench must survive and explain (Mode): crashes, hangs, bad bytes and
+// lengths, resets, drips, huge or racy bodies, 500s, SQLITE_BUSY, escaping or
+// stubborn processes. It serves GET /json and /plaintext by the TFB rules and
+// /pids; Start runs it in process, Handler is the bare handler. As a process
+// (Command) it is any test binary whose TestMain calls Main when EnvServer
+// is "1", so nothing is built; Linux and darwin.
 package faultserver
 
 import (
@@ -100,10 +64,9 @@ const (
 	// (default 50 MiB), {"message":"Hello, World!","pad":"xxx…"}; plaintext
 	// gets Hello, World! and 'x' padding.
 	ModeHuge Mode = "huge"
-	// ModeRacy answers {"message":"Hello, World?"} (plaintext Hello,
-	// World?) when another request is in its handler at the same time; each
-	// request takes RacyDelay (2 ms) so that requests on different
-	// connections overlap. Alone, every answer is right.
+	// ModeRacy answers "Hello, World?" when another request is in its
+	// handler at the same time, each taking RacyDelay (2 ms) so that
+	// connections overlap; alone, every answer is right.
 	ModeRacy Mode = "racy"
 	// ModeEvery10th500 answers every 10th request (After+10, After+20, …,
 	// counted over all connections) with 500 and Every10thBody.
@@ -179,11 +142,9 @@ type Config struct {
 	// HugeBytes is ModeHuge's body size in bytes; 0 means DefaultHugeBytes.
 	// Bodies shorter than their envelope (36 bytes for json) are cut.
 	HugeBytes int64
-	// Crash is called once, by the first request of ModeCrash; that
-	// connection is then closed without a byte, as is every later one. Start
-	// sets it to close the listener and every connection (later connects
-	// are refused); Main sets it to exit with status 2. Nil in Handler: the
-	// server only closes each connection from then on.
+	// Crash is called once, by ModeCrash's first faulty request; that and
+	// every later connection is closed without a byte. Start and Main set it
+	// (close all, exit 2); nil in Handler only closes connections.
 	Crash func()
 	// Log receives ModeBusy's log lines (the server log); nil means
 	// os.Stderr.
@@ -206,10 +167,8 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown mode %q (have %s)", s, strings.Join(names, ", "))
 }
 
-// ConfigFromEnv reads FAULT_MODE (EnvMode), FAULT_AFTER (EnvAfter) and
-// FAULT_HUGE_BYTES (EnvHugeBytes). Errors name the variable and its value:
-// an unknown mode, an After that is not a whole number ≥ 0, a HugeBytes
-// below 64. Crash and Log stay nil.
+// ConfigFromEnv reads EnvMode, EnvAfter and EnvHugeBytes, leaving Crash and
+// Log nil; errors name the variable and its value.
 func ConfigFromEnv() (Config, error) {
 	var c Config
 	var err error
@@ -229,12 +188,9 @@ func ConfigFromEnv() (Config, error) {
 	return c, nil
 }
 
-// Command returns an unstarted command that runs the calling test binary
-// (os.Executable, with -test.run=^$ so that a binary without the TestMain
-// hook runs nothing) as the fault server with c on 127.0.0.1:port, port 0
-// meaning kernel-chosen: the environment is os.Environ(), c.Environ() and
-// PORT. The binary's TestMain must run Main as the package doc shows; read
-// the address from the first stdout line. The error is os.Executable's.
+// Command returns an unstarted command running the calling test binary
+// (whose TestMain must call Main, package doc) as the fault server with c
+// on 127.0.0.1:port (0: kernel-chosen); Main prints the address first.
 func Command(c Config, port int) (*exec.Cmd, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -245,10 +201,9 @@ func Command(c Config, port int) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// Environ returns the environment entries that make a test binary whose
-// TestMain follows the package doc run Main with c: EnvServer=1, FAULT_MODE
-// and FAULT_AFTER, and FAULT_HUGE_BYTES when c.HugeBytes is set. PORT is
-// the caller's. Crash and Log are not carried.
+// Environ returns the environment entries (EnvServer=1, the mode, After,
+// HugeBytes if set) that make a test binary run Main with c; PORT is the
+// caller's, and Crash and Log are not carried.
 func (c Config) Environ() []string {
 	mode := c.Mode
 	if mode == "" {
@@ -280,10 +235,9 @@ type handler struct {
 	logMu  sync.Mutex
 }
 
-// Handler returns the fault server's http.Handler for c (see the package
-// doc for the paths). It validates nothing: an unknown c.Mode answers like
-// ModeOK. Raw connections it hijacks stay open until the client closes them
-// (or ModeDrip's response ends); Start closes them on Server.Close.
+// Handler returns the fault server's http.Handler for c, an unknown Mode
+// answering like ModeOK. Hijacked connections stay open until the client
+// closes them (Start's Server.Close closes them).
 func Handler(c Config) http.Handler {
 	return newHandler(c)
 }

@@ -13,14 +13,9 @@ import (
 	"time"
 )
 
-// Main runs the fault server as a process and never returns: the config
-// from ConfigFromEnv, listening on 127.0.0.1:$PORT (PORT 0: a
-// kernel-chosen port). Its first stdout line is "faultserver: mode M, after
-// N: listening on 127.0.0.1:P". Crash mode exits with status 2 after a line
-// on stderr; stubborn ignores SIGTERM; escape spawns its escapees (a
-// setsid child and a double-forked daemon, both `sleep 300`) before it listens, so they exist once the server answers. A
-// bad environment (unknown mode, PORT unset), a failed spawn or listen
-// prints "faultserver: …" on stderr and exits with status 1.
+// Main runs the fault server from ConfigFromEnv on 127.0.0.1:$PORT and
+// never returns, its first stdout line naming the address; crash exits 2,
+// escape spawns escapees first, and a bad environment or failed listen exits 1.
 func Main() {
 	c, err := ConfigFromEnv()
 	if err == nil && os.Getenv("PORT") == "" {
@@ -60,15 +55,9 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// escapees spawns two `sleep 300` processes that leave the caller's process
-// group and session, and returns their pids: a child started with
-// SysProcAttr.Setsid (the caller reaps it when it ends), and a daemon made
-// by a double fork, `sh -c 'setsid sleep 300 & echo $!'` (daemonScript),
-// whose shell exits at once so that the daemon is re-parented away from
-// the caller. Both
-// inherit the environment (a tag set there survives). It returns once both
-// run sleep in a session of their own (sid = pid), within 2 s, else with an
-// error naming the process; they sleep 300 s at most.
+// escapees spawns two `sleep 300` processes outside the caller's process
+// group and session (a setsid child and a double-forked daemon, daemonScript)
+// and returns their pids once both lead a session of their own (within 2 s).
 func escapees() (pids []int, err error) {
 	child := exec.Command("sleep", "300")
 	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

@@ -10,9 +10,8 @@ import (
 )
 
 // serveRaw takes the connection over for the raw modes and writes their
-// bytes. Modes that go on answering (length-short, drip) read the
-// connection's next requests themselves and answer each the same way; a
-// request for another path than /json or /plaintext ends the connection.
+// bytes; length-short and drip answer the connection's next requests the
+// same way until one is for another path.
 func (h *handler) serveRaw(w http.ResponseWriter, path string) {
 	hj, ok := w.(http.Hijacker)
 	if !ok {

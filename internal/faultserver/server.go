@@ -15,10 +15,9 @@ type Server struct {
 	once sync.Once
 }
 
-// Start listens on 127.0.0.1 at a kernel-chosen port and serves Handler(c)
-// until Close. A nil c.Crash becomes one that closes the listener and every
-// connection, hijacked ones too, so that later connects are refused as by a
-// crashed process. The error is the listen error.
+// Start serves Handler(c) on 127.0.0.1 at a kernel-chosen port until
+// Close; a nil c.Crash closes the listener and every connection, so later
+// connects are refused as by a crashed process.
 func Start(c Config) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -53,11 +53,9 @@ func newAdapterFiles(cfg Config) (*adapterFiles, error) {
 	return &adapterFiles{source: source, dir: dir}, nil
 }
 
-// startAdapter builds spec's default variant as tfbench bench does
-// (runtimes.EnsureRuntime, then stage.Stage into stage.StageRoot, so
-// cached builds are shared) and starts it on cfg.Server with a fresh copy
-// of the dataset. The server's stop is supervise.Server.Stop with
-// StopGrace, then the copy is removed. Errors name the adapter and step.
+// startAdapter builds spec's default variant as tfbench bench does (shared
+// cached builds) and starts it on cfg.Server with a fresh dataset copy,
+// removed after a stop with StopGrace. Errors name the adapter and step.
 func startAdapter(ctx context.Context, cfg Config, files *adapterFiles, spec *framework.Spec) (*server, error) {
 	v, err := spec.Variant("")
 	if err != nil {

@@ -127,17 +127,9 @@ func (cfg Config) plan() ([]*Cell, map[string]*framework.Spec, error) {
 // every CPU (tfbench's load then runs one event loop per CPU too).
 func (cfg Config) threads() int { return cfg.Generator.Usable() }
 
-// Compare runs the side-by-side measurement (see the package doc): it
-// starts every server of cfg on cfg.Server (adapters built and started by
-// startAdapter), then runs cfg.Rounds interleaved rounds over the cells
-// (plan), each generator once per cell and round on cfg.Generator, the
-// first generator alternating by round and cell. It returns the cells in
-// plan order. Every server is stopped before it returns, also on error or
-// when ctx ends; a server that cannot be stopped is an error joined to the
-// result, and the cells are still returned. Errors name what failed: a
-// configuration (as Validate), a server that did not build or start, one
-// that exited during a run (with its log's last lines), a generator that
-// exited non-zero (with its standard error) or whose output did not parse.
+// Compare runs the side-by-side measurement (package doc) over cfg.Rounds
+// interleaved rounds and returns the cells in plan order; every server is
+// stopped first, even on error, and errors name the server or generator.
 func Compare(ctx context.Context, cfg Config) (cells []*Cell, err error) {
 	cells, specs, err := cfg.plan()
 	if err != nil {
@@ -290,10 +282,9 @@ type server struct {
 	exited func() string
 }
 
-// startServer starts self --serve kind pinned to cpus and reads the address
-// it listens on from its first line of output. Its stop closes the
-// server's standard input, which ends its Serve loop, and waits for it to
-// exit (killing it after 5 s: an error).
+// startServer starts self --serve kind pinned to cpus and reads its address
+// from its first output line; stop closes its stdin and waits (killing it
+// after 5 s: an error).
 func startServer(self, kind string, cpus cpuset.Set) (*server, error) {
 	cmd := exec.Command(self, "--serve", kind)
 	stdin, err := cmd.StdinPipe()
@@ -332,12 +323,9 @@ func startServer(self, kind string, cpus cpuset.Set) (*server, error) {
 	return &server{name: kind, addr: strings.TrimSpace(line), pid: cmd.Process.Pid, stop: stop}, nil
 }
 
-// ServeMain is the servers' side of Compare (this program run with --serve
-// KIND): it listens on 127.0.0.1 at a free port, prints "127.0.0.1:PORT\n"
-// to w, and serves kind's canned response (Response) until stop (a file
-// descriptor that must be pollable, e.g. standard input connected to a pipe)
-// becomes readable: the parent closing the pipe, or exiting. Errors: an
-// unknown kind, a failed listen, a failed system call while serving.
+// ServeMain is the servers' side of Compare (--serve KIND): it prints
+// "127.0.0.1:PORT\n" to w and serves kind's Response until the fd stop (a
+// pollable one, e.g. a stdin pipe) becomes readable.
 func ServeMain(kind string, stop int, w io.Writer) error {
 	resp, err := Response(kind)
 	if err != nil {

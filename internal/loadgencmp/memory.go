@@ -37,10 +37,9 @@ type Memory struct {
 	Run Run
 }
 
-// Flat reports whether m's RSS stayed flat: the last sample is at most
-// (1 + FlatTolerance) × the maximum of the first FlatBaseline samples
-// (limit, bytes). It needs more than FlatBaseline samples; with fewer, ok is
-// false and judged is false.
+// Flat reports whether m's last RSS sample is at most limit bytes, (1 +
+// FlatTolerance) × the maximum of the first FlatBaseline; with no more
+// samples than that, judged is false.
 func (m *Memory) Flat() (flat bool, limit int64, judged bool) {
 	if len(m.RSS) <= FlatBaseline {
 		return false, 0, false
@@ -53,11 +52,9 @@ func (m *Memory) Flat() (flat bool, limit int64, judged bool) {
 	return m.RSS[len(m.RSS)-1] <= limit, limit, true
 }
 
-// MeasureMemory runs `tfbench load` for cfg.Duration at MemorySetting
-// against the Content-Length server (both pinned as in Compare) and samples
-// the generator's resident memory (rssSampler) every second until it exits.
-// Errors name what failed: the server, the generator (with its standard
-// error), its output.
+// MeasureMemory runs tfbench load for cfg.Duration at MemorySetting against
+// the Content-Length server, pinned as in Compare, and samples its resident
+// memory every second; errors name what failed, with the generator's stderr.
 func MeasureMemory(ctx context.Context, cfg Config) (*Memory, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -130,10 +127,9 @@ func ParseVmRSS(status []byte) (int64, error) {
 	return 0, fmt.Errorf("no VmRSS line (a kernel thread or a zombie)")
 }
 
-// WriteMemory prints the memory run m: the setting, the generator's RPS and
-// errors, its resident memory (rssName) first, last and max in MiB over its
-// samples, and whether it stayed flat (Memory.Flat). It returns whether it
-// did, and w's first error.
+// WriteMemory prints the memory run m (RPS, errors, resident memory first,
+// last and max in MiB) and returns whether it stayed flat (Memory.Flat) and
+// w's first error.
 func WriteMemory(w io.Writer, cfg Config, m *Memory) (bool, error) {
 	var first, last, peak int64
 	if len(m.RSS) > 0 {

@@ -34,13 +34,9 @@ func summaries(runs []Run) runSummaries {
 	return s
 }
 
-// Write prints the comparison of cells as plain-text tables: per cell and
-// generator the median and min–max of RPS and of CPU seconds per 100,000
-// responses, median CPU use of generator and server (% of one CPU over the
-// run's wall time) and errors; per cell the tfbench/wrk ratios of the
-// medians against the cell's Target, PASS or MISS; the runs with errors; a
-// last line. It returns whether every cell passes (Verdict.Pass), and w's
-// first error.
+// Write prints cells as plain-text tables (per generator RPS and CPU
+// seconds per 100,000 responses, CPU use in % of one CPU; per cell the
+// ratios, PASS or MISS); it reports whether all pass, and w's first error.
 func Write(w io.Writer, cfg Config, cells []*Cell) (bool, error) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "tfbench load vs wrk: %d interleaved rounds of %s per generator and cell; generator CPUs %s (wrk -t%d), server CPUs %s\n\n",

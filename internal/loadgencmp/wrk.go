@@ -15,11 +15,9 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// WrkScript is the Lua script wrk pipelines with, as TFB's pipeline.lua
-// does: init builds one batch of depth requests (args[1]; 1 if absent) with
-// wrk.format, so they carry wrk's method, path and -H headers, and request
-// returns that batch for every write. wrk then writes the batch in one
-// write and counts each of its responses as a request.
+// WrkScript is the Lua script wrk pipelines with, as TFB's pipeline.lua:
+// one batch of depth (args[1]) wrk.format requests, -H headers included,
+// written at once, each response counted as a request.
 const WrkScript = `-- loadgen-compare: pipelined batches for wrk (as TFB's pipeline.lua)
 init = function(args)
   local depth = tonumber(args[1]) or 1
@@ -46,12 +44,9 @@ type Shot struct {
 	Duration time.Duration
 }
 
-// WrkArgs returns wrk's arguments (without the program name) for shot:
-// threads threads (the generator CPU count), tfbench's request headers
-// (Accept of shot.Type when set, Connection: keep-alive, User-Agent
-// suite.UserAgent; wrk adds Host), and for depth > 1 the pipelining script
-// at script with the depth as its argument. Depth 1 runs without a script:
-// wrk's static-request path is its cheapest.
+// WrkArgs returns wrk's arguments for shot: threads threads, tfbench's
+// request headers, and for depth > 1 the pipelining script at script (depth
+// 1 runs without one, wrk's cheapest path).
 func WrkArgs(shot Shot, threads int, script string) []string {
 	args := []string{
 		"-t", strconv.Itoa(threads),
@@ -101,11 +96,9 @@ var (
 	wrkStatus   = regexp.MustCompile(`(?m)^\s*Non-2xx or 3xx responses: (\d+)\s*$`)
 )
 
-// ParseWrk reads wrk 4's summary: "N requests in T, B read" (Responses),
-// "Requests/sec: R" (RPS), and the optional "Socket errors: connect a, read
-// b, write c, timeout d" and "Non-2xx or 3xx responses: n" lines (Errors:
-// their sum). A missing requests or Requests/sec line is an error quoting
-// the output.
+// ParseWrk reads wrk 4's summary: Responses, RPS, and as Errors the sum of
+// its socket errors and non-2xx/3xx responses. A missing requests or
+// Requests/sec line is an error quoting the output.
 func ParseWrk(out string) (Report, error) {
 	var r Report
 	m := wrkRequests.FindStringSubmatch(out)
@@ -150,10 +143,9 @@ func TfbenchArgs(shot Shot) []string {
 	return append(args, "--json")
 }
 
-// ParseTfbench reads the JSON object `tfbench load --json` prints: "rps"
-// (requests/s) and "responses" are required; "errors" is either a number or
-// an object of counts by error class, summed, with "error_examples" giving
-// each class's first message. Errors quote the output.
+// ParseTfbench reads tfbench load --json's object: "rps" (requests/s) and
+// "responses" required, "errors" a number or counts by class (summed, with
+// "error_examples"). Errors quote the output.
 func ParseTfbench(out []byte) (Report, error) {
 	var v struct {
 		RPS       *float64          `json:"rps"`

@@ -15,11 +15,9 @@ const (
 	darwinSZOMB  = 5 // exited, waiting for its parent
 )
 
-// fromKinfo maps the fields of a darwin kinfo_proc to a Proc: p_stat to
-// Linux's letters (SIDL 'I', SRUN 'R', SSLEEP 'S', SSTOP 'T', SZOMB 'Z',
-// anything else '?'), p_comm up to its first NUL, and p_starttime (seconds
-// and microseconds since the Unix epoch) to microseconds. It is plain
-// values in and out, so it is tested on Linux too.
+// fromKinfo maps a darwin kinfo_proc's fields to a Proc: p_stat to Linux's
+// state letters ('?' when unknown), p_comm to its first NUL, p_starttime to
+// µs; plain values, so it is tested on Linux too.
 func fromKinfo(pid, ppid, pgid, sid int32, stat int8, comm []byte, startSec int64, startUsec int32) Proc {
 	if i := bytes.IndexByte(comm, 0); i >= 0 {
 		comm = comm[:i]
@@ -44,12 +42,9 @@ func fromKinfo(pid, ppid, pgid, sid int32, stat int8, comm []byte, startSec int6
 	}
 }
 
-// parseProcargs2 returns the environment entries ("NAME=value") of a
-// darwin kern.procargs2 buffer: a little-endian int32 argc, the exec path
-// and its NUL padding, argc NUL-terminated argv strings, then the env
-// strings up to an empty one (the "apple" strings that follow are not
-// environment). Errors: a buffer shorter than argc, or one that ends
-// before argc argv strings.
+// parseProcargs2 returns the "NAME=value" entries of a darwin
+// kern.procargs2 buffer (int32 argc, exec path, argv, then env up to an
+// empty string); a buffer cut short is an error.
 func parseProcargs2(b []byte) ([][]byte, error) {
 	if len(b) < 4 {
 		return nil, fmt.Errorf("procargs2: %d bytes, want at least 4 (argc)", len(b))

@@ -1,13 +1,8 @@
-// Package procs reads the process table and signals
-// processes by identity: a pid together with its start time, so that a pid
-// the kernel has meanwhile given to an unrelated process is never
-// signalled. The harness uses it to find every process a server or build
-// spawned, including those that left its process group (setsid, setpgid,
-// a double fork) — by the environment tag they inherit (Tagged) and by the
-// parent links seen while they were still in the tree (Descendants).
-// Linux reads /proc and signals through a pidfd (procs_linux.go); darwin
-// reads sysctl kern.proc and kern.procargs2 and signals with kill(2)
-// (procs_darwin.go). Other systems do not build.
+// Package procs reads the process table and signals processes by identity,
+// pid and start time, so a reused pid is never signalled. The harness finds
+// every process a server or build spawned with it, even those that left its
+// process group: by inherited environment tag (Tagged) and by parent links
+// (Descendants). Linux uses /proc and pidfds, darwin sysctl and kill(2).
 package procs
 
 import (
@@ -35,11 +30,9 @@ type Proc struct {
 	Pgid int
 	// Sid is the session id (on darwin from getsid(2); 0 when refused).
 	Sid int
-	// Start is the start time: on Linux in clock ticks after boot (stat
-	// field 22), on darwin in microseconds since the Unix epoch (kinfo_proc
-	// p_starttime, wall clock: a clock stepped back breaks the order).
-	// With Pid it identifies the process across pid reuse, and later
-	// processes have larger ones.
+	// Start is the start time, clock ticks after boot on Linux, µs since the
+	// Unix epoch on darwin (wall clock); with Pid it identifies the process
+	// across pid reuse, and later processes have larger ones.
 	Start uint64
 	// State is the state letter: R running, S sleeping, D disk wait,
 	// T stopped, Z zombie, X dead, ...
@@ -56,10 +49,8 @@ func (p Proc) Live() bool { return p.State != 'Z' && p.State != 'X' && p.State !
 // String is "PID (COMM)", e.g. "123 (sleep)".
 func (p Proc) String() string { return strconv.Itoa(p.Pid) + " (" + p.Comm + ")" }
 
-// ParseStat reads a /proc/PID/stat line. The command name in parentheses
-// may hold spaces and parentheses, so fields are counted from the last
-// ')'. Errors: a line without "(comm)", or with fewer than 22 fields, or a
-// field that is not a number.
+// ParseStat reads a /proc/PID/stat line, counting fields from the last ')'
+// (the command name may hold spaces and parentheses); errors quote the line.
 func ParseStat(b []byte) (Proc, error) {
 	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
 	if open < 0 || end < open {
@@ -105,10 +96,9 @@ func Group(ps []Proc, pgid int) []Proc {
 	return out
 }
 
-// Descendants returns the live processes of ps below any of roots
-// (children, their children, ...), roots themselves excluded, in ps's
-// order. Only the parent links present in ps count: a process whose parent
-// died before ps was read has been re-parented and is no longer found.
+// Descendants returns the live processes of ps below any of roots, roots
+// excluded, in ps's order; a process re-parented before ps was read is not
+// found.
 func Descendants(ps []Proc, roots ...int) []Proc {
 	kids := make(map[int][]int, len(ps))
 	for _, p := range ps {
@@ -139,11 +129,9 @@ func Descendants(ps []Proc, roots ...int) []Proc {
 	return out
 }
 
-// Tagged returns the live processes of ps whose environment (as exec gave
-// it: /proc/PID/environ on Linux, kern.procargs2 on darwin) holds name with a value match accepts. The tag
-// survives setsid, setpgid and double forks, as every child inherits the
-// environment unless it is cleared on purpose. Processes whose environment
-// cannot be read (another user's, or non-dumpable ones) are left out.
+// Tagged returns the live processes of ps whose environment, as exec gave
+// it, holds name with a value match accepts (it survives setsid and double
+// forks); processes whose environment cannot be read are left out.
 func Tagged(ps []Proc, name string, match func(value string) bool) []Proc {
 	prefix := []byte(name + "=")
 	var out []Proc
@@ -182,15 +170,9 @@ func Alive(ps, known []Proc) []Proc {
 	return out
 }
 
-// Kill sends sig to each process of ps that is still the process it was:
-// same pid and start time, not a zombie. On Linux it opens a pidfd first
-// (Linux ≥ 5.3; plain kill(2) after the same check on older kernels), so
-// the pid cannot be reused between the check and the signal; darwin has no
-// pidfd, so there the check and kill(2) leave a small window (killOne). It never signals
-// pid ≤ 1 or the calling process. It returns how many processes it
-// signalled; processes that are gone are skipped silently. Errors: a
-// signal the kernel refused (EPERM for another user's process), each
-// naming the process.
+// Kill sends sig to each process of ps still the same (pid, start time,
+// live), never pid ≤ 1 or itself, by pidfd on Linux (darwin: killOne); it
+// returns how many it signalled, refused signals joined in the error.
 func Kill(ps []Proc, sig syscall.Signal) (int, error) {
 	self := os.Getpid()
 	n := 0

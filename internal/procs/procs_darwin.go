@@ -68,11 +68,9 @@ func environ(pid int) ([][]byte, error) {
 	return parseProcargs2(b)
 }
 
-// killOne signals p if pid still holds p (same start time, live). darwin
-// has no pidfd: between the check and kill(2) the process could exit and
-// its pid be given to a new process, which would then get the signal. The
-// window is one sysctl long and a reuse needs the pid space (99999) to
-// wrap meanwhile, so the harness accepts it.
+// killOne signals p if pid still holds p (same start time, live). Without
+// a pidfd a reuse between check and kill(2) could be signalled, but that
+// needs the pid space to wrap within one sysctl, so the harness accepts it.
 func killOne(p Proc, sig syscall.Signal) (bool, error) {
 	if !same(p) {
 		return false, nil

@@ -1,26 +1,10 @@
-// Package sshtest gives tests a second host to drive over real SSH: a
-// network namespace joined to this one by a veth pair, with Debian's sshd
-// (/usr/sbin/sshd) listening in it. Linux only, and only as root; anywhere
-// else Start skips the test and says why.
-//
-// The stand-in host has its own network only: its file system, users and
-// process table are this machine's, so a remote command finds the same
-// binaries at the same paths. What a remote command sees:
-//
-//   - the user root, in root's home directory from /etc/passwd (/root), run
-//     by root's login shell as `SHELL -c CMD`;
-//   - HOME set to Host.Home, an empty temporary directory (so no ~/.bashrc or
-//     ~/.ssh of this machine's root is read);
-//   - PATH set to this process's PATH when Start ran, so `go` and the like
-//     are found as here;
-//   - GOCACHE, GOMODCACHE and GOPATH set to this process's `go env` values
-//     when `go` is on PATH, so a remote go build shares this machine's build
-//     and module caches instead of starting cold in the new HOME;
-//   - what sshd sets itself: USER, LOGNAME, SHELL, MAIL, SSH_CLIENT,
-//     SSH_CONNECTION (SSH_TTY with -t); nothing of this process's other
-//     environment (sshd accepts no variables from the client);
-//   - a network of two addresses, Addr (its own) and LocalAddr (this
-//     machine's end), plus its loopback: no default route, no internet.
+// Package sshtest gives tests a second host to drive over real SSH: a network
+// namespace joined to this one by a veth pair, with Debian's sshd in it; Linux
+// and root only, else Start skips the test. It shares this machine's files,
+// users and processes: remote commands run as root by `SHELL -c CMD` with HOME
+// an empty Host.Home, this process's PATH, its go env GOCACHE, GOMODCACHE and
+// GOPATH, and what sshd sets (USER, LOGNAME, SHELL, MAIL, SSH_CLIENT,
+// SSH_CONNECTION); its network is Addr, LocalAddr and loopback, no internet.
 package sshtest
 
 import (
@@ -68,10 +52,9 @@ func (h *Host) Command(ctx context.Context, remote ...string) *exec.Cmd {
 	return exec.CommandContext(ctx, "ssh", append(args, remote...)...)
 }
 
-// RefusedArgs returns SSHArgs with the port replaced by RefusedPort: ssh
-// SSHArgs Dest fails at once with "ssh: connect to host ADDR port 2223:
-// Connection refused" (ssh keeps the first -p it is given, so appending one
-// would not do).
+// RefusedArgs returns SSHArgs with the port replaced (not appended: ssh
+// keeps the first -p) by RefusedPort, so ssh fails at once with
+// "Connection refused".
 func (h *Host) RefusedArgs() []string {
 	return replaceArg(h.SSHArgs, "-p", strconv.Itoa(RefusedPort))
 }

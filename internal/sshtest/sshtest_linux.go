@@ -52,13 +52,9 @@ type platform struct {
 
 var started atomic.Int64 // Starts in this process, for unique namespace names
 
-// Start makes a stand-in remote host for t: a fresh network namespace, a
-// veth pair on a /29 of 10.213.0.0/16 no other Host holds, fresh ed25519
-// client and host keys, and sshd on Addr:2222, ready for a session and alone
-// in the namespace (within 10 s, or t fails with sshd's log). Skips t, saying why, when not root, or
-// when ip, ssh, ssh-keygen, /usr/sbin/sshd or network namespaces are
-// missing. The cleanup it registers fails t if a process is left running in
-// the namespace (see Clean), then kills everything in it and deletes it.
+// Start makes a stand-in remote host for t (namespace, /29 veth pair, keys,
+// sshd on Addr:2222), or skips t saying why; its cleanup fails t on a stray
+// process (Clean), then kills everything in the namespace and deletes it.
 func Start(t testing.TB) *Host {
 	t.Helper()
 	if reason := skipReason(os.Geteuid(), exec.LookPath, fileExists, readShadowRoot); reason != "" {
@@ -459,14 +455,9 @@ type proc struct {
 	cmd string
 }
 
-// Clean waits up to 3 s for the namespace to hold nothing but sshd's
-// listener (a session's own sshd processes exit just after it) and for no
-// process outside it to name the host in its command line (Addr, Namespace,
-// Config or the client key: an ssh client still running). It returns nil,
-// or an error naming each process still there, one line per side:
-// "sshtest: left running in namespace NS: pid N (sleep 300)" and "sshtest:
-// left running here, naming the host NS: pid N (ssh ...)". The test's
-// cleanup does not report again a process Clean has returned.
+// Clean waits up to 3 s for the namespace to hold only sshd's listener and
+// for no process here to name the host in its command line; else its error
+// names each stray, which the test's cleanup then does not report again.
 func (h *Host) Clean() error {
 	remote, local, err := h.waitStrays(false)
 	if err != nil {

@@ -16,10 +16,8 @@ import (
 )
 
 // Extract writes a gzipped tar into dir (created), dropping each entry's
-// first path element when strip is set, keeping permission bits (owner
-// read and write added). An entry or symbolic link leading outside dir, or
-// another kind of entry than folder, file or link, is an error naming
-// within ("package", "folder").
+// first path element when strip is set, keeping permissions (plus owner
+// rw); entries leading outside dir or of another kind are errors naming within.
 func Extract(r io.Reader, dir string, strip bool, within string) error {
 	gz, err := gzip.NewReader(r)
 	if err != nil {

@@ -1,15 +1,9 @@
 // Package yamlfile reads hand-written YAML files (suite files,
 // framework.yaml) through go.yaml.in/yaml/v3 nodes so that every problem is
-// reported with the file, the 1-based line and the key at fault:
-//
-//	suites/tfb.yaml:12: key "gate": 120% is outside 0..100%
-//
-// It holds what the strict loaders share: the Error type, decoding a file
-// into its root mapping (syntax errors with a corrected line, empty files,
-// more than one document), walking a mapping's entries (duplicate keys are
-// errors, aliases are resolved) and reading scalars (string, whole number,
-// duration). What a key means and which values are valid stays with each
-// loader.
+// reported with the file, the 1-based line and the key at fault
+// (`suites/tfb.yaml:12: key "gate": 120% is outside 0..100%`). It holds what
+// the strict loaders share: Error, Decode, Entries and the scalar readers;
+// what a key means stays with each loader.
 package yamlfile
 
 import (
@@ -72,16 +66,9 @@ func (f File) Errorf(n *yaml.Node, key, format string, args ...any) error {
 	return &Error{File: f.Path, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Decode parses data, the contents of f, which must hold exactly one YAML
-// document whose root is a mapping, and returns that mapping node (aliases
-// resolved). want describes the expected root for messages, e.g. "a mapping
-// of keys (name, defaults, tests)". Errors, each an *Error with Key "":
-//   - a YAML syntax error in any document: "malformed YAML: MSG" at the
-//     line it occurs on (see syntaxLine);
-//   - no document at all: "empty file: want WANT" at line 1;
-//   - a second document: "more than one YAML document" at its line;
-//   - a root that is not a mapping: "the file must be WANT, found KIND"
-//     (KIND as Describe gives it) at the root's line.
+// Decode returns the root mapping of data, f's contents, which must hold
+// exactly one YAML document (aliases resolved); want describes the expected
+// root in messages. Errors are *Error with Key "", syntax errors at their line.
 func (f File) Decode(data []byte, want string) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -112,9 +99,8 @@ func (f File) Decode(data []byte, want string) (*yaml.Node, error) {
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // yamlParserProblems are the problems go.yaml.in/yaml/v3 reports from its
-// parser (parserc.go) rather than its scanner. For these it prints the
-// 0-based line of the construct it was parsing ("line 2" for the third
-// line) and omits "line 0"; scanner errors are already 1-based.
+// parser rather than its scanner: their line is 0-based ("line 0" omitted),
+// the scanner's 1-based.
 var yamlParserProblems = []string{
 	"did not find expected ',' or ']'",
 	"did not find expected ',' or '}'",
@@ -159,12 +145,9 @@ type Entry struct {
 	Path string
 }
 
-// Entries returns the key/value pairs of mapping n in file order. keyPath
-// is the dotted path of n itself ("" for the root); it names n in errors
-// and prefixes each Entry.Path. Errors (*Error): n is not a mapping
-// ("must be a mapping, found KIND", key keyPath); a key that is not a
-// scalar ("keys must be plain strings", key keyPath); a key given twice
-// ("duplicate key (first on line N)" at the second one, key its Path).
+// Entries returns the key/value pairs of mapping n in file order; keyPath,
+// n's dotted path ("" for the root), names n in errors and prefixes each
+// Entry.Path. A non-mapping, a non-scalar key or a duplicate key is an *Error.
 func (f File) Entries(n *yaml.Node, keyPath string) ([]Entry, error) {
 	n = deref(n)
 	if n.Kind != yaml.MappingNode {
@@ -229,10 +212,8 @@ func (f File) Bool(v *yaml.Node, key string) (bool, error) {
 	return false, f.Errorf(v, key, "must be true or false, found %s", Describe(v))
 }
 
-// Duration reads v as a Go duration (time.ParseDuration: "15s", "500ms",
-// "1m"); it may be zero or negative, which the caller checks. Errors
-// (*Error for key): a null or non-scalar ("must be a duration such as 15s
-// or 500ms, found KIND"); any other text (`"x" is not a duration`).
+// Duration reads v as a Go duration ("15s", "500ms"), zero or negative
+// left for the caller to check; errors are *Error for key.
 func (f File) Duration(v *yaml.Node, key string) (time.Duration, error) {
 	v = deref(v)
 	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {

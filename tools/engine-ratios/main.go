@@ -1,10 +1,8 @@
 // Command engine-ratios prints the render engine's ratio table and judges
-// its targets (issue 5, harness/target) from the results.json of one run
-// holding engine (pool, serialized), go-stdlib and node-http: `go tool task
-// bench:engine` runs it on suites/engine.yaml. Exit status 0 when every
-// target is met, 1 when one is not (a row missed, not shown or unknown) or
-// the run was not pinned (macOS: the targets are per core), 2
-// on bad usage or a file that is not a readable results file.
+// its targets (issue 5, harness/target) from one run's results.json holding
+// engine, go-stdlib and node-http (go tool task bench:engine). Exit status 0
+// when every target is met, 1 when one is not or the run was not pinned
+// (targets are per core), 2 on bad usage or an unreadable results file.
 //
 //	go run ./tools/engine-ratios RESULTS.json
 package main

@@ -1,26 +1,11 @@
-// Command loadgen-compare measures tfbench's load generator (`tfbench load`)
-// against wrk side by side: on two fixed-response servers (c=64 depth 1 and
-// c=256 depth 16) and on the adapters go-stdlib and node-http (json, db,
-// fortunes at c=64, plaintext at c=256 depth 16), servers and generators
-// pinned to separate CPUs, in interleaved rounds: medians and ranges of RPS
-// and of generator CPU seconds per 100,000 responses, and the tfbench/wrk
-// ratios against each cell's target (issues 3 and 13). With --memory it
-// instead runs `tfbench load` for 60 s and reports whether its resident
-// memory stayed flat. See package internal/loadgencmp for the method.
-//
-// Usage:
+// Command loadgen-compare measures tfbench's load generator against wrk side
+// by side (issues 3 and 13; method: internal/loadgencmp), or with --memory
+// whether its resident memory stays flat over 60 s. Exit status: 0 every
+// target met (--memory: flat or not judged), 1 a target missed, 2 bad flags
+// or no wrk or tfbench, 3 a measurement failed or was interrupted.
 //
 //	loadgen-compare [--servers LIST] [--rounds N] [--duration D] [--warmup D] [--tfbench PATH] [--wrk PATH] [--frameworks-dir DIR] [--work DIR]
 //	loadgen-compare --memory [--tfbench PATH] [--duration D]
-//
-// Exit status: 0 when every target is met (with --memory: the memory stayed
-// flat or was not judged), 1 when a target is missed (a cell with errors
-// misses), 2 for bad flags or a missing wrk or tfbench binary, 3 when a
-// measurement failed or was interrupted (a server that did not build, start
-// or stop, a generator that failed, Ctrl-C). Run it through
-// `go tool task bench:loadgen` and `go tool task bench:loadgen-memory`.
-//
-// This file only parses flags and calls internal/loadgencmp.
 package main
 
 import (
