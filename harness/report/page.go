@@ -95,7 +95,7 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 	}
 	dash := "—"
 	for _, sz := range tt.Sizes {
-		b.printf("### %s rows per page\n\n", Thousands(float64(sz.N)))
+		b.printf("### %s rows per page\n\n", texttab.Thousands(float64(sz.N)))
 		var header []string
 		var align []texttab.Align
 		col := func(name string, a texttab.Align) { header, align = append(header, name), append(align, a) }
@@ -116,13 +116,13 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 			}
 			line = append(line, cell(r.Framework), cell(r.Variant))
 			if r.OK {
-				line = append(line, RPS(r.PeakRPS), span(r.MinRPS, r.MaxRPS, RPS), strconv.Itoa(r.Connections), sig(r.CPUms))
+				line = append(line, texttab.RPS(r.PeakRPS), span(r.MinRPS, r.MaxRPS, texttab.RPS), strconv.Itoa(r.Connections), sig(r.CPUms))
 			} else {
 				line = append(line, dash, dash, dash, dash)
 			}
 			page := dash
 			if r.PageBytes > 0 {
-				page = Thousands(float64(r.PageBytes))
+				page = texttab.Thousands(float64(r.PageBytes))
 			}
 			line = append(line, page)
 			if r.OK {
@@ -157,14 +157,14 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 				line = append(line, cell(r.Run))
 			}
 			line = append(line, cell(r.Framework), cell(r.Variant),
-				spanOf(r.Achieved, RPS), spanOf(r.P50, sig), spanOf(r.P99, sig), spanOf(r.CPU, sig),
+				spanOf(r.Achieved, texttab.RPS), spanOf(r.P50, sig), spanOf(r.P99, sig), spanOf(r.CPU, sig),
 				spanOf(r.ProbeP50, sig), spanOf(r.ProbeP99, sig), spanOf(r.ProbeMax, sig), spanOf(r.LoopMax, sig), strconv.Itoa(r.Rounds))
 			rows = append(rows, line)
 			switch {
 			case r.Why != "":
 				note(who(r.Run, r.Framework, r.Variant), noteText("constant rate: "+r.Why), sz.N)
 			case r.Achieved.Min < 0.95*t.Rate:
-				note(who(r.Run, r.Framework, r.Variant), fmt.Sprintf("constant rate: a round sustained only %s of the %g pages/s asked for: its latency grows with the backlog", RPS(r.Achieved.Min), t.Rate), sz.N)
+				note(who(r.Run, r.Framework, r.Variant), fmt.Sprintf("constant rate: a round sustained only %s of the %g pages/s asked for: its latency grows with the backlog", texttab.RPS(r.Achieved.Min), t.Rate), sz.N)
 			}
 		}
 		tbl(header, rows, align)
@@ -180,7 +180,7 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 			continue
 		}
 		for _, n := range ns {
-			lines = append(lines, fmt.Sprintf("- %s, %s rows: %s", k.who, Thousands(float64(n)), k.text))
+			lines = append(lines, fmt.Sprintf("- %s, %s rows: %s", k.who, texttab.Thousands(float64(n)), k.text))
 		}
 	}
 	b.printf("Notes:\n\n%s\n", strings.Join(lines, "\n"))
@@ -195,7 +195,7 @@ func sig(v float64) string {
 	case v < 0:
 		return "—"
 	case v >= 100:
-		return Thousands(v)
+		return texttab.Thousands(v)
 	case v >= 10:
 		return fmt.Sprintf("%.1f", v)
 	case v >= 1:
@@ -203,10 +203,6 @@ func sig(v float64) string {
 	}
 	return fmt.Sprintf("%.3f", v)
 }
-
-// RPS writes a rate in requests/s as the tables do (texttab.RPS):
-// "1,974", "12.5".
-func RPS(v float64) string { return texttab.RPS(v) }
 
 // span writes a range over rounds as "37.1–40.2", or one figure when both
 // ends read the same.

@@ -260,9 +260,9 @@ func cells(r Row, t results.Test) []string {
 		line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
 	} else {
 		line = append(line,
-			Thousands(r.PeakRPS),
+			texttab.Thousands(r.PeakRPS),
 			fmt.Sprintf("%.1f%%", r.PctOfBest),
-			Thousands(r.MinRPS)+"–"+Thousands(r.MaxRPS),
+			texttab.Thousands(r.MinRPS)+"–"+texttab.Thousands(r.MaxRPS),
 			strconv.Itoa(r.Connections),
 			msf(r.P50ms), msf(r.P99ms),
 			fmt.Sprintf("%.3f", r.CPUms),
@@ -293,9 +293,9 @@ func (b *builder) byN(t results.Test) {
 		byN[i] = b.rowsFor(t.Name, n)
 	}
 	var rows [][]string
-	format := Thousands
+	format := texttab.Thousands
 	if t.Type == model.Page {
-		format = RPS
+		format = texttab.RPS
 	}
 	for _, r := range b.rowsFor(t.Name, headlineOf(t)) {
 		line := []string{r.Framework, r.Variant}
@@ -385,10 +385,10 @@ func (b *builder) rateTable(t results.Test) []string {
 			continue
 		}
 		if achieved < 0.95*t.Rate {
-			notes = append(notes, fmt.Sprintf("- %s (%s): sustained only %s of the %g requests/s asked for: its latency grows with the backlog", fw.Name, fw.Variant, Thousands(achieved), t.Rate))
+			notes = append(notes, fmt.Sprintf("- %s (%s): sustained only %s of the %g requests/s asked for: its latency grows with the backlog", fw.Name, fw.Variant, texttab.Thousands(achieved), t.Rate))
 		}
 		q := func(x *hdrhistogram.Histogram, p float64) string { return ms(x.ValueAtQuantile(p)) }
-		rows = append(rows, append(line, Thousands(achieved), q(h, 50), q(h, 90), q(h, 99), q(h, 99.9), ms(h.Max()), q(u, 99)))
+		rows = append(rows, append(line, texttab.Thousands(achieved), q(h, 50), q(h, 90), q(h, 99), q(h, 99.9), ms(h.Max()), q(u, 99)))
 	}
 	b.table(header, rows, align)
 	b.printf("\n")
@@ -445,10 +445,6 @@ func msf(v float64) string {
 
 // mb formats bytes as MiB with one decimal, as the tables' "RSS MB".
 func mb(b uint64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
-
-// Thousands formats a rate (requests/s) or count as a whole number with
-// comma separators (texttab.Thousands): 56683.4 → "56,683".
-func Thousands(v float64) string { return texttab.Thousands(v) }
 
 func joinInts(xs []int) string {
 	parts := make([]string, len(xs))

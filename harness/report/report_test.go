@@ -10,6 +10,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // hist encodes a histogram holding 1..n ms in 1 ms steps (µs values).
@@ -121,8 +122,8 @@ func TestMarkdown(t *testing.T) {
 
 func TestThousands(t *testing.T) {
 	for in, want := range map[float64]string{0: "0", 999.6: "1,000", 1234567: "1,234,567", 12: "12"} {
-		if got := Thousands(in); got != want {
-			t.Errorf("Thousands(%v) = %q, want %q", in, got, want)
+		if got := texttab.Thousands(in); got != want {
+			t.Errorf("texttab.Thousands(%v) = %q, want %q", in, got, want)
 		}
 	}
 }

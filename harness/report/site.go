@@ -265,7 +265,7 @@ func page(w io.Writer, t TestTable, withChart bool) error {
 		}
 		line = append(line, r.Framework, r.Variant, r.Runtime)
 		if r.OK {
-			line = append(line, Thousands(r.PeakRPS), pct(r), times(r.RatioToRef),
+			line = append(line, texttab.Thousands(r.PeakRPS), pct(r), times(r.RatioToRef),
 				strconv.Itoa(r.Connections), strconv.Itoa(r.Pipeline), msf(r.P50ms), msf(r.P99ms),
 				fmt.Sprintf("%.3f", r.CPUms), mb(r.RSSBytes))
 		} else {
@@ -280,7 +280,7 @@ func page(w io.Writer, t TestTable, withChart bool) error {
 		}
 		line = append(line, string(r.Verification))
 		if r.OK {
-			line = append(line, Thousands(r.MinRPS)+"–"+Thousands(r.MaxRPS), strconv.Itoa(r.Rounds))
+			line = append(line, texttab.Thousands(r.MinRPS)+"–"+texttab.Thousands(r.MaxRPS), strconv.Itoa(r.Rounds))
 		} else {
 			line = append(line, dash, dash)
 		}
@@ -335,7 +335,7 @@ func chartBars(t TestTable) []chart.Bar {
 		case t.Merged && r.RatioToRef > 0:
 			bars = append(bars, chart.Bar{Label: label, Value: times(r.RatioToRef), X: r.RatioToRef, Highlight: r.Best})
 		case !t.Merged:
-			bars = append(bars, chart.Bar{Label: label, Value: Thousands(r.PeakRPS), X: r.PeakRPS, Highlight: r.Best})
+			bars = append(bars, chart.Bar{Label: label, Value: texttab.Thousands(r.PeakRPS), X: r.PeakRPS, Highlight: r.Best})
 		}
 	}
 	return bars

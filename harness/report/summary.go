@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // Summary writes one sample as the few lines tfbench load prints: counts,
@@ -19,7 +20,7 @@ func Summary(w io.Writer, target string, s model.Sample) error {
 		mode = fmt.Sprintf("constant rate %g requests/s over %d connections", s.Rate, s.Connections)
 	}
 	fmt.Fprintf(&b, "GET %s\n  engine %s, %s, %gs window\n", target, s.Engine, mode, s.Window)
-	fmt.Fprintf(&b, "  responses   %s in the window, %s RPS, %s status 200\n", Thousands(float64(s.Responses)), Thousands(s.RPS), Thousands(float64(s.Success)))
+	fmt.Fprintf(&b, "  responses   %s in the window, %s RPS, %s status 200\n", texttab.Thousands(float64(s.Responses)), texttab.Thousands(s.RPS), texttab.Thousands(float64(s.Success)))
 	if len(s.StatusCounts) > 1 || (len(s.StatusCounts) == 1 && s.StatusCounts["200"] == 0) {
 		fmt.Fprintf(&b, "  statuses    %s\n", sortedCounts(s.StatusCounts))
 	}
@@ -37,7 +38,7 @@ func Summary(w io.Writer, target string, s model.Sample) error {
 		}
 	}
 	if s.Checked > 0 {
-		fmt.Fprintf(&b, "  checked     %s responses under load, %d failed\n", Thousands(float64(s.Checked)), s.Errors["check"])
+		fmt.Fprintf(&b, "  checked     %s responses under load, %d failed\n", texttab.Thousands(float64(s.Checked)), s.Errors["check"])
 	}
 	label := "latency"
 	if s.Uncorrected != nil {
@@ -56,7 +57,7 @@ func Summary(w io.Writer, target string, s model.Sample) error {
 			errs = "errors " + sortedCounts(p.Errors)
 		}
 		fmt.Fprintf(&b, "  probe       GET %s every %g ms: %s responses, %s status 200, %s; p50 %.3f ms, p99 %.3f, max %.3f ms\n",
-			p.Path, p.Interval, Thousands(float64(p.Responses)), Thousands(float64(p.Success)), errs, p.Latency.P50, p.Latency.P99, p.Latency.Max)
+			p.Path, p.Interval, texttab.Thousands(float64(p.Responses)), texttab.Thousands(float64(p.Success)), errs, p.Latency.P50, p.Latency.P99, p.Latency.Max)
 		classes := make([]string, 0, len(p.Examples))
 		for c := range p.Examples {
 			classes = append(classes, c)
