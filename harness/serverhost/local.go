@@ -136,7 +136,7 @@ func (h *Local) Start(ctx context.Context, req StartRequest) (Server, error) {
 	s := &localServer{host: h, dbPath: dbPath, grace: req.Grace}
 	if err := dataset.Copy(h.source, dbPath); err != nil {
 		s.removeDB()
-		return nil, fmt.Errorf("copy the dataset for %s/%s: %w", lb.b.Spec.Name, req.Variant, err)
+		return nil, fmt.Errorf("copy the dataset for %s: %w", model.ID{Framework: lb.b.Spec.Name, Variant: req.Variant}, err)
 	}
 	var profileDir string
 	if req.Profile {
