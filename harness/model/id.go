@@ -1,6 +1,6 @@
 // Package model is tfbench's vocabulary, one owner per shape: a variant's
 // identity, test types, verdicts, the sample and its key, and the peaks
-// index that sweep, ratio, compare and report all read.
+// index that ratio, results and report read (compare through ratio).
 package model
 
 import (

@@ -126,7 +126,7 @@ type File struct {
 	Command []string `json:"command,omitempty"`
 	// Shard is the slice of the plan this run measured, "I/N" (e.g. "2/8":
 	// the 2nd of 8, by framework variant, with the reference in each;
-	// `tfbench bench --shard`, run.Shard); empty for the whole plan.
+	// `tfbench bench --shard`, model.Shard); empty for the whole plan.
 	Shard    string    `json:"shard,omitempty"`
 	Status   string    `json:"status"` // running, complete or interrupted
 	Started  time.Time `json:"started"`
@@ -156,7 +156,7 @@ type File struct {
 
 // Network is the path from the generator's host to the server's in a
 // two-host run, measured over TCP with the generator before the first
-// sample (agent.MeasureNetwork).
+// sample ((*agent.Client).Network).
 type Network struct {
 	// Transport is how the server host was reached: "ssh user@host" or
 	// "command CMD".

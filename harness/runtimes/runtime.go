@@ -1,6 +1,7 @@
 // Package runtimes installs what adapters build and start on (`runtime:`):
-// the machine's Go, or an exact Node.js and npm NPMVersion from the npm registry
-// into .tfbench/runtimes, checked against published digests (docs/adapters.md).
+// the machine's Go, or an exact Node.js (from the npm registry, or nodejs.org
+// for a release npm lacks) and npm at NPMVersion, into .tfbench/runtimes,
+// checked against published digests (docs/adapters.md).
 package runtimes
 
 import (

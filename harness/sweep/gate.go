@@ -1,3 +1,5 @@
+// Package sweep makes a load result a sample and judges it: the success
+// gate (docs/design.md, Measurement method), skipped samples, the round order.
 package sweep
 
 import (
