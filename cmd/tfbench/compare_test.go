@@ -79,6 +79,35 @@ func TestCompareSlowerExits1(t *testing.T) {
 	}
 }
 
+// TestCompareOtherHostUnknown is the nightly's case of a stored baseline
+// from another runner: slow.json (nextjs 20% slower, fully separated) moved
+// to another CPU model gives unknown rows and exit 0, never slower.
+func TestCompareOtherHostUnknown(t *testing.T) {
+	f, err := results.Read(fixtures + "slow.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Host.CPUModel, f.Host.Runner = "AMD EPYC 7763 64-Core Processor", "ubuntu24"
+	moved := filepath.Join(t.TempDir(), "other-host.json")
+	if err := results.Write(moved, f); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCompare(t, "--basis", "ratio", fixtures+"base.json", moved)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d stderr %q, want 0 and nothing\nstdout:\n%s", code, stderr, stdout)
+	}
+	for _, want := range []string{
+		"Verdicts: 0 slower, 0 faster, 0 same, 1 unknown.",
+		"hosts differ: cpu_model",
+		"hosts differ, rows unknown (testdata/compare/base.json run base, ",
+		`runner "" vs "ubuntu24"`,
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
 func TestCompareSameExits0(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site", "compare.md")

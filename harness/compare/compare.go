@@ -174,6 +174,9 @@ type Row struct {
 	SameBuild bool    `json:"same_build"`
 	Verdict   Verdict `json:"verdict"`
 	Why       string  `json:"why"`
+	// across is set by Sets: the hardware facts in which the two sides'
+	// hosts differ, which make the row unknown.
+	across string
 }
 
 // Key is the row's ratio.Key.

@@ -239,8 +239,8 @@ func TestCompareRefusal(t *testing.T) {
 }
 
 // TestRatioBasis: base nextjs/ref = 0.04 every round; new nextjs halved on
-// a host twice as fast (ref doubled) → each round 0.01, NormRatio 0.25...
-// here the new host is the same speed: new ratio 0.02, NormRatio 0.5, slower.
+// another machine of the same hardware: new ratio 0.02, NormRatio 0.5,
+// slower.
 func TestCompareRatioBasis(t *testing.T) {
 	ref := []float64{50000, 52000, 48000, 51000, 49000}
 	x := []float64{2000, 2080, 1920, 2040, 1960}
@@ -249,7 +249,7 @@ func TestCompareRatioBasis(t *testing.T) {
 		half[i] = x[i] / 2
 	}
 	hostB := hostA
-	hostB.CPUModel, hostB.Hostname = "AMD EPYC", "b"
+	hostB.Hostname = "b"
 	b := file("b", hostA, series{fw: "go-stdlib", variant: "default", test: "json", rps: ref},
 		series{fw: "nextjs", variant: "default", test: "json", rps: x})
 	n := file("n", hostB, series{fw: "go-stdlib", variant: "default", test: "json", rps: ref},
@@ -275,12 +275,11 @@ func TestCompareRatioBasis(t *testing.T) {
 	if r.Verdict != Slower || !near(r.Change, -0.5) || !near(r.P, 2.0/252) {
 		t.Errorf("verdict %s change %v p %v; want slower -0.5 0.0079", r.Verdict, r.Change, r.P)
 	}
-	wantWarn := []string{`hosts differ (base run b, new run n): cpu_model "Intel Xeon" vs "AMD EPYC"`}
-	if !slices.Equal(tab.Warnings, wantWarn) {
-		t.Errorf("warnings %q, want %q", tab.Warnings, wantWarn)
+	wantNote := `hostnames differ (base run b on "a", new run n on "b"), hardware the same`
+	if len(tab.Warnings) != 0 || !slices.Contains(tab.Notes, wantNote) {
+		t.Errorf("warnings %q notes %q, want none and %q", tab.Warnings, tab.Notes, wantNote)
 	}
-	// The same inputs with basis rps: the reference row appears and the
-	// table warns that rps across hosts wants --basis ratio.
+	// The same inputs with basis rps: the reference row appears.
 	tab, err = Sets(one(b), one(n), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -288,9 +287,8 @@ func TestCompareRatioBasis(t *testing.T) {
 	if len(tab.Rows) != 2 || tab.Rows[0].Framework != "go-stdlib" || tab.Rows[0].Verdict != Same || tab.Rows[0].Why != "not significant: p_holm 1 ≥ α 0.05" {
 		t.Errorf("rps rows %+v", tab.Rows)
 	}
-	wantWarn = append(wantWarn, "basis rps compares requests/s measured on different hosts: use --basis ratio")
-	if !slices.Equal(tab.Warnings, wantWarn) {
-		t.Errorf("warnings %q, want %q", tab.Warnings, wantWarn)
+	if len(tab.Warnings) != 0 {
+		t.Errorf("warnings %q, want none", tab.Warnings)
 	}
 	// A reference without a peak in the new run makes the row unknown.
 	n.Samples[0].Gate = model.GateResult{Reason: "status 500: 3"}
@@ -301,6 +299,72 @@ func TestCompareRatioBasis(t *testing.T) {
 	want := "new: no go-stdlib/default peak on json in run n (no level passed the gate in every round (16 connections, round 1: status 500: 3))"
 	if r := tab.Rows[0]; r.Verdict != Unknown || r.Why != want {
 		t.Errorf("verdict %s why %q, want unknown %q", r.Verdict, r.Why, want)
+	}
+}
+
+// TestCompareAcrossHosts: a stored baseline from another machine. The new
+// side is 5% slower in every round, which the rank test would call slower
+// on one machine; any difference in CPU model, core count, arch or runner
+// label makes every row unknown in both bases, a memory total alone warns.
+func TestCompareAcrossHosts(t *testing.T) {
+	ref := []float64{50000, 52000, 48000, 51000, 49000, 50500, 49500, 50200}
+	x := []float64{2000, 2080, 1920, 2040, 1960, 2010, 1990, 2005}
+	slow := make([]float64, len(x))
+	for i := range x {
+		slow[i] = x[i] * 0.95
+	}
+	sameHW := hostA
+	sameHW.Hostname = "b"
+	if tab, err := Sets(one(file("b", hostA, series{fw: "go-stdlib", variant: "default", test: "json", rps: ref},
+		series{fw: "nextjs", variant: "default", test: "json", rps: x})),
+		one(file("n", sameHW, series{fw: "go-stdlib", variant: "default", test: "json", rps: ref},
+			series{fw: "nextjs", variant: "default", test: "json", rps: slow})), DefaultOptions()); err != nil {
+		t.Fatal(err)
+	} else if r := tab.Rows[1]; r.Verdict != Slower {
+		t.Fatalf("same hardware: %s %s, want slower (the control)", r.ID, r.Verdict)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*probe.Host)
+		diff string
+	}{
+		{"cpu model", func(h *probe.Host) { h.CPUModel = "AMD EPYC" }, `cpu_model "Intel Xeon" vs "AMD EPYC"`},
+		{"core count", func(h *probe.Host) { h.LogicalCPUs = 4 }, `logical_cpus 2 vs 4`},
+		{"arch", func(h *probe.Host) { h.Arch = "aarch64" }, `arch "x86_64" vs "aarch64"`},
+		{"runner", func(h *probe.Host) { h.Runner = "ubuntu24" }, `runner "" vs "ubuntu24"`},
+		{"memory only", func(h *probe.Host) { h.MemoryBytes = 7 << 30 }, ""},
+	} {
+		other := sameHW
+		c.edit(&other)
+		b := file("b", hostA, series{fw: "go-stdlib", variant: "default", test: "json", rps: ref},
+			series{fw: "nextjs", variant: "default", test: "json", rps: x})
+		n := file("n", other, series{fw: "go-stdlib", variant: "default", test: "json", rps: ref},
+			series{fw: "nextjs", variant: "default", test: "json", rps: slow})
+		for _, basis := range []Basis{BasisRatio, BasisRPS} {
+			o := DefaultOptions()
+			o.Basis = basis
+			tab, err := Sets(one(b), one(n), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := tab.Rows[len(tab.Rows)-1]
+			if c.diff == "" {
+				want := []string{"hosts differ (base run b, new run n): memory_bytes 8589934592 vs 7516192768"}
+				if next.Verdict != Slower || !slices.Equal(tab.Warnings, want) {
+					t.Errorf("%s, basis %s: %s, warnings %q; want slower, %q", c.name, basis, next.Verdict, tab.Warnings, want)
+				}
+				continue
+			}
+			for _, r := range tab.Rows {
+				if r.Verdict != Unknown || r.Why != "hosts differ: "+c.diff || r.Tested {
+					t.Errorf("%s, basis %s: %s %s %q tested %v; want unknown %q", c.name, basis, r.ID, r.Verdict, r.Why, r.Tested, "hosts differ: "+c.diff)
+				}
+			}
+			want := []string{"hosts differ, rows unknown (base run b, new run n): " + c.diff}
+			if !slices.Equal(tab.Warnings, want) {
+				t.Errorf("%s, basis %s: warnings %q, want %q", c.name, basis, tab.Warnings, want)
+			}
+		}
 	}
 }
 

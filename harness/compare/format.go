@@ -151,8 +151,11 @@ func runsText(s Meta) string {
 			id += " (run ID " + r.RunID + ")"
 		}
 		h := r.Host
-		runs = append(runs, fmt.Sprintf("run %s on %s (%s, %d logical CPUs, %s), %d rounds",
-			id, orDash(h.Hostname), orDash(h.CPUModel), h.LogicalCPUs, orDash(h.Arch), r.Rounds))
+		hw := fmt.Sprintf("%s, %d logical CPUs, %s", orDash(h.CPUModel), h.LogicalCPUs, orDash(h.Arch))
+		if h.Runner != "" {
+			hw += ", runner " + h.Runner
+		}
+		runs = append(runs, fmt.Sprintf("run %s on %s (%s), %d rounds", id, orDash(h.Hostname), hw, r.Rounds))
 	}
 	return strings.Join(runs, "; ")
 }

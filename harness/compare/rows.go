@@ -93,6 +93,7 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 	slices.SortFunc(t.Rows, func(a, b Row) int {
 		return cmpRows(a, b, order)
 	})
+	acrossHosts(t, bs, ns)
 	decide(t)
 	t.warn(bs, ns)
 	if len(t.Rows) == 0 {
@@ -356,19 +357,31 @@ func cmpRows(a, b Row, order map[string]int) int {
 	return strings.Compare(a.New.Run, b.New.Run)
 }
 
+// hostsOf maps a side's run labels to the hosts they measured on.
+func hostsOf(s *side) map[string]probe.Host {
+	m := map[string]probe.Host{}
+	for _, r := range s.set.Runs {
+		m[r.Label] = r.File.Host
+	}
+	return m
+}
+
+// acrossHosts sets each row's across: the hardware facts in which the
+// hosts of its two runs differ. decide makes such a row unknown: rounds
+// sample one machine's noise, not a change of machine (docs/comparing.md).
+func acrossHosts(t *Table, bs, ns *side) {
+	bh, nh := hostsOf(bs), hostsOf(ns)
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		r.across = hardwareDiff(bh[r.Base.Run], nh[r.New.Run])
+	}
+}
+
 // warn adds the host, saturation and build warnings and notes of a Sets
 // table.
 func (t *Table) warn(bs, ns *side) {
-	hosts := func(s *side) map[string]probe.Host {
-		m := map[string]probe.Host{}
-		for _, r := range s.set.Runs {
-			m[r.Label] = r.File.Host
-		}
-		return m
-	}
-	bh, nh := hosts(bs), hosts(ns)
+	bh, nh := hostsOf(bs), hostsOf(ns)
 	seen := map[[2]string]bool{}
-	acrossHosts := false
 	var same []string
 	for _, r := range t.Rows {
 		t.saturation(r)
@@ -382,15 +395,15 @@ func (t *Table) warn(bs, ns *side) {
 		seen[pair] = true
 		b, n := bh[pair[0]], nh[pair[1]]
 		if d := hostDiff(b, n); d != "" {
-			acrossHosts = true
-			t.Warnings = append(t.Warnings, fmt.Sprintf("hosts differ (%s run %s, %s run %s): %s", t.Base.Name, pair[0], t.New.Name, pair[1], d))
+			what := "hosts differ"
+			if hardwareDiff(b, n) != "" {
+				what = "hosts differ, rows unknown"
+			}
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s (%s run %s, %s run %s): %s", what, t.Base.Name, pair[0], t.New.Name, pair[1], d))
 		} else if b.Hostname != n.Hostname {
 			t.Notes = append(t.Notes, fmt.Sprintf("hostnames differ (%s run %s on %q, %s run %s on %q), hardware the same",
 				t.Base.Name, pair[0], b.Hostname, t.New.Name, pair[1], n.Hostname))
 		}
-	}
-	if acrossHosts && t.Options.Basis == BasisRPS {
-		t.Warnings = append(t.Warnings, "basis rps compares requests/s measured on different hosts: use --basis ratio")
 	}
 	if len(same) > 0 {
 		t.Notes = append(t.Notes, "same build on both sides (equal build hashes, the same code measured twice): "+strings.Join(same, ", "))
@@ -412,9 +425,10 @@ func (t *Table) saturation(r Row) {
 	}
 }
 
-// hostDiff names the hardware facts in which a and b differ: cpu_model,
-// logical_cpus, memory_bytes, arch; "" when none do.
-func hostDiff(a, b probe.Host) string {
+// hardwareDiff names the facts in which a and b differ that make their
+// figures incomparable: cpu_model, logical_cpus, arch, runner; "" when
+// none do.
+func hardwareDiff(a, b probe.Host) string {
 	var d []string
 	if a.CPUModel != b.CPUModel {
 		d = append(d, fmt.Sprintf("cpu_model %q vs %q", a.CPUModel, b.CPUModel))
@@ -422,13 +436,27 @@ func hostDiff(a, b probe.Host) string {
 	if a.LogicalCPUs != b.LogicalCPUs {
 		d = append(d, fmt.Sprintf("logical_cpus %d vs %d", a.LogicalCPUs, b.LogicalCPUs))
 	}
-	if a.MemoryBytes != b.MemoryBytes {
-		d = append(d, fmt.Sprintf("memory_bytes %d vs %d", a.MemoryBytes, b.MemoryBytes))
-	}
 	if a.Arch != b.Arch {
 		d = append(d, fmt.Sprintf("arch %q vs %q", a.Arch, b.Arch))
 	}
+	if a.Runner != b.Runner {
+		d = append(d, fmt.Sprintf("runner %q vs %q", a.Runner, b.Runner))
+	}
 	return strings.Join(d, "; ")
+}
+
+// hostDiff is hardwareDiff plus memory_bytes, which only warns (a VM's
+// reported total varies by a few MB between boots).
+func hostDiff(a, b probe.Host) string {
+	d := hardwareDiff(a, b)
+	if a.MemoryBytes != b.MemoryBytes {
+		m := fmt.Sprintf("memory_bytes %d vs %d", a.MemoryBytes, b.MemoryBytes)
+		if d == "" {
+			return m
+		}
+		return d + "; " + m
+	}
+	return d
 }
 
 // variantLabel is a row key's variant as notes spell it: "nextjs/default",

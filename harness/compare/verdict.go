@@ -24,6 +24,9 @@ func decide(t *Table) {
 				why = append(why, s.name+": "+s.sd.Reason)
 			}
 		}
+		if r.across != "" {
+			why = append(why, "hosts differ: "+r.across)
+		}
 		pairs[i] = Pair{Base: r.Base.Values, New: r.New.Values, Why: strings.Join(why, "; ")}
 	}
 	f := rank(pairs, t.Options)

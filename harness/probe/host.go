@@ -5,6 +5,7 @@ package probe
 
 import (
 	"context"
+	"os"
 	"runtime"
 
 	"github.com/shirou/gopsutil/v4/cpu"
@@ -24,6 +25,10 @@ type Host struct {
 	Arch        string `json:"arch"`    // e.g. "x86_64"
 	Virtual     string `json:"virtual"` // virtualization system and role, if any
 	GoVersion   string `json:"go"`      // the harness's Go version
+	// Runner is the CI runner's label: $TFBENCH_RUNNER, else GitHub's
+	// $ImageOS ("ubuntu24"); empty outside CI. Runs on different runner
+	// labels never compare (harness/compare).
+	Runner string `json:"runner,omitempty"`
 	// GeneratorCPUs and ServerCPUs are the CPU sets ("0", "1-3") the
 	// generator and servers were pinned to, empty without CPU affinity
 	// (macOS, Pinned); Disjoint is false when too few CPUs kept them apart.
@@ -43,7 +48,7 @@ func (h Host) Pinned() bool { return h.GeneratorCPUs != "" || h.ServerCPUs != ""
 // HostInfo reads the host facts. It never fails: unreadable facts stay
 // empty.
 func HostInfo(ctx context.Context) Host {
-	h := Host{GoVersion: runtime.Version(), LogicalCPUs: runtime.NumCPU()}
+	h := Host{GoVersion: runtime.Version(), LogicalCPUs: runtime.NumCPU(), Runner: RunnerLabel()}
 	if hi, err := host.InfoWithContext(ctx); err == nil {
 		h.Hostname = hi.Hostname
 		h.OS = joinNonEmpty(hi.Platform, hi.PlatformVersion)
@@ -64,6 +69,16 @@ func HostInfo(ctx context.Context) Host {
 		h.MemoryBytes = vm.Total
 	}
 	return h
+}
+
+// RunnerLabel is the CI runner's label a run records: $TFBENCH_RUNNER (a
+// workflow sets it to its runs-on label), else $ImageOS (GitHub-hosted
+// runners' image, "ubuntu24"), else "".
+func RunnerLabel() string {
+	if r := os.Getenv("TFBENCH_RUNNER"); r != "" {
+		return r
+	}
+	return os.Getenv("ImageOS")
 }
 
 func joinNonEmpty(a, b string) string {

@@ -101,3 +101,24 @@ func TestPeakRSSOfSelf(t *testing.T) {
 		t.Errorf("peak RSS (VmHWM on Linux, the highest sampled RSS on darwin) grew from %d to %d bytes after touching 64 MiB", before, after)
 	}
 }
+
+// TestRunnerLabel: $TFBENCH_RUNNER wins over GitHub's $ImageOS; neither
+// set is "" (a run outside CI).
+func TestRunnerLabel(t *testing.T) {
+	t.Setenv("TFBENCH_RUNNER", "")
+	t.Setenv("ImageOS", "")
+	if got := RunnerLabel(); got != "" {
+		t.Errorf("no CI: %q, want empty", got)
+	}
+	t.Setenv("ImageOS", "ubuntu24")
+	if got := RunnerLabel(); got != "ubuntu24" {
+		t.Errorf("ImageOS: %q, want ubuntu24", got)
+	}
+	t.Setenv("TFBENCH_RUNNER", "ubuntu-24.04")
+	if got := RunnerLabel(); got != "ubuntu-24.04" {
+		t.Errorf("TFBENCH_RUNNER: %q, want ubuntu-24.04", got)
+	}
+	if h := HostInfo(context.Background()); h.Runner != "ubuntu-24.04" {
+		t.Errorf("HostInfo runner %q, want ubuntu-24.04", h.Runner)
+	}
+}
