@@ -113,7 +113,7 @@ func Trends(dir string, h *History) ([]string, error) {
 				}
 				name := k.slug() + "-" + c.suffix + ".svg"
 				files = append(files, file{name, svg.Bytes()})
-				fmt.Fprintf(b, "![%s](%s)\n\n", c.title, name)
+				fmt.Fprintf(b, "![%s](%s)\n\n", altText.Replace(c.title), name)
 			}
 			for _, c := range changes {
 				fmt.Fprintf(b, "Dashed line before %s: %s; figures either side do not compare.\n\n", c.Date, c.What)
@@ -150,6 +150,9 @@ func Trends(dir string, h *History) ([]string, error) {
 	}
 	return written, nil
 }
+
+// altText escapes what would end an image's alt text early.
+var altText = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
 
 // rowKeys are the tests and Ns of nights: the last night's in its order,
 // then those only older nights have, newest first.
