@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/history"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
@@ -286,6 +288,86 @@ func TestPublishPages(t *testing.T) {
 	}
 	if got := git(clone, "rev-parse", "--abbrev-ref", "HEAD"); got != "main\n" {
 		t.Errorf("the clone's checkout moved to %q", got)
+	}
+}
+
+// TestPublishPagesHistory runs .ci/publish-pages with MERGED on two dates
+// against a local gh-pages branch (no remote), with this test binary as
+// TFBENCH: nightly/history.json holds both nights with the clone's commit,
+// nightly/trends/ has its index and charts, and nightly/index.md links it.
+// A MERGED that does not exist fails before anything is committed.
+func TestPublishPagesHistory(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	script, err := filepath.Abs("../../.ci/publish-pages")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures, err := filepath.Abs("../../harness/history/testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	clone, site := filepath.Join(dir, "clone"), filepath.Join(dir, "site")
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = clone
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	os.MkdirAll(clone, 0o755)
+	git("init", "-q", "-b", "main")
+	git("commit", "-q", "--allow-empty", "-m", "main")
+	head := strings.TrimSpace(git("rev-parse", "HEAD"))
+	os.MkdirAll(site, 0o755)
+	os.WriteFile(filepath.Join(site, "index.md"), []byte("# a night\n"), 0o644)
+	publish := func(stamp, merged string) (string, error) {
+		t.Helper()
+		cmd := exec.Command(script, site)
+		cmd.Dir = clone
+		cmd.Env = append(os.Environ(), "STAMP="+stamp, "MERGED="+merged, "TFBENCH="+exe, envTestMain+"=1")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, c := range []struct{ stamp, merged string }{{"2026-12-01", "night1-merged.json"}, {"2026-12-02", "night2-shard1.json"}} {
+		if out, err := publish(c.stamp, filepath.Join(fixtures, c.merged)); err != nil || !strings.Contains(out, "committed nightly/"+c.stamp) {
+			t.Fatalf("publish-pages %s: %v\n%s", c.stamp, err, out)
+		}
+	}
+	var h history.History
+	if err := json.Unmarshal([]byte(git("show", "gh-pages:nightly/history.json")), &h); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Nights) != 2 || h.Nights[0].Date != "2026-12-01" || h.Nights[1].Date != "2026-12-02" || h.Nights[1].Commit != head || len(h.Nights[0].Rows) != 3 {
+		t.Errorf("history.json: %+v", h)
+	}
+	files := git("ls-tree", "-r", "--name-only", "gh-pages", "nightly/trends/")
+	if files != "nightly/trends/index.md\nnightly/trends/json-p99.svg\nnightly/trends/json-ratio.svg\n" {
+		t.Errorf("nightly/trends/ holds\n%s", files)
+	}
+	if index := git("show", "gh-pages:nightly/index.md"); !strings.Contains(index, "- [trends over the nights](trends/index.md)\n") {
+		t.Errorf("nightly/index.md does not link the trends:\n%s", index)
+	}
+	before := git("rev-parse", "gh-pages")
+	missing := filepath.Join(dir, "none.json")
+	if out, err := publish("2026-12-03", missing); err == nil || out != "publish-pages: MERGED="+missing+" is missing\n" {
+		t.Errorf("a missing MERGED: %v\n%s", err, out)
+	}
+	if after := git("rev-parse", "gh-pages"); after != before {
+		t.Error("a failed publish committed")
+	}
+	if got := git("worktree", "list"); strings.Count(got, "\n") != 1 {
+		t.Errorf("worktrees left behind:\n%s", got)
 	}
 }
 

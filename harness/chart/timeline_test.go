@@ -1,0 +1,122 @@
+package chart
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// nights is the golden Timeline's input: ratio to go-stdlib over five
+// nights, nextjs missing on the third (a gap), a method change before the
+// fourth.
+var nights = Timeline{
+	Title:  "json: ratio to go-stdlib by night",
+	YTitle: "peak RPS ÷ go-stdlib",
+	Labels: []string{"2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01", "2026-12-02"},
+	Marks:  []int{3},
+	Series: []TimeSeries{
+		{Name: "nextjs/default", Values: []float64{0.21, 0.22, math.NaN(), 0.25, 0.24}},
+		{Name: "node-http/default", Values: []float64{0.61, 0.6, 0.63, 0.66, 0.65}},
+	},
+}
+
+func renderTrend(t *testing.T, c Timeline) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Trend(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestTrendGolden pins the SVG bytes of a Timeline: twice in this process
+// and as the committed golden (rerun with -update after an intended change).
+func TestTrendGolden(t *testing.T) {
+	got := renderTrend(t, nights)
+	if again := renderTrend(t, nights); !bytes.Equal(got, again) {
+		t.Fatal("two renderings in one process differ")
+	}
+	golden := filepath.Join("testdata", "nights.svg")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("chart differs from %s (rerun with -update if the change is intended):\n%s", golden, got)
+	}
+}
+
+// TestTrendPNG writes the golden chart as PNG to look at:
+// CHART_PNG=/tmp/nights.png go test ./harness/chart -run TestTrendPNG.
+func TestTrendPNG(t *testing.T) {
+	path := os.Getenv("CHART_PNG")
+	if path == "" {
+		t.Skip("CHART_PNG=file.png writes the chart as PNG")
+	}
+	var b bytes.Buffer
+	if err := timeline(&b, nights, "png"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTrendGap: a NaN is a gap, not a zero: nextjs has four dots (plus its
+// legend dot), none on the axis, and its line breaks into two pieces of two
+// points; the labels, ticks and series names are texts.
+func TestTrendGap(t *testing.T) {
+	svg := renderTrend(t, nights)
+	n := parse(t, svg)
+	for _, want := range []string{"2026-11-28", "2026-12-02", "0", "0.2", "0.4", "0.6", "0.8", "nextjs/default", "node-http/default", "peak RPS ÷ go-stdlib"} {
+		if !slices.Contains(n.Texts, want) {
+			t.Errorf("no <text> %q; texts %q", want, n.Texts)
+		}
+	}
+	var ys []int
+	for _, m := range dot.FindAllStringSubmatch(string(svg), -1) {
+		y, _ := strconv.Atoi(m[2])
+		ys = append(ys, y)
+	}
+	// 4 + 5 points and two legend dots.
+	if len(ys) != 11 {
+		t.Fatalf("%d dots, want 11", len(ys))
+	}
+	if bottom := PlotTop + PlotHeight; slices.Contains(ys, bottom) {
+		t.Errorf("a dot sits on the axis (y %d): a gap drawn as zero; dots %v", bottom, ys)
+	}
+	blue := regexp.MustCompile(`M \d+ \d+\s+L \d+ \d+" style="stroke-width:2;stroke:rgb\(78,121,167\)`).FindAllString(string(svg), -1)
+	if len(blue) != 3 { // two pieces of the line and the legend's stroke
+		t.Errorf("nextjs has %d two-point strokes, want 3 (two pieces and the legend)", len(blue))
+	}
+	if !bytes.Contains(svg, []byte("stroke-dasharray")) {
+		t.Error("no dashed mark line")
+	}
+}
+
+func TestTrendErrors(t *testing.T) {
+	for _, c := range []struct {
+		tl   Timeline
+		want string
+	}{
+		{Timeline{Title: "t"}, "chart: no labels"},
+		{Timeline{Title: "t", Labels: []string{"a"}}, "chart: no series"},
+		{Timeline{Title: "t", Labels: []string{"a"}, Series: []TimeSeries{{Name: "s"}}}, `chart "t": series "s" has 0 values for 1 labels`},
+		{Timeline{Title: "t", Labels: []string{"a"}, Series: []TimeSeries{{Name: "s", Values: []float64{-1}}}}, `chart "t": series "s" has -1 at a; want a finite value ≥ 0 (NaN: none)`},
+	} {
+		if err := Trend(io.Discard, c.tl); err == nil || err.Error() != c.want {
+			t.Errorf("Trend(%+v) = %v, want %q", c.tl, err, c.want)
+		}
+	}
+}

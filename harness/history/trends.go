@@ -1,0 +1,302 @@
+package history
+
+// The trend pages: index.md and two charts per test and N over the nights
+// (ratio to go-stdlib, p99), the way TechEmpower's continuous runs show
+// their timeline.
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tfbench/tfbench/harness/chart"
+	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/ratio"
+	"github.com/tfbench/tfbench/harness/report"
+	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/texttab"
+)
+
+// Trend page limits: the charts show the last ChartNights nights, the
+// tables the last TableNights.
+const (
+	ChartNights = 90
+	TableNights = 7
+)
+
+// IndexFile is the trend pages' index.
+const IndexFile = "index.md"
+
+// rowKey is a chart's row: a test at one N.
+type rowKey struct {
+	Test string
+	N    int
+}
+
+func (k rowKey) slug() string {
+	if k.N > 0 {
+		return fmt.Sprintf("%s-%d", report.Slug(k.Test), k.N)
+	}
+	return report.Slug(k.Test)
+}
+
+// change is a night whose method version or suite differs from the night
+// before: figures on either side do not compare.
+type change struct {
+	Index      int // into the nights shown
+	Date, What string
+}
+
+// Trends renders h's trend pages into dir: index.md and per test and N
+// <slug>-ratio.svg (each variant's ratio to go-stdlib) and <slug>-p99.svg
+// (p99 at the peak, go-stdlib too), all before writing each file
+// atomically; it returns the paths written, index first.
+func Trends(dir string, h *History) ([]string, error) {
+	type file struct {
+		name string
+		data []byte
+	}
+	nights := h.Nights[max(0, len(h.Nights)-ChartNights):]
+	keys := rowKeys(nights)
+	slugs := map[string]rowKey{}
+	for _, k := range keys {
+		if other, ok := slugs[k.slug()]; ok {
+			return nil, fmt.Errorf("trends: %s and %s would both be chart %s-ratio.svg", ratio.Label(other.Test, other.N), ratio.Label(k.Test, k.N), k.slug())
+		}
+		slugs[k.slug()] = k
+	}
+	changes := changesOf(nights)
+	var files []file
+	var page bytes.Buffer
+	b := &page
+	fmt.Fprintf(b, "# tfbench nightly trends\n\n")
+	if len(nights) == 0 {
+		fmt.Fprintf(b, "No nights yet: the history is empty.\n")
+		files = append(files, file{IndexFile, page.Bytes()})
+	} else {
+		fmt.Fprintf(b, "%s from %s to %s (the history holds %d; the charts show the last %d at most, the tables the last %d). ",
+			plural(len(nights), "night"), nights[0].Date, nights[len(nights)-1].Date, len(h.Nights), ChartNights, TableNights)
+		fmt.Fprintf(b, "Per test, two charts over the nights: each variant's peak RPS divided by %s's in the same run and round, the median over rounds "+
+			"(%s runs beside every variant on the same runner, so the ratio holds from one runner to the next), and p99 latency at the peak level in ms. "+
+			"A night without a row is a gap in its line, not a zero.\n\n", model.Reference.Framework, model.Reference.Framework)
+		if len(changes) > 0 {
+			fmt.Fprintf(b, "**The method or suite changed** (a dashed line in every chart): %s. Figures on either side of it do not compare.\n\n", changeText(changes))
+		}
+		for _, k := range keys {
+			label := ratio.Label(k.Test, k.N)
+			fmt.Fprintf(b, "## %s\n\n", label)
+			ratioSeries, p99Series := series(nights, k)
+			labels := make([]string, len(nights))
+			for i, n := range nights {
+				labels[i] = n.Date
+			}
+			var marks []int
+			for _, c := range changes {
+				marks = append(marks, c.Index)
+			}
+			for _, c := range []struct {
+				suffix, title, y string
+				s                []chart.TimeSeries
+			}{
+				{"ratio", label + ": peak RPS ÷ " + model.Reference.Framework + " by night", "peak RPS ÷ " + model.Reference.Framework, ratioSeries},
+				{"p99", label + ": p99 at the peak by night", "p99 latency (ms)", p99Series},
+			} {
+				if len(c.s) == 0 {
+					continue
+				}
+				var svg bytes.Buffer
+				if err := chart.Trend(&svg, chart.Timeline{Title: c.title, YTitle: c.y, Labels: labels, Marks: marks, Series: c.s}); err != nil {
+					return nil, err
+				}
+				name := k.slug() + "-" + c.suffix + ".svg"
+				files = append(files, file{name, svg.Bytes()})
+				fmt.Fprintf(b, "![%s](%s)\n\n", altText.Replace(c.title), name)
+			}
+			for _, c := range changes {
+				fmt.Fprintf(b, "Dashed line before %s: %s; figures either side do not compare.\n\n", c.Date, c.What)
+			}
+			if err := table(b, nights[max(0, len(nights)-TableNights):], k); err != nil {
+				return nil, err
+			}
+		}
+		last := nights[len(nights)-1]
+		fmt.Fprintf(b, "## The last night\n\n")
+		fmt.Fprintf(b, "%s: method version %d, suite `%s` (sha256 %s)", last.Date, last.MethodVersion, last.Suite.Name, short(last.Suite.Hash))
+		if last.Commit != "" {
+			fmt.Fprintf(b, ", commit `%s`", short(last.Commit))
+		}
+		fmt.Fprintf(b, ".\n\n")
+		var rows [][]string
+		for _, r := range last.Runs {
+			rows = append(rows, []string{r.Label, "`" + r.RunID + "`", orDash(r.Shard),
+				fmt.Sprintf("%s, %d logical CPUs", orDash(r.Host.CPUModel), r.Host.LogicalCPUs), orDash(r.Host.Hostname)})
+		}
+		left := []texttab.Align{texttab.Left, texttab.Left, texttab.Left, texttab.Left, texttab.Left}
+		if err := texttab.Markdown(b, texttab.Table{Header: []string{"Run", "Run ID", "Shard", "Machine", "Host name"}, Align: left, Rows: rows}); err != nil {
+			return nil, err
+		}
+		files = append([]file{{IndexFile, page.Bytes()}}, files...)
+	}
+	var written []string
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := results.WriteFileAtomic(p, f.data); err != nil {
+			return written, fmt.Errorf("trends: write %s: %w", p, err)
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
+
+// altText escapes what would end an image's alt text early.
+var altText = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
+
+// rowKeys are the tests and Ns of nights: the last night's in its order,
+// then those only older nights have, newest first.
+func rowKeys(nights []Night) []rowKey {
+	var keys []rowKey
+	for i := len(nights) - 1; i >= 0; i-- {
+		for _, r := range nights[i].Rows {
+			if k := (rowKey{r.Test, r.N}); !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// series returns k's lines over nights, one per variant sorted by name:
+// ratios (the reference left out) and p99; NaN where a night has no row.
+func series(nights []Night, k rowKey) (ratios, p99s []chart.TimeSeries) {
+	var ids []model.ID
+	for _, n := range nights {
+		for _, r := range n.Rows {
+			if r.Test == k.Test && r.N == k.N && !slices.Contains(ids, r.ID) {
+				ids = append(ids, r.ID)
+			}
+		}
+	}
+	slices.SortFunc(ids, func(a, b model.ID) int { return strings.Compare(a.String(), b.String()) })
+	for _, id := range ids {
+		rs := chart.TimeSeries{Name: id.String(), Values: make([]float64, len(nights))}
+		ps := chart.TimeSeries{Name: id.String(), Values: make([]float64, len(nights))}
+		anyRatio := false
+		for i, n := range nights {
+			rs.Values[i], ps.Values[i] = math.NaN(), math.NaN()
+			if r, ok := n.row(id, k); ok {
+				ps.Values[i] = r.P99
+				if r.Ratio != nil {
+					rs.Values[i], anyRatio = *r.Ratio, true
+				}
+			}
+		}
+		if anyRatio {
+			ratios = append(ratios, rs)
+		}
+		p99s = append(p99s, ps)
+	}
+	return ratios, p99s
+}
+
+func (n Night) row(id model.ID, k rowKey) (Row, bool) {
+	for _, r := range n.Rows {
+		if r.ID == id && r.Test == k.Test && r.N == k.N {
+			return r, true
+		}
+	}
+	return Row{}, false
+}
+
+// table writes k's figures over nights: a line per variant, a column per
+// night, each cell the ratio and p99 ("0.040× · 20.0 ms"), "—" without a
+// row.
+func table(b *bytes.Buffer, nights []Night, k rowKey) error {
+	_, p99s := series(nights, k)
+	header := []string{"Variant"}
+	align := []texttab.Align{texttab.Left}
+	for _, n := range nights {
+		header, align = append(header, n.Date), append(align, texttab.Right)
+	}
+	var rows [][]string
+	for _, s := range p99s {
+		id := model.MustID(s.Name)
+		line := []string{s.Name}
+		for _, n := range nights {
+			r, ok := n.row(id, k)
+			switch {
+			case !ok:
+				line = append(line, "—")
+			case r.Ratio != nil:
+				line = append(line, fmt.Sprintf("%.3f× · %s", *r.Ratio, ms(r.P99)))
+			default:
+				line = append(line, "— · "+ms(r.P99))
+			}
+		}
+		rows = append(rows, line)
+	}
+	if err := texttab.Markdown(b, texttab.Table{Header: header, Align: align, Rows: rows}); err != nil {
+		return err
+	}
+	fmt.Fprintf(b, "\nEach cell: the ratio to %s · p99 at the peak; %s has no ratio of its own, — alone: no row that night.\n\n", model.Reference.Framework, model.Reference.Framework)
+	return nil
+}
+
+// changesOf lists the nights whose method version or suite hash differs
+// from the night before.
+func changesOf(nights []Night) []change {
+	var out []change
+	for i := 1; i < len(nights); i++ {
+		a, b := nights[i-1], nights[i]
+		var what []string
+		if a.MethodVersion != b.MethodVersion {
+			what = append(what, fmt.Sprintf("method version %d → %d", a.MethodVersion, b.MethodVersion))
+		}
+		if a.Suite.Hash != b.Suite.Hash {
+			what = append(what, fmt.Sprintf("suite `%s` sha256 %s → `%s` sha256 %s", a.Suite.Name, short(a.Suite.Hash), b.Suite.Name, short(b.Suite.Hash)))
+		}
+		if len(what) > 0 {
+			out = append(out, change{Index: i, Date: b.Date, What: strings.Join(what, ", ")})
+		}
+	}
+	return out
+}
+
+func changeText(cs []change) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, c.Date+": "+c.What)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// ms writes a p99 in ms: two decimals below 10 ms, one from there.
+func ms(v float64) string {
+	if v >= 10 {
+		return fmt.Sprintf("%.1f ms", v)
+	}
+	return fmt.Sprintf("%.2f ms", v)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
