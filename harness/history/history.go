@@ -68,6 +68,7 @@ type Host struct {
 	CPUModel    string `json:"cpu_model"`
 	LogicalCPUs int    `json:"logical_cpus"`
 	Hostname    string `json:"hostname,omitempty"`
+	Runner      string `json:"runner,omitempty"` // probe.Host.Runner: the CI runner's label
 }
 
 // Row is one framework variant on one test at one N (ratio.RowRounds: a
@@ -179,7 +180,7 @@ func From(paths []string, date, commit string) (Night, error) {
 	for _, r := range set.Runs {
 		f := r.File
 		n.Runs = append(n.Runs, Run{Label: r.Label, RunID: f.RunID, Shard: f.Shard,
-			Host: Host{CPUModel: f.Host.CPUModel, LogicalCPUs: f.Host.LogicalCPUs, Hostname: f.Host.Hostname}})
+			Host: Host{CPUModel: f.Host.CPUModel, LogicalCPUs: f.Host.LogicalCPUs, Hostname: f.Host.Hostname, Runner: f.Host.Runner}})
 		rounds := ratio.RowRounds(f)
 		for k, x := range rounds {
 			if !x.OK || (k.ID == model.Reference && r.Label != refRun.Label) {
