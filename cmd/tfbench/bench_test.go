@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -67,7 +68,11 @@ func TestBenchRoundsBelowOne(t *testing.T) {
 // TestBenchRoundsFlag runs go-stdlib's json test of suites/smoke.yaml (one
 // round) with --rounds 2: two rounds of samples and 2 recorded, plain
 // progress (stdout is not a terminal) with the elapsed time and ETA on
-// every sample line, and the summary naming the best variant.
+// every sample line, and the summary counting the gate's failures and
+// naming the best variant. Whether c=8 keeps the generator's one CPU ≥ 90%
+// busy depends on the machine (idle, go-stdlib outruns a raw generator), so
+// a sample may fail the gate for that alone (passed) and the counts follow
+// results.json.
 func TestBenchRoundsFlag(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs go-stdlib")
@@ -84,8 +89,15 @@ func TestBenchRoundsFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rounds []int
+	failed := 0
 	for _, s := range f.Samples {
 		rounds = append(rounds, s.Round)
+		if !s.Gate.Passed {
+			failed++
+		}
+		if !passed(s) {
+			t.Errorf("round %d c=%d rate %g failed the gate: %s", s.Round, s.Connections, s.Rate, s.Gate.Reason)
+		}
 	}
 	slices.Sort(rounds)
 	if f.Suite.Rounds != 2 || !slices.Equal(rounds, []int{1, 1, 2, 2}) || !slices.Contains(f.Command, "--rounds") {
@@ -95,12 +107,15 @@ func TestBenchRoundsFlag(t *testing.T) {
 	if strings.ContainsAny(out, "\r\x1b") {
 		t.Errorf("escape bytes in plain output:\n%q", out)
 	}
-	sample := regexp.MustCompile(`(?m)^round [12]/2: go-stdlib/default json (c=8|200 requests/s over 8 connections): .*, gate passed \(\d+:\d\d elapsed, ETA \d+:\d\d\)$`)
+	sample := regexp.MustCompile(`(?m)^round [12]/2: go-stdlib/default json (c=8|200 requests/s over 8 connections): .*, gate (passed|FAILED: .*) \(\d+:\d\d elapsed, ETA \d+:\d\d\)$`)
 	if got := len(sample.FindAllString(out, -1)); got != 4 {
 		t.Errorf("%d sample lines with elapsed time and ETA, want 4:\n%s", got, out)
 	}
-	for _, want := range []string{"1 framework variant × 1 test × 2 rounds", "; 4 samples, 0 failed the gate; 1 verification verdicts, 0 not a pass\n",
-		"best per test (peak RPS, median over rounds):\n  json: go-stdlib/default "} {
+	best := "best per test (peak RPS, median over rounds):\n  json: "
+	if failed == 0 {
+		best += "go-stdlib/default "
+	}
+	for _, want := range []string{"1 framework variant × 1 test × 2 rounds", fmt.Sprintf("; 4 samples, %d failed the gate; 1 verification verdicts, 0 not a pass\n", failed), best} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

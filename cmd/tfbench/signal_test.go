@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -39,8 +40,35 @@ func TestMain(m *testing.M) {
 // child is the tfbench CLI running as a process (this test binary).
 type child struct {
 	cmd            *exec.Cmd
-	stdout, stderr bytes.Buffer  // read only once done is closed
+	stdout, stderr syncBuffer    // may be read while the child runs
 	done           chan struct{} // closed once Wait returned
+}
+
+// syncBuffer is a bytes.Buffer that the child's output copier writes while
+// a test reads it, as until does while waiting for a line.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Len is the number of bytes written so far.
+func (b *syncBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
 }
 
 // startCLI execs this test binary as `tfbench args...` in the package
@@ -149,7 +177,7 @@ func TestSignalStopsRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			sent := time.Now()
-			code := c.wait(t, 10*time.Second)
+			code := c.wait(t, time.Minute)
 			t.Logf("exit %d %s after %s", code, time.Since(sent).Round(time.Millisecond), name)
 			f, err := results.Read(latest)
 			if err != nil {
@@ -181,22 +209,28 @@ func TestSignalStopsRun(t *testing.T) {
 
 // TestSecondInterruptQuits interrupts a run whose server ignores SIGTERM
 // (the run then waits its 5 s stop grace before SIGKILL) and interrupts it
-// again 200 ms later: the CLI must exit 130, the shell's status for SIGINT,
-// at once, leaving results.json whole, and kill the server's whole process
-// group first: the server's `sleep` child would outlive an exit that left
-// the killing to the parent-death signal, which reaches only the leader.
+// again once the server has ignored the SIGTERM the first interrupt sent
+// (faultserver.StubbornLine in its log): the CLI must exit 130, the shell's
+// status for SIGINT, with the second-signal line (not 1 after the grace),
+// leaving results.json whole, and kill the server's whole process group
+// first: the server's `sleep` child would outlive an exit that left the
+// killing to the parent-death signal, which reaches only the leader.
 func TestSecondInterruptQuits(t *testing.T) {
 	work := t.TempDir()
 	c := benchFault(t, work, "stubborn")
-	// The server logs its first line once it ignores SIGTERM.
-	c.until(t, "stubborn server listening", func() bool {
+	// serverLogs reports whether the server's log holds line.
+	serverLogs := func(line string) bool {
 		logs, _ := filepath.Glob(filepath.Join(work, "runs", "*", "logs", "fault-stubborn-r1.log"))
 		for _, l := range logs {
-			if b, _ := os.ReadFile(l); bytes.Contains(b, []byte("faultserver: mode stubborn, after 0: listening on 127.0.0.1:")) {
+			if b, _ := os.ReadFile(l); bytes.Contains(b, []byte(line)) {
 				return true
 			}
 		}
 		return false
+	}
+	// The server logs its first line once it ignores SIGTERM.
+	c.until(t, "stubborn server listening", func() bool {
+		return serverLogs("faultserver: mode stubborn, after 0: listening on 127.0.0.1:")
 	})
 	pid := c.cmd.Process.Pid
 	if before := owned(t, pid); len(before) != 2 {
@@ -205,18 +239,28 @@ func TestSecondInterruptQuits(t *testing.T) {
 	if err := c.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
+	// The first interrupt is handled: the CLI said so, and its stop sent
+	// the server a SIGTERM that the server ignored.
+	c.until(t, "the interrupt line", func() bool { return c.stderr.String() == interruptLine(syscall.SIGINT)+"\n" })
+	c.until(t, "the server ignoring SIGTERM", func() bool { return serverLogs(faultserver.StubbornLine) })
 	if err := c.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	code := c.wait(t, 2*time.Second)
+	code := c.wait(t, time.Minute)
 	want := interruptLine(syscall.SIGINT) + "\ntfbench: second signal (interrupt): killing every server and build at once, exit status 130\n"
 	if code != 130 || c.stderr.String() != want {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit 130, stderr:\n%s\nstdout:\n%s", code, c.stderr.String(), want, c.stdout.String())
 	}
-	time.Sleep(time.Second)
-	if left := owned(t, pid); len(left) > 0 {
-		t.Errorf("1 s after the exit, processes the run started are alive: %v", left)
+	// SIGKILL came before the exit; a killed process leaves the process
+	// table once reaped, so wait for that (a minute bounds a stuck one).
+	var left []string
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if left = owned(t, pid); len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("a minute after the exit, processes the run started are alive: %v", left)
 	}
 	// The run never finished: the file holds its last atomic write.
 	f, err := results.Read(filepath.Join(work, "runs", "latest", "results.json"))

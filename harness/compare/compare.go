@@ -5,7 +5,8 @@
 // Verdict rule (issue 6; docs/comparing.md, Compare two runs): per-round
 // values at each side's peak level, two-sided Mann-Whitney U, Holm over rows;
 // p_holm < α and a median change ≥ MinChange is slower/faster, else same;
-// unknown without a peak, with < MinRounds a side, or when no row can reach α.
+// unknown without a peak, with < MinRounds a side, when the rank test fails
+// (its error is the row's Why), or when no row can reach α.
 package compare
 
 import (
@@ -162,7 +163,7 @@ type Row struct {
 	// Change is median(New.Values) ÷ median(Base.Values) − 1 (−0.098 =
 	// 9.8% slower); 0 when a side has no values.
 	Change float64 `json:"change"`
-	// Tested is true when the row reached the rank test; only then are U
+	// Tested is true when the rank test gave a p; only then are U
 	// (round pairs with new > base, ties ½), P (two-sided Mann-Whitney) and
 	// PHolm (Holm-adjusted over the table's tested rows) set.
 	Tested bool    `json:"tested"`

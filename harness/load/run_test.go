@@ -136,24 +136,20 @@ func TestRunStatusShareConnections(t *testing.T) {
 	}
 }
 
-// A 20 ms handler gives a median latency just above 20 ms, and no request
-// is faster than the handler.
+// A 20 ms handler bounds every latency from below, whatever the machine:
+// no request is faster than the handler, and two closed loops fit at most
+// 100 responses in the 1 s window.
 func TestRunLatency(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(20 * time.Millisecond)
 		io.WriteString(w, "ok")
 	})
 	r := run(t, Options{Addr: s.addr(), Path: "/slow", Connections: 2, Duration: time.Second, Timeout: 2 * time.Second})
-	// Two closed loops of >= 20 ms each fit at most 100 responses in 1 s.
-	if r.Responses < 40 || r.Responses > 100 || r.Success != r.Responses {
-		t.Fatalf("%d responses (%d successes), want 40..100, all 200", r.Responses, r.Success)
+	if r.Responses < 1 || r.Responses > 100 || r.Success != r.Responses {
+		t.Fatalf("%d responses (%d successes), want 1..100, all 200", r.Responses, r.Success)
 	}
-	p50 := r.Latency.ValueAtPercentile(50)
-	if p50 < 20000 || p50 > 24000 {
-		t.Errorf("p50 %d µs, want 20000..24000", p50)
-	}
-	if r.Latency.Min() < 20000 {
-		t.Errorf("min latency %d µs, want >= 20000 (the handler sleeps 20 ms)", r.Latency.Min())
+	if r.Latency.TotalCount() != r.Responses || r.Latency.Min() < 20000 {
+		t.Errorf("%d latencies, min %d µs; want %d, >= 20000 (the handler sleeps 20 ms)", r.Latency.TotalCount(), r.Latency.Min(), r.Responses)
 	}
 	if r.Latency.HighestTrackableValue() != 2_000_000 || r.Latency.SignificantFigures() != 3 {
 		t.Errorf("histogram range ..%d µs, %d digits; want ..2000000 (Timeout), 3", r.Latency.HighestTrackableValue(), r.Latency.SignificantFigures())

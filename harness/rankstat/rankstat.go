@@ -7,6 +7,7 @@ package rankstat
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -39,6 +40,9 @@ const (
 	Excluded Reason = iota
 	// TooFewRounds: a side has fewer than MinRounds values; unknown.
 	TooFewRounds
+	// TestFailed: MannWhitney returned an error (Outcome.Err); unknown,
+	// not in the family.
+	TestFailed
 	// Undetectable: no pair of the family can reach α after Holm; unknown.
 	Undetectable
 	// AllEqual: every value on both sides is equal; same.
@@ -61,13 +65,14 @@ type Pair struct {
 
 // Outcome is one Pair under the rule: Change as Change computes it; only
 // when Tested are U and P (MannWhitney) and PHolm (Holm over the family's
-// tested pairs) set.
+// tested pairs) set; Err is the rank test's error when Reason is TestFailed.
 type Outcome struct {
 	Change      float64
 	Tested      bool
 	U, P, PHolm float64
 	Verdict     Verdict
 	Reason      Reason
+	Err         error
 }
 
 // Family is the rule over one family: Outcomes in the pairs' order, the
@@ -98,9 +103,13 @@ func Rank(pairs []Pair, alpha, minChange float64) Family {
 			r.Reason = TooFewRounds
 			continue
 		}
-		r.Tested = true
+		u, p, err := MannWhitney(pr.New, pr.Base)
+		if err != nil {
+			r.Reason, r.Err = TestFailed, err
+			continue
+		}
+		r.Tested, r.U, r.P = true, u, p
 		tested = append(tested, i)
-		r.U, r.P = MannWhitney(pr.New, pr.Base)
 	}
 	ps := make([]float64, len(tested))
 	for j, i := range tested {
@@ -159,16 +168,27 @@ func Change(base, next []float64) float64 {
 
 // MannWhitney is the two-sided Mann-Whitney U test of next against base
 // (exact for small samples): U counts (next, base) pairs with next > base,
-// ties ½; p = 1 when all values are equal or a sample is too small to test.
-func MannWhitney(next, base []float64) (u, p float64) {
+// ties ½; p = 1 when all values are equal (docs/comparing.md). An empty
+// sample or a value that is not finite is an error, never a p.
+func MannWhitney(next, base []float64) (u, p float64, err error) {
+	for _, s := range []struct {
+		name string
+		x    []float64
+	}{{"new", next}, {"base", base}} {
+		for i, v := range s.x {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, 0, fmt.Errorf("rank test: %s value %d is %v", s.name, i+1, v)
+			}
+		}
+	}
 	res, err := stats.MannWhitneyUTest(next, base, stats.LocationDiffers)
 	switch {
 	case errors.Is(err, stats.ErrSamplesEqual):
-		return float64(len(next)*len(base)) / 2, 1
+		return float64(len(next)*len(base)) / 2, 1, nil
 	case err != nil:
-		return 0, 1
+		return 0, 0, fmt.Errorf("rank test: %d new and %d base values: %w", len(next), len(base), err)
 	}
-	return res.U, res.P
+	return res.U, res.P, nil
 }
 
 func allEqual(a, b []float64) bool {

@@ -80,9 +80,14 @@ const (
 	// leave the server's process group and session. /pids lists them.
 	ModeEscape Mode = "escape"
 	// ModeStubborn answers correctly; Main ignores SIGTERM, so only
-	// SIGKILL ends it.
+	// SIGKILL ends it, and prints StubbornLine on stdout for each SIGTERM
+	// once it has ignored it.
 	ModeStubborn Mode = "stubborn"
 )
+
+// StubbornLine is the stdout line of a stubborn server that received
+// SIGTERM and goes on serving: a test waits for it, not for a sleep.
+const StubbornLine = "faultserver: stubborn: SIGTERM ignored"
 
 // modes lists every Mode, in the order of the error message of ParseMode.
 var modes = []Mode{ModeOK, ModeNeverReady, ModeCrash, ModeHang, ModeGarbage, ModeLengthLong,

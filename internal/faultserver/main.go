@@ -31,7 +31,15 @@ func Main() {
 	h := newHandler(c)
 	switch c.Mode {
 	case ModeStubborn:
-		signal.Ignore(syscall.SIGTERM)
+		// Notify, not Ignore: the server says when a SIGTERM came and was
+		// ignored, so a test can wait for that instead of sleeping.
+		term := make(chan os.Signal, 1)
+		signal.Notify(term, syscall.SIGTERM)
+		go func() {
+			for range term {
+				fmt.Println(StubbornLine)
+			}
+		}()
 	case ModeEscape:
 		if h.pids, err = escapees(); err != nil {
 			fail(err)

@@ -30,6 +30,7 @@ type proc struct {
 	stderr *bytes.Buffer
 	exited chan struct{} // closed once Wait returned; err is then set
 	err    error
+	lines  chan string // stdout lines after the address line (up to 16 unread)
 }
 
 // startProc runs this test binary as the fault server with c (plus the
@@ -42,7 +43,7 @@ func startProc(t *testing.T, c Config, extraEnv ...string) *proc {
 		t.Fatal(err)
 	}
 	cmd.Env = append(cmd.Env, extraEnv...)
-	p := &proc{cmd: cmd, stderr: &bytes.Buffer{}, exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stderr: &bytes.Buffer{}, exited: make(chan struct{}), lines: make(chan string, 16)}
 	cmd.Stderr = p.stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -57,9 +58,19 @@ func startProc(t *testing.T, c Config, extraEnv ...string) *proc {
 	})
 	lines := make(chan string, 1)
 	go func() {
-		line, _ := bufio.NewReader(out).ReadString('\n')
+		r := bufio.NewReader(out)
+		line, _ := r.ReadString('\n')
 		lines <- line
-		io.Copy(io.Discard, out)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				break
+			}
+			select {
+			case p.lines <- strings.TrimSuffix(line, "\n"):
+			default:
+			}
+		}
 		p.err = cmd.Wait()
 		close(p.exited)
 	}()
@@ -77,15 +88,31 @@ func startProc(t *testing.T, c Config, extraEnv ...string) *proc {
 	return p
 }
 
-// wait returns the process's exit within 1 s.
+// wait returns the process's exit, failing the test when it has not
+// exited within 10 s (a bound for a stuck process, not a speed).
 func (p *proc) wait(t *testing.T) error {
 	t.Helper()
 	select {
 	case <-p.exited:
 		return p.err
-	case <-time.After(time.Second):
-		t.Fatal("still running 1s later")
+	case <-time.After(10 * time.Second):
+		t.Fatal("still running 10s later")
 		return nil
+	}
+}
+
+// line waits for the process's next stdout line and wants it to be want.
+func (p *proc) line(t *testing.T, want string) {
+	t.Helper()
+	select {
+	case got := <-p.lines:
+		if got != want {
+			t.Fatalf("stdout line %q, want %q", got, want)
+		}
+	case <-p.exited:
+		t.Fatalf("exited (%v) before printing %q", p.err, want)
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no stdout line %q within 10s", want)
 	}
 }
 
@@ -119,8 +146,8 @@ func TestMainCrash(t *testing.T) {
 	}
 }
 
-// Main in stubborn mode outlives SIGTERM and still answers; SIGKILL ends
-// it. In ok mode SIGTERM ends it.
+// Main in stubborn mode outlives SIGTERM, says so (StubbornLine) and
+// still answers; SIGKILL ends it. In ok mode SIGTERM ends it.
 func TestMainStubborn(t *testing.T) {
 	t.Parallel()
 	p := startProc(t, Config{Mode: ModeStubborn})
@@ -133,7 +160,7 @@ func TestMainStubborn(t *testing.T) {
 	if err := ok.wait(t); err == nil || err.Error() != "signal: terminated" {
 		t.Errorf("ok mode after SIGTERM: %v, want signal: terminated", err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	p.line(t, StubbornLine) // the SIGTERM came and was ignored
 	getOK(t, p.addr)
 	select {
 	case <-p.exited:
