@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -72,6 +73,30 @@ func (c Comment) Exit() int {
 		return exitSlower
 	}
 	return exitPass
+}
+
+// JobsJSON is the comparisons as JSON: the check's status, the refs, and
+// per job its title, note or error and compare's table.
+func (c Comment) JobsJSON() ([]byte, error) {
+	type job struct {
+		Title string         `json:"title"`
+		Note  string         `json:"note,omitempty"`
+		Error string         `json:"error,omitempty"`
+		Table *compare.Table `json:"table,omitempty"`
+	}
+	out := struct {
+		Base    string   `json:"base"`
+		Head    string   `json:"head"`
+		Exit    int      `json:"exit"`
+		Failing []string `json:"failing"`
+		Rounds  int      `json:"rounds"`
+		Jobs    []job    `json:"jobs"`
+	}{Base: c.Base, Head: c.Head, Exit: c.Exit(), Failing: c.Failing(), Rounds: c.Rounds, Jobs: []job{}}
+	for _, j := range c.Jobs {
+		out.Jobs = append(out.Jobs, job{j.Title, j.Note, j.Err, j.Table})
+	}
+	data, err := json.MarshalIndent(out, "", " ")
+	return append(data, '\n'), err
 }
 
 // Markdown renders the comment: marker, title, one summary line, the

@@ -29,6 +29,9 @@ import (
 	"syscall"
 
 	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/run"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -42,6 +45,7 @@ func main() {
 
 type options struct {
 	base, head, out, suite, config, adapters, reportURL, work string
+	shard                                                     string
 	rounds                                                    int
 	harness                                                   bool
 }
@@ -57,6 +61,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.rounds, "rounds", 0, fmt.Sprintf("interleaved rounds a side, at least %d (default: the config's, else the suite's)", minRounds))
 	fs.StringVar(&o.config, "config", ".github/pr-bench.yaml", "threshold file (fail_slower_than, alpha, min_change, rounds, adapters)")
 	fs.StringVar(&o.adapters, "adapters", "", "comma-separated adapters: with --harness the ones measured, alone the adapters compared by tfbench ab")
+	fs.StringVar(&o.shard, "shard", "", "I/N: tfbench ab on the I-th of N slices of head's default variants but go-stdlib (bench --shard's cut; the nightly's nightly:ab)")
 	fs.BoolVar(&o.harness, "harness", false, "measure base's tfbench against head's whatever changed")
 	fs.StringVar(&o.reportURL, "report-url", "", "link to the full report in the comment (e.g. the workflow run)")
 	fs.StringVar(&o.work, "work", "", "scratch folder for the worktrees and builds, removed at the end (default: a new temporary folder)")
@@ -68,7 +73,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitError
 	}
-	c, err := run(ctx, o, stderr)
+	c, err := measure(ctx, o, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "pr-bench: %v\n", err)
 		if c == nil {
@@ -76,7 +81,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	md := c.Markdown()
-	if werr := writeOut(o.out, md, c.Exit()); werr != nil {
+	if werr := writeOut(o.out, md, c); werr != nil {
 		fmt.Fprintf(stderr, "pr-bench: %v\n", werr)
 		return exitError
 	}
@@ -86,10 +91,10 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// run measures and returns the comment. An error with a nil Comment came
+// measure measures and returns the comment. An error with a nil Comment came
 // before anything could be said about the pull request (flags, refs); with
 // a Comment, the Comment names it.
-func run(ctx context.Context, o options, log io.Writer) (*Comment, error) {
+func measure(ctx context.Context, o options, log io.Writer) (*Comment, error) {
 	repo, err := git(ctx, ".", "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, err
@@ -117,6 +122,12 @@ func run(ctx context.Context, o options, log io.Writer) (*Comment, error) {
 		adapters = strings.Split(o.adapters, ",")
 	}
 	switch {
+	case o.shard != "":
+		items, err := shardItems(filepath.Join(repo, "frameworks"), o.shard)
+		if err != nil {
+			return nil, err
+		}
+		plan = Plan{Adapters: items}
 	case o.harness:
 		plan = Plan{Harness: true}
 	case o.adapters != "":
@@ -197,15 +208,52 @@ func run(ctx context.Context, o options, log io.Writer) (*Comment, error) {
 	return c, nil
 }
 
-// writeOut writes OUT/comment.md and OUT/exit atomically.
-func writeOut(dir, md string, exit int) error {
+// writeOut writes OUT/comment.md, OUT/compare.json (JobsJSON) and
+// OUT/exit atomically.
+func writeOut(dir, md string, c *Comment) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	if err := writeAtomic(filepath.Join(dir, "comment.md"), []byte(md)); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, "exit"), []byte(strconv.Itoa(exit)+"\n"))
+	data, err := c.JobsJSON()
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(dir, "compare.json"), data); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, "exit"), []byte(strconv.Itoa(c.Exit())+"\n"))
+}
+
+// shardItems are the NAME:VARIANT of shard I/N of the default variants in
+// dir (bench --shard's cut, run.ShardTargets) without the reference, which
+// every shard holds.
+func shardItems(dir, shard string) ([]string, error) {
+	s, err := model.ParseShard(shard)
+	if err != nil {
+		return nil, err
+	}
+	specs, err := framework.Discover(dir)
+	if err != nil {
+		return nil, err
+	}
+	all, err := run.Select(specs, nil, dir)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := run.ShardTargets(s, all, specs, dir)
+	if err != nil {
+		return nil, err
+	}
+	var items []string
+	for _, t := range targets {
+		if id := t.ID(); id != model.Reference {
+			items = append(items, id.Framework+":"+id.Variant)
+		}
+	}
+	return items, nil
 }
 
 // refText is "origin/main (1a2b3c4d)", or the short SHA alone when ref is one.

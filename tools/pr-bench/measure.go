@@ -15,21 +15,22 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
 // bench is one pull request's measurement: base and head checked out as
 // git worktrees under work, tfbench built from each, results under out.
 type bench struct {
-	repo, work, out string
-	baseSHA, headSHA  string
-	baseDir, headDir  string // worktrees
-	baseBin, headBin  string // tfbench built from each
-	suite             string // absolute path of the suite file (head's)
-	rounds            int
-	cfg               Config
-	log               io.Writer // progress lines (stderr)
-	worktrees         []string
+	repo, work, out  string
+	baseSHA, headSHA string
+	baseDir, headDir string // worktrees
+	baseBin, headBin string // tfbench built from each
+	suite            string // absolute path of the suite file (head's)
+	rounds           int
+	cfg              Config
+	log              io.Writer // progress lines (stderr)
+	worktrees        []string
 }
 
 // git runs git in dir and returns its trimmed standard output; an error
@@ -150,10 +151,13 @@ func readCompare(jsonPath, mdPath string) (*compare.Table, string, error) {
 	return &t, string(md), nil
 }
 
-// adapter compares base's build of adapter name with head's: tfbench ab
-// (head's binary) with base's frameworks folder and --new-dir head's copy.
-func (b *bench) adapter(ctx context.Context, name string) Job {
-	j := Job{Title: fmt.Sprintf("Adapter %s: base build vs head build (tfbench ab, interleaved)", name)}
+// adapter compares base's build of adapter item (NAME or NAME:VARIANT)
+// with head's: tfbench ab (head's binary) with base's frameworks folder and
+// --new-dir head's copy of the adapter.
+func (b *bench) adapter(ctx context.Context, item string) Job {
+	j := Job{Title: fmt.Sprintf("Adapter %s: base build vs head build (tfbench ab, interleaved)", item)}
+	name, _, _ := model.CutSelector(item)
+	file := strings.ReplaceAll(item, ":", "-")
 	inBase := exists(filepath.Join(b.baseDir, "frameworks", name, "framework.yaml"))
 	inHead := exists(filepath.Join(b.headDir, "frameworks", name, "framework.yaml"))
 	switch {
@@ -164,20 +168,20 @@ func (b *bench) adapter(ctx context.Context, name string) Job {
 		j.Note = fmt.Sprintf("frameworks/%s is new in this pull request: no base build to compare with.", name)
 		return j
 	}
-	jsonPath := filepath.Join(b.out, "ab-"+name+".json")
-	mdPath := filepath.Join(b.out, "ab-"+name+".md")
-	work := filepath.Join(b.work, "ab-"+name)
-	fmt.Fprintf(b.log, "pr-bench: tfbench ab %s (%d rounds, base and head builds interleaved)\n", name, b.rounds)
+	jsonPath := filepath.Join(b.out, "ab-"+file+".json")
+	mdPath := filepath.Join(b.out, "ab-"+file+".md")
+	work := filepath.Join(b.work, "ab-"+file)
+	fmt.Fprintf(b.log, "pr-bench: tfbench ab %s (%d rounds, base and head builds interleaved)\n", item, b.rounds)
 	args := []string{"ab", "--suite", b.suite, "--rounds", fmt.Sprint(b.rounds),
 		"--alpha", fmt.Sprint(b.cfg.Alpha), "--min-change", fmt.Sprint(b.cfg.MinChange),
 		"--frameworks-dir", filepath.Join(b.baseDir, "frameworks"), "--new-dir", filepath.Join(b.headDir, "frameworks", name),
-		"--work", work, "--json", jsonPath, "--out", mdPath, name}
-	if err := tfbench(ctx, b.headDir, filepath.Join(b.out, "logs", "ab-"+name+".log"), b.headBin, args...); err != nil {
+		"--work", work, "--json", jsonPath, "--out", mdPath, item}
+	if err := tfbench(ctx, b.headDir, filepath.Join(b.out, "logs", "ab-"+file+".log"), b.headBin, args...); err != nil {
 		j.Err = err.Error()
 		return j
 	}
 	if runs, _ := filepath.Glob(filepath.Join(work, "runs", "*", "results.json")); len(runs) > 0 {
-		if err := copyFile(runs[len(runs)-1], filepath.Join(b.out, "ab-"+name+"-results.json")); err != nil {
+		if err := copyFile(runs[len(runs)-1], filepath.Join(b.out, "ab-"+file+"-results.json")); err != nil {
 			j.Err = err.Error()
 			return j
 		}
@@ -232,12 +236,12 @@ func (b *bench) harness(ctx context.Context, adapters []string) Job {
 			j.Err = err.Error()
 			return j
 		}
-		paths = append(paths, filepath.Join(b.out, s.name+".json"))
+		paths = append(paths, s.name+".json") // compare runs in OUT: the table names base.json and head.json
 	}
 	jsonPath, mdPath := filepath.Join(b.out, "harness-compare.json"), filepath.Join(b.out, "harness-compare.md")
 	args := []string{"compare", "--basis", "rps", "--alpha", fmt.Sprint(b.cfg.Alpha), "--min-change", fmt.Sprint(b.cfg.MinChange),
 		"--json", jsonPath, "--out", mdPath, paths[0], paths[1]}
-	if err := tfbench(ctx, b.headDir, filepath.Join(b.out, "logs", "compare.log"), b.headBin, args...); err != nil {
+	if err := tfbench(ctx, b.out, filepath.Join(b.out, "logs", "compare.log"), b.headBin, args...); err != nil {
 		j.Err = err.Error()
 		return j
 	}
