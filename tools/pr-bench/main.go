@@ -112,6 +112,12 @@ func measure(ctx context.Context, o options, log io.Writer) (*Comment, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The base measured is the merge base, what head's changes apply to:
+	// on GitHub (head the merge commit) the base branch's tip, locally the
+	// fork point when the base branch moved on.
+	if baseSHA, err = git(ctx, repo, "merge-base", baseSHA, headSHA); err != nil {
+		return nil, err
+	}
 	paths, err := changed(ctx, repo, baseSHA, headSHA)
 	if err != nil {
 		return nil, err
