@@ -12,6 +12,8 @@ import (
 // update by it.
 const Marker = "<!-- tfbench-pr-bench -->"
 
+const defaultTitle = "tfbench: benchmark of this pull request"
+
 // Check statuses written to OUT/exit.
 const (
 	exitPass   = 0 // no row slower past the threshold
@@ -36,6 +38,7 @@ type Job struct {
 
 // Comment is everything the sticky comment shows.
 type Comment struct {
+	Title      string // the heading under the marker (defaultTitle when empty)
 	Base, Head string // "origin/main (1a2b3c4)"
 	Plan       Plan
 	Jobs       []Job
@@ -104,7 +107,11 @@ func (c Comment) JobsJSON() ([]byte, error) {
 // markdown, headings moved under the job's), the link to the full report.
 func (c Comment) Markdown() string {
 	var b strings.Builder
-	b.WriteString(Marker + "\n## tfbench: benchmark of this pull request\n\n")
+	title := c.Title
+	if title == "" {
+		title = defaultTitle
+	}
+	fmt.Fprintf(&b, "%s\n## %s\n\n", Marker, title)
 	if len(c.Jobs) == 0 {
 		fmt.Fprintf(&b, "Nothing measured: this pull request changes no adapter (frameworks/), harness, CLI, module or suite file; base %s, head %s.\n", c.Base, c.Head)
 		c.unmeasured(&b)

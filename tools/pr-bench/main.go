@@ -45,7 +45,7 @@ func main() {
 
 type options struct {
 	base, head, out, suite, config, adapters, reportURL, work string
-	shard                                                     string
+	shard, title                                              string
 	rounds                                                    int
 	harness                                                   bool
 }
@@ -62,6 +62,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.config, "config", ".github/pr-bench.yaml", "threshold file (fail_slower_than, alpha, min_change, rounds, adapters)")
 	fs.StringVar(&o.adapters, "adapters", "", "comma-separated adapters: with --harness the ones measured, alone the adapters compared by tfbench ab")
 	fs.StringVar(&o.shard, "shard", "", "I/N: tfbench ab on the I-th of N slices of head's default variants but go-stdlib (bench --shard's cut; the nightly's nightly:ab)")
+	fs.StringVar(&o.title, "title", defaultTitle, "the comment's title")
 	fs.BoolVar(&o.harness, "harness", false, "measure base's tfbench against head's whatever changed")
 	fs.StringVar(&o.reportURL, "report-url", "", "link to the full report in the comment (e.g. the workflow run)")
 	fs.StringVar(&o.work, "work", "", "scratch folder for the worktrees and builds, removed at the end (default: a new temporary folder)")
@@ -139,7 +140,7 @@ func measure(ctx context.Context, o options, log io.Writer) (*Comment, error) {
 	case o.adapters != "":
 		plan = Plan{Adapters: adapters}
 	}
-	c := &Comment{Base: refText(o.base, baseSHA), Head: refText(o.head, headSHA), Plan: plan, Config: cfg,
+	c := &Comment{Title: o.title, Base: refText(o.base, baseSHA), Head: refText(o.head, headSHA), Plan: plan, Config: cfg,
 		ConfigPath: cfgPath, ReportURL: o.reportURL}
 	if !plan.Measures() {
 		return c, nil
