@@ -12,8 +12,10 @@
 // suites/, go.mod or go.sum runs base's tfbench and head's in alternating
 // rounds on the same adapters and compares them (basis rps); anything else
 // is not measured. --harness forces the harness mode (on --adapters or the
-// config's), --adapters alone the ab mode on LIST. pr-bench exits 0 once
-// OUT is written, 2 on bad flags or when BASE or HEAD cannot be resolved.
+// config's), --adapters alone the ab mode on LIST, --shard I/N the ab mode
+// on that slice of the adapters (nightly:ab). pr-bench exits 0 once OUT is
+// written, 2 on bad flags, when BASE or HEAD cannot be resolved, or after an
+// interrupt (OUT then says what was measured).
 package main
 
 import (
@@ -89,6 +91,9 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprint(stdout, md)
 	fmt.Fprintf(stderr, "pr-bench: %s and %s written; check status %d\n",
 		filepath.Join(o.out, "comment.md"), filepath.Join(o.out, "exit"), c.Exit())
+	if ctx.Err() != nil {
+		return exitError
+	}
 	return 0
 }
 
