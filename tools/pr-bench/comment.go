@@ -94,7 +94,7 @@ func (c Comment) JobsJSON() ([]byte, error) {
 		Failing []string `json:"failing"`
 		Rounds  int      `json:"rounds"`
 		Jobs    []job    `json:"jobs"`
-	}{Base: c.Base, Head: c.Head, Exit: c.Exit(), Failing: c.Failing(), Rounds: c.Rounds, Jobs: []job{}}
+	}{Base: c.Base, Head: c.Head, Exit: c.Exit(), Failing: append([]string{}, c.Failing()...), Rounds: c.Rounds, Jobs: []job{}}
 	for _, j := range c.Jobs {
 		out.Jobs = append(out.Jobs, job{j.Title, j.Note, j.Err, j.Table})
 	}
