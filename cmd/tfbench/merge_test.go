@@ -92,3 +92,51 @@ func TestMergeCommand(t *testing.T) {
 		t.Errorf("merge without --out: exit %d", code)
 	}
 }
+
+// TestMergeExpect checks --expect against testdata/frameworks-shard
+// (alpha/one, alpha/two, beta/default, go-stdlib/default): a shard that
+// measured go-stdlib and alpha/one and recorded beta's failed build leaves
+// alpha/two and beta missing, each named on stderr with its reason, exit 1;
+// a list of measured variants passes, and --out may then be left out.
+func TestMergeExpect(t *testing.T) {
+	dir := t.TempDir()
+	f := &results.File{SchemaVersion: results.SchemaVersion, MethodVersion: results.MethodVersion, RunID: "run-1", Status: results.Complete,
+		Suite: results.Suite{Name: "nightly", Hash: "abc", Rounds: 1}, Shard: "1/2"}
+	for _, id := range []model.ID{{Framework: "go-stdlib", Variant: "default"}, {Framework: "alpha", Variant: "one"}} {
+		f.Frameworks = append(f.Frameworks, results.Framework{Name: id.Framework, Variant: id.Variant})
+		f.Samples = append(f.Samples, model.Sample{Key: model.Key{ID: id, Test: "json", Connections: 16, Round: 1}, RPS: 1000, Gate: model.GateResult{Passed: true}})
+	}
+	f.Frameworks = append(f.Frameworks, results.Framework{Name: "beta", Variant: "default", Error: "build: exit status 1"})
+	shard := filepath.Join(dir, "shard-1-of-2.json")
+	if err := results.Write(shard, f); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "merged.json")
+	var stdout, stderr bytes.Buffer
+	args := []string{"merge", "--expect", "all", "--frameworks-dir", "testdata/frameworks-shard", "--out", out, shard}
+	if code := cli(context.Background(), args, &stdout, &stderr); code != 1 {
+		t.Errorf("--expect all: exit %d, want 1", code)
+	}
+	want := "tfbench merge: shard 2/2 is missing: their framework variants are not in " + out + "\n" +
+		"tfbench merge: alpha/two: no measured figures in the merged results (no run holds it: its shard did not run, or it was not in the plan)\n" +
+		"tfbench merge: beta/default: no measured figures in the merged results (build: exit status 1)\n" +
+		"tfbench merge: 2 of 4 expected framework variants have no measured figures\n"
+	if stderr.String() != want {
+		t.Errorf("--expect all: stderr\n%s\nwant\n%s", stderr.String(), want)
+	}
+	if _, err := results.ReadSet(out); err != nil {
+		t.Errorf("--expect all: the merged results, written before the check: %v", err)
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	if code := cli(context.Background(), []string{"merge", "--expect", "alpha:one,go-stdlib", "--frameworks-dir", "testdata/frameworks-shard", out}, &stdout, &stderr); code != 0 ||
+		stdout.String() != "merged 1 run\n  merged: run run-1 on , shard 1/2, 2 samples\n" || stderr.String() != "tfbench merge: shard 2/2 is missing: their framework variants are not in the merged results\n" {
+		t.Errorf("--expect of measured variants without --out: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stderr.Reset()
+	if code := cli(context.Background(), []string{"merge", "--expect", "gamma", "--frameworks-dir", "testdata/frameworks-shard", out}, &stdout, &stderr); code != 1 ||
+		!strings.HasPrefix(stderr.String(), "tfbench merge: --expect: ") || !strings.Contains(stderr.String(), "gamma") {
+		t.Errorf("--expect of an unknown framework: exit %d, stderr %q", code, stderr.String())
+	}
+}
