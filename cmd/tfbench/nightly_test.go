@@ -219,9 +219,10 @@ func TestNightlyWorkflow(t *testing.T) {
 
 // TestPublishPages runs .ci/publish-pages (the nightly's publish step) in a
 // scratch clone with a scratch origin: the first run makes an orphan
-// gh-pages with the site under nightly/latest/ and nightly/DATE/ and an
-// index of dates, and pushes it with PUSH=1; the second day adds its date;
-// the same site again commits nothing.
+// gh-pages with the site under nightly/latest/ and nightly/DATE/, an index
+// of dates and a root index.md linking it, and pushes it with PUSH=1; the
+// second day adds its date; the same site again commits nothing; a root
+// index.md made by hand stays.
 func TestPublishPages(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -277,11 +278,24 @@ func TestPublishPages(t *testing.T) {
 	if got := git(origin, "show", "gh-pages:nightly/index.md"); got != want {
 		t.Errorf("nightly index\n%s\nwant\n%s", got, want)
 	}
-	if got := git(origin, "ls-tree", "-r", "--name-only", "gh-pages"); got != "nightly/2026-11-29/index.md\nnightly/2026-11-29/json.svg\nnightly/2026-11-30/index.md\nnightly/2026-11-30/json.svg\nnightly/index.md\nnightly/latest/index.md\nnightly/latest/json.svg\n" {
+	if got, want := git(origin, "show", "gh-pages:index.md"), "# tfbench\n\nWeb-framework benchmark results measured by tfbench's nightly run: [nightly reports](nightly/index.md) (the latest run, each earlier day, and each compared with its baseline).\n"; got != want {
+		t.Errorf("root index\n%s\nwant\n%s", got, want)
+	}
+	if got := git(origin, "ls-tree", "-r", "--name-only", "gh-pages"); got != "index.md\nnightly/2026-11-29/index.md\nnightly/2026-11-29/json.svg\nnightly/2026-11-30/index.md\nnightly/2026-11-30/json.svg\nnightly/index.md\nnightly/latest/index.md\nnightly/latest/json.svg\n" {
 		t.Errorf("gh-pages holds\n%s", got)
 	}
 	if out := publish("2026-11-30"); !strings.Contains(out, "gh-pages already holds this site") {
 		t.Errorf("publishing the same site again said %q", out)
+	}
+	// A front page of the maintainers' own is kept.
+	pages := filepath.Join(dir, "pages")
+	git(dir, "clone", "-q", "-b", "gh-pages", origin, pages)
+	os.WriteFile(filepath.Join(pages, "index.md"), []byte("# ours\n"), 0o644)
+	git(pages, "commit", "-qam", "our front page")
+	git(pages, "push", "-q", "origin", "gh-pages")
+	publish("2026-12-01")
+	if got := git(origin, "show", "gh-pages:index.md"); got != "# ours\n" {
+		t.Errorf("root index after a publish over our own: %q", got)
 	}
 	if got := git(clone, "worktree", "list"); strings.Count(got, "\n") != 1 {
 		t.Errorf("worktrees left behind:\n%s", got)
@@ -495,5 +509,229 @@ func TestNightlyTasks(t *testing.T) {
 	}
 	if left := processesUnder(work); len(left) > 0 {
 		t.Errorf("processes left: %v", left)
+	}
+}
+
+// nightlyResults writes a results file of 5 rounds of json at one level
+// for go-stdlib and each of others, every sample through the gate, with
+// method version method; the RPS of round r is 1000·r, others' half that.
+func nightlyResults(t *testing.T, path string, method int, others ...string) *results.File {
+	t.Helper()
+	f := &results.File{SchemaVersion: results.SchemaVersion, MethodVersion: method, RunID: "run-nightly", Status: results.Complete, Shard: "1/1",
+		Suite: results.Suite{Name: "nightly", Hash: "abc", Rounds: 5, Tests: []results.Test{{Name: "json", Type: model.JSON, Path: "/json",
+			Concurrency: []int{16}, Pipeline: 1, Duration: 1, Gate: 0.99, MinResponses: 1, Engine: "tfbench"}}}}
+	f.Host.Hostname = "runner"
+	for i, fw := range append([]string{"go-stdlib"}, others...) {
+		f.Frameworks = append(f.Frameworks, results.Framework{Name: fw, Variant: "default"})
+		for r := 1; r <= 5; r++ {
+			rps := float64(1000*r) / float64(i+1)
+			f.Samples = append(f.Samples, model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: "default"}, Test: "json", Type: model.JSON, Connections: 16, Pipeline: 1, Engine: "tfbench", Round: r},
+				Window: 1, Responses: int64(rps), Success: int64(rps), RPS: rps, Gate: model.GateResult{Passed: true}})
+		}
+	}
+	if err := results.Write(path, f); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestComparePage runs .ci/compare-page with this test binary as tfbench:
+// verdicts (the run against itself) and no baseline exit 0 with their
+// page; a stale baseline (another method version) exits 0 with a page
+// that holds compare's refusal and how to refresh the baseline, and no
+// JSON; an unreadable merged file is an error (exit 2, compare's status).
+func TestComparePage(t *testing.T) {
+	script, err := filepath.Abs("../../.ci/compare-page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	merged, stale := filepath.Join(dir, "merged.json"), filepath.Join(dir, "baseline.json")
+	nightlyResults(t, merged, results.MethodVersion, "node-http")
+	nightlyResults(t, stale, results.MethodVersion-1, "node-http")
+	page, js := filepath.Join(dir, "site", "compare.md"), filepath.Join(dir, "compare.json")
+	run := func(baseline, merged string) (string, int) {
+		t.Helper()
+		cmd := exec.Command(script, baseline, merged, page, js)
+		cmd.Env = append(os.Environ(), "TFBENCH="+exe, envTestMain+"=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	read := func(path string) string {
+		data, _ := os.ReadFile(path)
+		return string(data)
+	}
+
+	if out, code := run(merged, merged); code != 0 || !strings.Contains(read(page), "Verdicts: 0 slower, 0 faster, 1 same, 0 unknown.") || read(js) == "" {
+		t.Errorf("against itself: exit %d\n%s\npage:\n%s", code, out, read(page))
+	}
+	refusal := "tfbench compare: results do not compare: " + stale + ": method version " + strconv.Itoa(results.MethodVersion-1) + ", " + merged +
+		": method version " + strconv.Itoa(results.MethodVersion) + ": results measured by different methods never compare\n"
+	out, code := run(stale, merged)
+	if code != 0 || out != refusal+"compare refused "+stale+" (stale baseline): the refusal is on "+page+"\n" {
+		t.Errorf("a stale baseline: exit %d, said\n%s", code, out)
+	}
+	want := "# Compared with the baseline\n\nNo verdicts: tfbench compare refused the baseline " + stale + ", so nothing was checked and the nightly's gate fails:\n\n```\n" + refusal + "```\n\n" +
+		"A baseline must be measured by the same method version and with the same suite file (its SHA-256) as the run it is compared with; a change of either makes the old baseline stale.\n" +
+		"To refresh it, take merged.json from the nightly-merged artifact of a run you trust (this one, once its figures are reviewed) and commit it as " + stale + " (docs/ci.md, The nightly).\n"
+	if got := read(page); got != want {
+		t.Errorf("the page of a stale baseline:\n%s\nwant\n%s", got, want)
+	}
+	if _, err := os.Stat(js); !os.IsNotExist(err) {
+		t.Errorf("a refused compare left its JSON: %v", err)
+	}
+
+	none := filepath.Join(dir, "none.json")
+	if out, code := run(none, merged); code != 0 || out != "no baseline at "+none+": nothing compared\n" ||
+		read(page) != "# Compared with the baseline\n\nNo baseline: "+none+" does not exist. Commit a nightly merged.json there (a reviewed change) to get verdicts.\n" {
+		t.Errorf("no baseline: exit %d, said %q, page\n%s", code, out, read(page))
+	}
+	if out, code := run(merged, none); code != 2 || !strings.Contains(out, none) {
+		t.Errorf("a missing merged file: exit %d, said %q; want exit 2 naming it", code, out)
+	}
+}
+
+// TestNightlyGateRefusals runs nightly:final and nightly:gate through
+// go-task on hand-made job results (go-stdlib and node-http, both halves):
+// against a stale baseline (another method version) final exits 0 with
+// compare pages that hold compare's refusal, and gate fails with the same
+// message; when a framework the gate expects (FRAMEWORKS=node-http,nextjs)
+// has no figures, final still renders the site and gate fails naming it.
+func TestNightlyGateRefusals(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nightly := t.TempDir()
+	for _, half := range []string{"jobs", "ssr-jobs"} {
+		os.MkdirAll(filepath.Join(nightly, half), 0o755)
+		nightlyResults(t, filepath.Join(nightly, half, "shard-1-of-1.json"), results.MethodVersion, "node-http")
+	}
+	stale := filepath.Join(t.TempDir(), "baseline.json")
+	nightlyResults(t, stale, results.MethodVersion-1, "node-http")
+	task := func(name, frameworks string) (string, int) {
+		t.Helper()
+		cmd := exec.Command("go", "tool", "task", name)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "FRAMEWORKS="+frameworks, "NIGHTLY="+nightly, "BASELINE="+stale, "SSR_BASELINE="+stale, "NO_COLOR=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("task %s: %v", name, err)
+		}
+		return string(out), code
+	}
+	refusal := "tfbench compare: results do not compare: " + stale + ": method version " + strconv.Itoa(results.MethodVersion-1) + ", "
+	if out, code := task("nightly:final", "node-http"); code != 0 {
+		t.Fatalf("nightly:final against a stale baseline: exit %d (the site must still be published)\n%s", code, out)
+	}
+	for _, name := range []string{"compare.md", "ssr/compare.md"} {
+		page, _ := os.ReadFile(filepath.Join(nightly, "site", name))
+		if !strings.Contains(string(page), "No verdicts: tfbench compare refused the baseline "+stale) || !strings.Contains(string(page), refusal) {
+			t.Errorf("%s does not hold the refusal:\n%s", name, page)
+		}
+	}
+	out, code := task("nightly:gate", "node-http")
+	if code == 0 || !strings.Contains(out, refusal) || strings.Count(out, "nightly:gate: no verdicts against "+stale) != 2 {
+		t.Errorf("nightly:gate against a stale baseline: exit %d, want a failure with the refusal for both halves\n%s", code, out)
+	}
+
+	// A framework without figures: the site is made, the gate names it.
+	none := filepath.Join(t.TempDir(), "none.json")
+	stale = none
+	if out, code := task("nightly:final", "node-http,nextjs"); code != 0 {
+		t.Fatalf("nightly:final with nextjs missing: exit %d\n%s", code, out)
+	}
+	out, code = task("nightly:gate", "node-http,nextjs")
+	missing := "tfbench merge: nextjs/default: no measured figures in the merged results (no run holds it: its shard did not run, or it was not in the plan)\n"
+	if code == 0 || strings.Count(out, missing) != 2 {
+		t.Errorf("nightly:gate with nextjs missing: exit %d, want a failure naming nextjs for both halves\n%s", code, out)
+	}
+	if out, code := task("nightly:gate", "node-http"); code != 0 {
+		t.Errorf("nightly:gate with node-http measured and no baseline: exit %d\n%s", code, out)
+	}
+}
+
+// TestCIWorkflow checks every workflow under .github/workflows: ci.yml
+// runs .ci/run on push and pull_request and go tool task test:race; every
+// `go tool task NAME` in a run step names a task of Taskfile.yml; every
+// action or reusable workflow a job uses is pinned to a full commit SHA
+// (40 hex digits; a local ./path needs none).
+func TestCIWorkflow(t *testing.T) {
+	var tf taskfile
+	readYAML(t, "../../Taskfile.yml", &tf)
+	paths, err := filepath.Glob("../../.github/workflows/*.y*ml")
+	if err != nil || len(paths) < 2 {
+		t.Fatalf("workflows %v: %v; want ci.yml and nightly.yml at least", paths, err)
+	}
+	type step struct {
+		Uses string `yaml:"uses"`
+		Run  string `yaml:"run"`
+	}
+	type file struct {
+		On   map[string]any `yaml:"on"`
+		Jobs map[string]struct {
+			Uses  string `yaml:"uses"`
+			Steps []step `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	taskRE := regexp.MustCompile(`go tool task ([a-z][a-z0-9:_-]*)`)
+	pinRE := regexp.MustCompile(`^[^@\s]+@[0-9a-f]{40}$`)
+	runs := map[string][]string{} // workflow file → its run steps
+	for _, path := range paths {
+		name := filepath.Base(path)
+		var wf file
+		readYAML(t, path, &wf)
+		if len(wf.Jobs) == 0 {
+			t.Errorf("%s: no jobs", name)
+		}
+		for jname, job := range wf.Jobs {
+			uses := []string{job.Uses}
+			for _, st := range job.Steps {
+				uses = append(uses, st.Uses)
+				if st.Run == "" {
+					continue
+				}
+				runs[name] = append(runs[name], strings.TrimSpace(st.Run))
+				for _, m := range taskRE.FindAllStringSubmatch(st.Run, -1) {
+					if _, ok := tf.Tasks[m[1]]; !ok {
+						t.Errorf("%s: job %s runs go tool task %s, which is not in Taskfile.yml", name, jname, m[1])
+					}
+				}
+			}
+			for _, u := range uses {
+				if u != "" && !strings.HasPrefix(u, "./") && !pinRE.MatchString(u) {
+					t.Errorf("%s: job %s uses %s, not pinned to a full commit SHA", name, jname, u)
+				}
+			}
+		}
+		if name != "ci.yml" {
+			continue
+		}
+		for _, ev := range []string{"push", "pull_request"} {
+			if _, ok := wf.On[ev]; !ok {
+				t.Errorf("ci.yml does not run on %s", ev)
+			}
+		}
+	}
+	for _, want := range []string{".ci/run", "go tool task test:race"} {
+		if !slices.Contains(runs["ci.yml"], want) {
+			t.Errorf("ci.yml's run steps %q lack %q", runs["ci.yml"], want)
+		}
+	}
+	if len(runs["nightly.yml"]) == 0 {
+		t.Error("nightly.yml has no run steps: the workflow was not read")
 	}
 }

@@ -124,6 +124,9 @@ func probeRun(t *testing.T, s *singleThreaded, o Options) *Result {
 // ~45 ms, more than its 20 ms interval: it falls behind schedule and its
 // corrected latency grows through the window, as wrk2's does.)
 func TestRunProbe(t *testing.T) {
+	if raceEnabled {
+		t.Skip("times the generator at full speed, which the race detector takes away")
+	}
 	oneProc(t)
 	probeMax(t, 30*time.Millisecond, Options{Connections: 2, Duration: time.Second})
 }
@@ -156,6 +159,9 @@ func probeMax(t *testing.T, hold time.Duration, o Options) {
 // >= 25 ms (every 50 ms hold takes two probes, the first within 20 ms of its
 // start); without blocking the probe max stays under 25 ms.
 func TestRunProbeRate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("times the generator at full speed, which the race detector takes away")
+	}
 	oneProc(t)
 	probeMax(t, 50*time.Millisecond, Options{Connections: 1, Rate: 5, Duration: time.Second})
 }

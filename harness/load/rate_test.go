@@ -145,6 +145,9 @@ func TestRunRate(t *testing.T) {
 // the machine; each connection's one request in flight waits the stall out
 // too, so at least 4 uncorrected values are >= 500 ms, but fewer than 1%.
 func TestRunRateStall(t *testing.T) {
+	if raceEnabled {
+		t.Skip("times the generator at full speed, which the race detector takes away")
+	}
 	if testing.Short() {
 		t.Skip("4 s run at a constant rate")
 	}
