@@ -608,6 +608,9 @@ func TestComparePage(t *testing.T) {
 // message; when a framework the gate expects (FRAMEWORKS=node-http,nextjs)
 // has no figures, final still renders the site and gate fails naming it.
 func TestNightlyGateRefusals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tfbench through go-task")
+	}
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
