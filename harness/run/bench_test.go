@@ -138,7 +138,9 @@ func TestBenchRoundsAndLabel(t *testing.T) {
 	var rounds []int
 	for _, smp := range f.Samples {
 		rounds = append(rounds, smp.Round)
-		if smp.Framework != "fake" || smp.Variant != "default@new" || smp.Test != "json" || smp.Connections != 2 || !smp.Gate.Passed {
+		// Under the race detector a 300 ms window on a busy machine may
+		// see fewer than MinResponses: the gate is not this test's point.
+		if smp.Framework != "fake" || smp.Variant != "default@new" || smp.Test != "json" || smp.Connections != 2 || (!smp.Gate.Passed && !raceEnabled) {
 			t.Errorf("sample %+v (gate %q)", smp.Key, smp.Gate.Reason)
 		}
 	}
