@@ -27,6 +27,9 @@ func slowBody(delay time.Duration) http.HandlerFunc {
 // injected wait, whatever the machine), so total p50 >= TTFB p50 + 45 ms,
 // in closed-loop and in constant-rate mode.
 func TestRunTTFB(t *testing.T) {
+	if raceEnabled {
+		t.Skip("times first bytes to milliseconds, which the race detector stretches")
+	}
 	s := newServer(t, slowBody(50*time.Millisecond))
 	for _, o := range []Options{
 		{Connections: 2},
@@ -49,6 +52,9 @@ func TestRunTTFB(t *testing.T) {
 // first's body, 50 ms in: each batch's second TTFB is >= its first + 50 ms,
 // and each total >= its TTFB + 50 ms (injected waits, whatever the machine).
 func TestRunTTFBPipelined(t *testing.T) {
+	if raceEnabled {
+		t.Skip("times first bytes to milliseconds, which the race detector stretches")
+	}
 	s := newServer(t, slowBody(50*time.Millisecond))
 	r := run(t, Options{Addr: s.addr(), Path: "/", Connections: 1, Pipeline: 2, Duration: 800 * time.Millisecond, Timeout: 2 * time.Second})
 	tt, lat := r.TTFB, r.Latency

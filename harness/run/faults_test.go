@@ -145,7 +145,9 @@ func TestBenchFaults(t *testing.T) {
 			t.Errorf("%s: key %+v", k, smp.Key)
 		}
 		re, ok := want[k]
-		if !ok {
+		if !ok || (raceEnabled && smp.Variant == "hang") {
+			// Under the race detector the window may end before a hung
+			// request's 200 ms timeout.
 			continue
 		}
 		if !regexp.MustCompile(re).MatchString(smp.Gate.Reason) || smp.Gate.Passed != (smp.Variant == "ok") {
