@@ -68,7 +68,7 @@ func readYAML(t *testing.T, path string, v any) {
 // written: it runs on a schedule and on demand; its bench matrix is shard:
 // 1..N with N Taskfile's NIGHTLY_SHARDS, every SHARD it passes is
 // "${{ matrix.shard }}/N" and every file it uploads the shard's
-// "shard-I-of-N.json"; the N shards of the adapters under frameworks/ are
+// ("shard-I-of-N…"); the N shards of the adapters under frameworks/ are
 // valid (N at most the default variants other than go-stdlib) and cover
 // every one; every step is one `go tool task NAME` of a task that exists;
 // and every tfbench command those tasks run exists and takes the flags
@@ -111,14 +111,16 @@ func TestNightlyWorkflow(t *testing.T) {
 			shardSteps++
 		}
 		if strings.HasPrefix(st.Uses, "actions/upload-artifact@") {
-			if !strings.HasSuffix(st.With["path"], fmt.Sprintf("/shard-${{ matrix.shard }}-of-%d.json", n)) || !strings.Contains(st.With["name"], "shard-${{ matrix.shard }}") {
-				t.Errorf("an upload of job bench is named %q with path %q; want the shard's file shard-${{ matrix.shard }}-of-%d.json", st.With["name"], st.With["path"], n)
+			for _, p := range strings.Split(strings.TrimSpace(st.With["path"]), "\n") {
+				if !strings.Contains(p, fmt.Sprintf("/shard-${{ matrix.shard }}-of-%d", n)) || !strings.Contains(st.With["name"], "shard-${{ matrix.shard }}") {
+					t.Errorf("an upload of job bench is named %q with path %q; want the shard's files shard-${{ matrix.shard }}-of-%d…", st.With["name"], p, n)
+				}
 			}
 			uploads++
 		}
 	}
-	if shardSteps != 2 || uploads != 2 {
-		t.Errorf("job bench has %d task steps and %d uploads; want 2 each (nightly:job, nightly:ssr-job)", shardSteps, uploads)
+	if shardSteps != 3 || uploads != 3 {
+		t.Errorf("job bench has %d task steps and %d uploads; want 3 each (nightly:job, nightly:ssr-job, nightly:ab)", shardSteps, uploads)
 	}
 	// The N shards of the adapters as the nightly runs them (no
 	// --frameworks): each valid, each with go-stdlib, together every
@@ -180,7 +182,7 @@ func TestNightlyWorkflow(t *testing.T) {
 			tasks = append(tasks, m[1])
 		}
 	}
-	if want := []string{"nightly:final", "nightly:gate", "nightly:job", "nightly:macos", "nightly:publish", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
+	if want := []string{"nightly:ab", "nightly:final", "nightly:gate", "nightly:job", "nightly:macos", "nightly:publish", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
 		t.Errorf("workflow steps run tasks %v, want %v", tasks, want)
 	}
 
