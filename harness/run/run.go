@@ -9,6 +9,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -869,14 +870,16 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	}
 	elReset := r.eventLoopReset(ctx, t, srv, test, sh)
 	logFrom := srv.LogMark()
-	before, _ := srv.Usage(ctx)
-	genBefore, _ := probe.Self(ctx)
+	before, usageErr := srv.Usage(ctx)
+	genBefore, genErr := probe.Self(ctx)
 	res, err := o.engine.Run(ctx, o.Options)
 	if err != nil {
 		return model.Sample{}, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}
-	after, _ := srv.Usage(ctx)
-	genAfter, _ := probe.Self(ctx)
+	after, err := srv.Usage(ctx)
+	usageErr = cmp.Or(usageErr, err)
+	genAfter, err := probe.Self(ctx)
+	genErr = cmp.Or(genErr, err)
 	eventLoop := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
 	var renders *int64
 	if counts != "" && countsErr == nil {
@@ -904,11 +907,17 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 		s.Cache = &model.CacheHits{By: "render counts", Checked: s.Responses, Misses: *renders}
 	}
 	s.EventLoop = eventLoop
-	s.ServerRSS = after.PeakRSS
-	s.ServerCPU = max(0, after.CPU-before.CPU)
-	s.GeneratorCPU = max(0, genAfter-genBefore)
-	if s.Responses > 0 {
-		s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
+	// An unread side leaves the figures 0 and fails the gate below: a
+	// difference against a missing reading would be made up.
+	if usageErr == nil {
+		s.ServerRSS = after.PeakRSS
+		s.ServerCPU = max(0, after.CPU-before.CPU)
+		if s.Responses > 0 {
+			s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
+		}
+	}
+	if genErr == nil {
+		s.GeneratorCPU = max(0, genAfter-genBefore)
 	}
 	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, r.gen.Usable())
 	s.LinkSaturated = sweep.LinkSaturated(s.BodyBytes, s.Window, r.linkBytes)
@@ -916,6 +925,12 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	s.Gate = sweep.Gate(s, test.Gate, test.MinResponses)
 	if countsErr != nil {
 		s.Gate = failGate(s.Gate, "render counts: "+countsErr.Error())
+	}
+	if usageErr != nil {
+		s.Gate = failGate(s.Gate, "server CPU and memory unread: "+usageErr.Error())
+	}
+	if genErr != nil {
+		s.Gate = failGate(s.Gate, "load generator CPU unread: "+genErr.Error())
 	}
 	return s, nil
 }
