@@ -104,8 +104,11 @@ func probeRun(t *testing.T, s *singleThreaded, o Options) *Result {
 		t.Errorf("probe: %d responses, %d status 200, errors %v, %d body bytes; want 5..%d, all 200, none, 13 each",
 			q.Responses, q.Success, q.Errors, q.BodyBytes, max)
 	}
-	if n := s.plaintext.Load(); n < q.Responses || n > q.Responses+1 {
-		t.Errorf("server saw %d probe requests for %d probe responses; want as many (one more if in flight at the end)", n, q.Responses)
+	// The server saw every counted probe, and no more than the schedule's
+	// (the probe pipelines: behind a blocked server, the requests unanswered
+	// at the window's end reach it too, as many as it has read by now).
+	if n := s.plaintext.Load(); n < q.Responses || n > max {
+		t.Errorf("server saw %d probe requests for %d probe responses; want %d..%d (one per interval of the window)", n, q.Responses, q.Responses, max)
 	}
 	if q.Window != r.Window || q.Latency.TotalCount() != q.Responses || q.TTFB.TotalCount() != q.Responses || q.Uncorrected.TotalCount() != q.Responses {
 		t.Errorf("probe: window %s (load's %s), %d/%d/%d latency/TTFB/uncorrected values for %d responses",
