@@ -691,7 +691,7 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 			continue
 		}
 		r.progress(t, test, sh, round)
-		s, err := r.measure(ctx, t, srv, test, sh, round)
+		s, unread, err := r.measure(ctx, t, srv, test, sh, round)
 		if ctx.Err() != nil {
 			return ctx.Err() // a window cut short by an interrupt is not a sample
 		}
@@ -699,8 +699,11 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 			return err
 		}
 		exited := w.exitedDuring()
-		if exited != "" {
-			s.Gate = failGate(s.Gate, exited)
+		switch {
+		case exited != "":
+			s.Gate = failGate(s.Gate, exited) // which also explains an unread server
+		case unread != nil:
+			s.Gate = failGate(s.Gate, "server CPU and memory unread: "+unread.Error())
 		}
 		if err := r.rec.Sample(s); err != nil {
 			return err
@@ -840,11 +843,13 @@ func (r *runner) key(t Target, test suite.Test, sh shot, round int) model.Key {
 
 // measure runs one sample, reading around it server and generator CPU, render
 // counts (unreadable: a gate failure), a Node server's event-loop delay (a failure
-// is only logged) and SQLITE_BUSY log lines. Its errors, the engine's, end the run.
-func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (model.Sample, error) {
+// is only logged) and SQLITE_BUSY log lines. unread is why the server's CPU and
+// memory could not be read (its figures left 0; the caller fails the gate unless
+// the server exited). Its errors, the engine's, end the run.
+func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (s model.Sample, unread, err error) {
 	o, err := r.options(srv, test, sh)
 	if err != nil {
-		return model.Sample{}, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
+		return model.Sample{}, nil, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}
 	if test.Probe > 0 && o.engine.Name() == "raw" {
 		// The interference probe: the framework's cheap endpoint, once per
@@ -855,7 +860,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	if test.Cache == suite.CacheHit {
 		// Warm the page: a fresh server's cache is empty until its first render.
 		if _, err := r.get(ctx, srv, sh.path, test); err != nil && ctx.Err() != nil {
-			return model.Sample{}, ctx.Err()
+			return model.Sample{}, nil, ctx.Err()
 		}
 		if c := t.Spec.Cache; c.HitHeader != "" {
 			hits = &verify.HitCounter{Header: c.HitHeader, Value: c.HitValue}
@@ -874,7 +879,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	genBefore, genErr := probe.Self(ctx)
 	res, err := o.engine.Run(ctx, o.Options)
 	if err != nil {
-		return model.Sample{}, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
+		return model.Sample{}, nil, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}
 	after, err := srv.Usage(ctx)
 	usageErr = cmp.Or(usageErr, err)
@@ -894,9 +899,9 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 			renders = &n
 		}
 	}
-	s, err := sweep.FromResult(r.key(t, test, sh, round), res)
+	s, err = sweep.FromResult(r.key(t, test, sh, round), res)
 	if err != nil {
-		return s, err
+		return s, nil, err
 	}
 	s.Renders = renders
 	switch {
@@ -926,13 +931,10 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	if countsErr != nil {
 		s.Gate = failGate(s.Gate, "render counts: "+countsErr.Error())
 	}
-	if usageErr != nil {
-		s.Gate = failGate(s.Gate, "server CPU and memory unread: "+usageErr.Error())
-	}
 	if genErr != nil {
 		s.Gate = failGate(s.Gate, "load generator CPU unread: "+genErr.Error())
 	}
-	return s, nil
+	return s, usageErr, nil
 }
 
 // get sends one GET of path to srv with test's Accept, bounded by the
