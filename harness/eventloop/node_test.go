@@ -166,10 +166,18 @@ func TestPreloadInChildProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := filepath.Join(work, "parent.cjs")
+	// The child blocks its loop for 80 ms once the file go exists (made
+	// after the reset), then writes the file blocked: events, not a sleep.
+	goFile, blockedFile := filepath.Join(work, "go"), filepath.Join(work, "blocked")
 	text := `const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 if (process.argv[2] === 'child') {
-  // Block 80 ms once a while after start, then idle.
-  setTimeout(() => { const end = Date.now() + 80; while (Date.now() < end) {} }, 300);
+  const poll = setInterval(() => {
+    if (!fs.existsSync(` + strconv.Quote(goFile) + `)) return;
+    clearInterval(poll);
+    const end = Date.now() + 80; while (Date.now() < end) {}
+    fs.writeFileSync(` + strconv.Quote(blockedFile) + `, '');
+  }, 10);
   setInterval(() => {}, 1000);
 } else {
   const child = spawn(process.execPath, [__filename, 'child'], { stdio: 'inherit' });
@@ -201,7 +209,17 @@ if (process.argv[2] === 'child') {
 	if err := eventloop.Reset(ctx, dir); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(600 * time.Millisecond) // the child blocks at 300 ms
+	if err := os.WriteFile(goFile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(blockedFile); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the child did not block within a minute of the go file")
+		}
+	}
 	el, err := eventloop.Read(ctx, dir)
 	if err != nil {
 		t.Fatal(err)

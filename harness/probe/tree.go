@@ -12,7 +12,8 @@ import (
 // sampled RSS on darwin).
 type Usage struct {
 	// CPU is user + system CPU time in seconds, summed over the tree's
-	// live processes (a process that exited before the reading is missing).
+	// live processes (a process that exited before the reading is missing):
+	// nanosecond resolution on Linux (cpuTime), gopsutil's elsewhere.
 	CPU float64
 	// PeakRSS is the sum over the tree's processes of their peak resident
 	// memory, in bytes: VmHWM on Linux; on darwin, which has no such mark,
@@ -35,8 +36,8 @@ func Tree(ctx context.Context, pid int) (Usage, error) {
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if t, err := p.TimesWithContext(ctx); err == nil {
-			u.CPU += t.User + t.System
+		if cpu, err := cpuTime(ctx, int(p.Pid)); err == nil {
+			u.CPU += cpu
 			u.Processes++
 		} else if p == root {
 			return Usage{}, err
@@ -53,15 +54,7 @@ func Tree(ctx context.Context, pid int) (Usage, error) {
 // Self reads this process's own CPU time (user + system, seconds): the
 // load generator's cost.
 func Self(ctx context.Context) (float64, error) {
-	p, err := process.NewProcessWithContext(ctx, int32(os.Getpid()))
-	if err != nil {
-		return 0, err
-	}
-	t, err := p.TimesWithContext(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return t.User + t.System, nil
+	return cpuTime(ctx, os.Getpid())
 }
 
 // Saturated reports whether a generator that used cpu seconds of CPU over

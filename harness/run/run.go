@@ -9,6 +9,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -690,7 +691,7 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 			continue
 		}
 		r.progress(t, test, sh, round)
-		s, err := r.measure(ctx, t, srv, test, sh, round)
+		s, unread, err := r.measure(ctx, t, srv, test, sh, round)
 		if ctx.Err() != nil {
 			return ctx.Err() // a window cut short by an interrupt is not a sample
 		}
@@ -698,8 +699,11 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 			return err
 		}
 		exited := w.exitedDuring()
-		if exited != "" {
-			s.Gate = failGate(s.Gate, exited)
+		switch {
+		case exited != "":
+			s.Gate = failGate(s.Gate, exited) // which also explains an unread server
+		case unread != nil:
+			s.Gate = failGate(s.Gate, "server CPU and memory unread: "+unread.Error())
 		}
 		if err := r.rec.Sample(s); err != nil {
 			return err
@@ -839,11 +843,13 @@ func (r *runner) key(t Target, test suite.Test, sh shot, round int) model.Key {
 
 // measure runs one sample, reading around it server and generator CPU, render
 // counts (unreadable: a gate failure), a Node server's event-loop delay (a failure
-// is only logged) and SQLITE_BUSY log lines. Its errors, the engine's, end the run.
-func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (model.Sample, error) {
+// is only logged) and SQLITE_BUSY log lines. unread is why the server's CPU and
+// memory could not be read (its figures left 0; the caller fails the gate unless
+// the server exited). Its errors, the engine's, end the run.
+func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (s model.Sample, unread, err error) {
 	o, err := r.options(srv, test, sh)
 	if err != nil {
-		return model.Sample{}, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
+		return model.Sample{}, nil, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}
 	if test.Probe > 0 && o.engine.Name() == "raw" {
 		// The interference probe: the framework's cheap endpoint, once per
@@ -854,7 +860,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	if test.Cache == suite.CacheHit {
 		// Warm the page: a fresh server's cache is empty until its first render.
 		if _, err := r.get(ctx, srv, sh.path, test); err != nil && ctx.Err() != nil {
-			return model.Sample{}, ctx.Err()
+			return model.Sample{}, nil, ctx.Err()
 		}
 		if c := t.Spec.Cache; c.HitHeader != "" {
 			hits = &verify.HitCounter{Header: c.HitHeader, Value: c.HitValue}
@@ -869,14 +875,16 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	}
 	elReset := r.eventLoopReset(ctx, t, srv, test, sh)
 	logFrom := srv.LogMark()
-	before, _ := srv.Usage(ctx)
-	genBefore, _ := probe.Self(ctx)
+	before, usageErr := srv.Usage(ctx)
+	genBefore, genErr := probe.Self(ctx)
 	res, err := o.engine.Run(ctx, o.Options)
 	if err != nil {
-		return model.Sample{}, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
+		return model.Sample{}, nil, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}
-	after, _ := srv.Usage(ctx)
-	genAfter, _ := probe.Self(ctx)
+	after, err := srv.Usage(ctx)
+	usageErr = cmp.Or(usageErr, err)
+	genAfter, err := probe.Self(ctx)
+	genErr = cmp.Or(genErr, err)
 	eventLoop := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
 	var renders *int64
 	if counts != "" && countsErr == nil {
@@ -891,9 +899,9 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 			renders = &n
 		}
 	}
-	s, err := sweep.FromResult(r.key(t, test, sh, round), res)
+	s, err = sweep.FromResult(r.key(t, test, sh, round), res)
 	if err != nil {
-		return s, err
+		return s, nil, err
 	}
 	s.Renders = renders
 	switch {
@@ -904,11 +912,17 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 		s.Cache = &model.CacheHits{By: "render counts", Checked: s.Responses, Misses: *renders}
 	}
 	s.EventLoop = eventLoop
-	s.ServerRSS = after.PeakRSS
-	s.ServerCPU = max(0, after.CPU-before.CPU)
-	s.GeneratorCPU = max(0, genAfter-genBefore)
-	if s.Responses > 0 {
-		s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
+	// An unread side leaves the figures 0 and fails the gate below: a
+	// difference against a missing reading would be made up.
+	if usageErr == nil {
+		s.ServerRSS = after.PeakRSS
+		s.ServerCPU = max(0, after.CPU-before.CPU)
+		if s.Responses > 0 {
+			s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
+		}
+	}
+	if genErr == nil {
+		s.GeneratorCPU = max(0, genAfter-genBefore)
 	}
 	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, r.gen.Usable())
 	s.LinkSaturated = sweep.LinkSaturated(s.BodyBytes, s.Window, r.linkBytes)
@@ -917,7 +931,10 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	if countsErr != nil {
 		s.Gate = failGate(s.Gate, "render counts: "+countsErr.Error())
 	}
-	return s, nil
+	if genErr != nil {
+		s.Gate = failGate(s.Gate, "load generator CPU unread: "+genErr.Error())
+	}
+	return s, usageErr, nil
 }
 
 // get sends one GET of path to srv with test's Accept, bounded by the

@@ -75,12 +75,27 @@ func TestBuildCmdEnvAndCancel(t *testing.T) {
 		t.Errorf("build saw %q, want %q", b, want)
 	}
 
+	// Cancel once the build has started (it writes started), not after a
+	// guessed delay: a busy machine can take longer to start it.
 	ctx, cancel := context.WithCancel(context.Background())
-	s.Build = `sleep 300 & sleep 300; echo never`
-	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	defer cancel()
+	started := filepath.Join(out, "started")
+	s.Build = `touch "$TFBENCH_BUILD_DIR/started"; sleep 300 & sleep 300; echo never`
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(started); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
 	err = BuildCmd(ctx, s, out, nil)
 	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "framework envcheck: build") {
 		t.Errorf("cancelled build error = %v", err)
+	}
+	if _, err := os.Stat(started); err != nil {
+		t.Errorf("cancelled before the build started: %v", err)
 	}
 }
 
