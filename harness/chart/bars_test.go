@@ -3,21 +3,19 @@ package chart
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.svg from the current output")
+	"github.com/tfbench/tfbench/internal/golden"
+)
 
 // three is the golden chart's input: the best bar highlighted, one bar at
 // half its length, a label with XML's special characters.
@@ -43,19 +41,7 @@ func TestBarsGolden(t *testing.T) {
 	if again := render(t, "json: peak RPS", three); !bytes.Equal(got, again) {
 		t.Fatal("two renderings in one process differ")
 	}
-	golden := filepath.Join("testdata", "three.svg")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("chart differs from %s (rerun with -update if the change is intended):\n%s", golden, got)
-	}
+	golden.Check(t, "three.svg", string(got))
 	// A second process renders the same bytes.
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestBarsHelperProcess$")
 	cmd.Env = append(os.Environ(), "CHART_HELPER=1")

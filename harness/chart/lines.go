@@ -87,37 +87,12 @@ func lines(w io.Writer, c XY, format string) error {
 			ys = append(ys, float64(i)*step)
 		}
 	}
-	label := charts.FontStyle{FontSize: 11, FontColor: axisColour}
-	title := charts.FontStyle{FontSize: 16, FontColor: textColour}
-	legend := charts.FontStyle{FontSize: 11, FontColor: textColour}
-	axisTitle := charts.FontStyle{FontSize: 12, FontColor: textColour}
-
-	// Measure on a scratch painter: the left margin holds the widest Y
-	// label, the legend wraps within Width.
-	m := charts.NewPainter(charts.PainterOptions{OutputFormat: format, Width: Width, Height: 100})
-	widest := 0
-	for _, y := range ys {
-		widest = max(widest, m.MeasureText(yTick(y), 0, label).Width())
-	}
-	left, right := 20+16+8+widest+8, Width-30
-	type entry struct{ x, row int }
-	entries := make([]entry, len(c.Series))
-	x, row := left, 0
+	names := make([]string, len(c.Series))
 	for i, s := range c.Series {
-		wd := 24 + m.MeasureText(s.Name, 0, legend).Width()
-		if x > left && x+wd > right {
-			x, row = left, row+1
-		}
-		entries[i] = entry{x, row}
-		x += wd + 18
+		names[i] = s.Name
 	}
-	bottom := PlotTop + PlotHeight
-	legendTop := bottom + 64
-	height := legendTop + LegendRow*(row+1) + 10
-
-	p := charts.NewPainter(charts.PainterOptions{OutputFormat: format, Width: Width, Height: height})
-	p.FilledRect(0, 0, Width, height, charts.ColorFromHex("#ffffff"), charts.ColorFromHex("#ffffff"), 0)
-	p.Text(c.Title, 20, 36, 0, title)
+	f := newFrame(format, c.Title, ys, yTick, names)
+	p, left, right, bottom := f.p, f.left, f.right, f.bottom
 
 	lx, hx := math.Log10(xs[0]), math.Log10(xs[len(xs)-1])
 	px := func(v float64) int {
@@ -135,28 +110,14 @@ func lines(w io.Writer, c XY, format string) error {
 		x := px(v)
 		p.LineStroke([]charts.Point{{X: x, Y: PlotTop}, {X: x, Y: bottom}}, gridColour, 1)
 		t := xTick(v)
-		b := p.MeasureText(t, 0, label)
-		p.Text(t, x-b.Width()/2, bottom+18, 0, label)
+		b := p.MeasureText(t, 0, f.label)
+		p.Text(t, x-b.Width()/2, bottom+18, 0, f.label)
 	}
 	for _, v := range ys {
-		y := py(v)
-		p.LineStroke([]charts.Point{{X: left, Y: y}, {X: right, Y: y}}, gridColour, 1)
-		t := yTick(v)
-		b := p.MeasureText(t, 0, label)
-		p.Text(t, left-8-b.Width(), y+b.Height()/2, 0, label)
+		f.yGrid(py(v), yTick(v))
 	}
-	p.LineStroke([]charts.Point{{X: left, Y: bottom}, {X: right, Y: bottom}}, axisColour, 1)
-	p.LineStroke([]charts.Point{{X: left, Y: PlotTop}, {X: left, Y: bottom}}, axisColour, 1)
-	if c.XTitle != "" {
-		b := p.MeasureText(c.XTitle, 0, axisTitle)
-		p.Text(c.XTitle, (left+right)/2-b.Width()/2, bottom+42, 0, axisTitle)
-	}
-	if c.YTitle != "" {
-		b := p.MeasureText(c.YTitle, 0, axisTitle)
-		p.Text(c.YTitle, 32, (PlotTop+bottom)/2+b.Width()/2, -math.Pi/2, axisTitle)
-	}
+	f.axes(c.XTitle, c.YTitle)
 	for i, s := range c.Series {
-		colour := charts.ColorFromHex(palette[i%len(palette)])
 		pts := slices.Clone(s.Points)
 		slices.SortStableFunc(pts, func(a, b Point) int {
 			switch {
@@ -171,26 +132,9 @@ func lines(w io.Writer, c XY, format string) error {
 		for j, q := range pts {
 			line[j] = charts.Point{X: px(q.X), Y: py(q.Y)}
 		}
-		if len(line) > 1 {
-			if i >= len(palette) {
-				p.DashedLineStroke(line, colour, 2, []float64{6, 3})
-			} else {
-				p.LineStroke(line, colour, 2)
-			}
-		}
-		p.Dots(line, colour, colour, 1, 3)
-		e := entries[i]
-		y := legendTop + LegendRow*e.row
-		p.LineStroke([]charts.Point{{X: e.x, Y: y - 4}, {X: e.x + 18, Y: y - 4}}, colour, 2)
-		p.Dots([]charts.Point{{X: e.x + 9, Y: y - 4}}, colour, colour, 1, 3)
-		p.Text(s.Name, e.x+24, y, 0, legend)
+		f.series(i, s.Name, line, line)
 	}
-	svg, err := p.Bytes()
-	if err != nil {
-		return fmt.Errorf("chart %q: %w", c.Title, err)
-	}
-	_, err = w.Write(svg)
-	return err
+	return f.write(w, c.Title)
 }
 
 func orDefault(f func(float64) string) func(float64) string {

@@ -5,12 +5,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tfbench/tfbench/internal/golden"
 )
 
 // sweep is the golden XY chart's input: peak RPS against page bytes over
@@ -46,19 +47,7 @@ func TestLinesGolden(t *testing.T) {
 	if again := renderXY(t, sweep); !bytes.Equal(got, again) {
 		t.Fatal("two renderings in one process differ")
 	}
-	golden := filepath.Join("testdata", "sweep.svg")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("chart differs from %s (rerun with -update if the change is intended):\n%s", golden, got)
-	}
+	golden.Check(t, "sweep.svg", string(got))
 }
 
 // TestLinesPNG writes the golden chart as PNG to look at:

@@ -5,11 +5,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/tfbench/tfbench/internal/golden"
 )
 
 // nights is the golden Timeline's input: ratio to go-stdlib over five
@@ -42,19 +43,7 @@ func TestTrendGolden(t *testing.T) {
 	if again := renderTrend(t, nights); !bytes.Equal(got, again) {
 		t.Fatal("two renderings in one process differ")
 	}
-	golden := filepath.Join("testdata", "nights.svg")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("chart differs from %s (rerun with -update if the change is intended):\n%s", golden, got)
-	}
+	golden.Check(t, "nights.svg", string(got))
 }
 
 // TestTrendPNG writes the golden chart as PNG to look at:
