@@ -57,6 +57,17 @@ func newFrame(format, title string, ys []float64, yTick func(float64) string, na
 	return f
 }
 
+// linearTicks is a linear axis from 0 to at least maxY: Ticks+1 values a
+// round step apart (tickStep).
+func linearTicks(maxY float64) []float64 {
+	step := tickStep(maxY / Ticks)
+	ys := make([]float64, Ticks+1)
+	for i := range ys {
+		ys[i] = float64(i) * step
+	}
+	return ys
+}
+
 // yGrid draws a horizontal grid line at y px with its tick label t.
 func (f frame) yGrid(y int, t string) {
 	f.p.LineStroke([]charts.Point{{X: f.left, Y: y}, {X: f.right, Y: y}}, gridColour, 1)

@@ -82,10 +82,7 @@ func lines(w io.Writer, c XY, format string) error {
 	if c.LogY {
 		ys = logTicks(minY, maxY)
 	} else {
-		step := tickStep(maxY / Ticks)
-		for i := 0; i <= Ticks; i++ {
-			ys = append(ys, float64(i)*step)
-		}
+		ys = linearTicks(maxY)
 	}
 	names := make([]string, len(c.Series))
 	for i, s := range c.Series {

@@ -68,11 +68,7 @@ func timeline(w io.Writer, c Timeline, format string) error {
 		maxY = 1
 	}
 	yTick := orDefault(c.YTick)
-	step := tickStep(maxY / Ticks)
-	var ys []float64
-	for i := 0; i <= Ticks; i++ {
-		ys = append(ys, float64(i)*step)
-	}
+	ys := linearTicks(maxY)
 	names := make([]string, len(c.Series))
 	for i, s := range c.Series {
 		names[i] = s.Name
