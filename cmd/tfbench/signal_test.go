@@ -121,7 +121,13 @@ func (c *child) wait(t *testing.T, d time.Duration) int {
 // child exits first or 60 s pass (a shared machine may build slowly).
 func (c *child) until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	c.untilFor(t, 60*time.Second, what, cond)
+}
+
+// untilFor is until with d in place of 60 s.
+func (c *child) untilFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		select {
 		case <-c.done:
@@ -131,7 +137,7 @@ func (c *child) until(t *testing.T, what string, cond func() bool) {
 		if time.Now().After(deadline) {
 			c.cmd.Process.Kill()
 			<-c.done
-			t.Fatalf("no %s within 60s\nstdout:\n%s\nstderr:\n%s", what, c.stdout.String(), c.stderr.String())
+			t.Fatalf("no %s within %s\nstdout:\n%s\nstderr:\n%s", what, d, c.stdout.String(), c.stderr.String())
 		}
 	}
 }
