@@ -1,8 +1,8 @@
 // Package agent runs a run's servers on another host: `tfbench agent` there
 // serves a small versioned JSON protocol on its stdin and stdout (Serve),
 // and the controller's Client, started through ssh or any stdio command, is
-// a serverhost.Host over it. No port is opened: the transport's own
-// authentication is the only one (issue 18).
+// a serverhost.Host over it. No port is opened for the protocol: the
+// transport's own authentication is the only one (issue 18).
 //
 // The protocol is one JSON object per line (docs/remote.md, The protocol);
 // hello refuses another version; at stdin's end the agent stops its servers.

@@ -3,6 +3,7 @@ package agent
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -245,6 +246,12 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		if err := json.Unmarshal(req.Args, &args); err != nil {
 			return nil, err
 		}
+		if err := checkStage(args.Stage); err != nil {
+			return nil, err
+		}
+		if err := checkName(args.LogName); err != nil {
+			return nil, fmt.Errorf("agent: log name: %w", err)
+		}
 		a.mu.Lock()
 		spec := a.specs[args.Hash+"/"+args.Name]
 		a.mu.Unlock()
@@ -254,9 +261,6 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		v, err := spec.Variant(args.Variant)
 		if err != nil {
 			return nil, err
-		}
-		if strings.Contains(args.Stage, "..") || filepath.IsAbs(args.Stage) || strings.ContainsAny(args.LogName, `/\`) {
-			return nil, fmt.Errorf("agent: stage %q or log %q leaves the work folder", args.Stage, args.LogName)
 		}
 		b, err := host.Build(ctx, serverhost.BuildRequest{Spec: spec, Variant: v, Stage: args.Stage, LogName: args.LogName,
 			Log: stream{a, req.ID, "log"}, Progress: stream{a, req.ID, "progress"}})
@@ -310,6 +314,11 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 	if err := json.Unmarshal(req.Args, &args); err != nil {
 		return nil, err
 	}
+	if req.Op == "profiles" {
+		if err := checkName(args.Test); err != nil {
+			return nil, fmt.Errorf("agent: profiles of test: %w", err)
+		}
+	}
 	srv, err := a.server(args.Server)
 	if err != nil {
 		return nil, err
@@ -344,10 +353,30 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 	return nil, fmt.Errorf("agent: unknown request %q", req.Op)
 }
 
-// checkName refuses a run id or tag that could name a path elsewhere.
+// checkName refuses a name the agent makes a path of (run id, tag, adapter,
+// log, test) that could name a path elsewhere.
 func checkName(s string) error {
 	if s == "" || strings.ContainsAny(s, `/\`) || s == "." || s == ".." {
 		return fmt.Errorf("%q is not a plain name", s)
+	}
+	return nil
+}
+
+// checkHash refuses a sources hash that is not stage.TreeHash's form, a
+// SHA-256 in lowercase hex: its first 12 digits name a folder under src/.
+func checkHash(s string) error {
+	if len(s) != 2*sha256.Size || strings.Trim(s, "0123456789abcdef") != "" {
+		return fmt.Errorf("%q is not a SHA-256 in %d lowercase hex digits", s, 2*sha256.Size)
+	}
+	return nil
+}
+
+// checkStage refuses a build folder other than the controller's
+// stage.StageRoot form, build/NAME/SLUG: stage.Stage empties it first.
+func checkStage(s string) error {
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 || parts[0] != "build" || checkName(parts[1]) != nil || checkName(parts[2]) != nil {
+		return fmt.Errorf("agent: stage %q is not a folder build/NAME/SLUG", s)
 	}
 	return nil
 }
@@ -360,8 +389,11 @@ func (a *agent) sources(raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return err
 	}
-	if err := checkName(args.Name); err != nil || len(args.Hash) < 12 {
-		return fmt.Errorf("agent: sources %q (hash %q): not a plain name and hash", args.Name, args.Hash)
+	if err := checkName(args.Name); err != nil {
+		return fmt.Errorf("agent: sources name: %w", err)
+	}
+	if err := checkHash(args.Hash); err != nil {
+		return fmt.Errorf("agent: sources of %s: hash %w", args.Name, err)
 	}
 	dir := filepath.Join(a.work, "src", args.Hash[:12], args.Name)
 	got, err := stage.TreeHash(dir)
