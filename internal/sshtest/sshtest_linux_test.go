@@ -219,11 +219,53 @@ func TestRemoteEnvironment(t *testing.T) {
 // the namespace without failing the test (Clean reported them already).
 func TestCleanReportsStrays(t *testing.T) {
 	t.Parallel()
+	cleanReportsStrays(t, Start)
+}
+
+// TestCleanReportsStraysSkips runs TestCleanReportsStrays's body with a
+// Start that skips, as Start does for a user other than root or without
+// sshd: the test must skip, not reach its checks with no Host.
+func TestCleanReportsStraysSkips(t *testing.T) {
+	var sub *testing.T
+	t.Run("body", func(t *testing.T) {
+		sub = t
+		cleanReportsStrays(t, func(tb testing.TB) *Host {
+			tb.Skip("sshtest: a stand-in Start that skips")
+			return nil
+		})
+	})
+	if !sub.Skipped() || sub.Failed() {
+		t.Errorf("with Start skipping: skipped %v, failed %v; want skipped alone", sub.Skipped(), sub.Failed())
+	}
+}
+
+// skipNoter is a test whose skip reason is kept in *reason, for the parent
+// of a subtest in which Start skipped to skip with it.
+type skipNoter struct {
+	testing.TB
+	reason *string
+}
+
+func (s skipNoter) Skip(args ...any) {
+	*s.reason = fmt.Sprint(args...)
+	s.TB.Skip(args...)
+}
+
+func (s skipNoter) Skipf(format string, args ...any) {
+	*s.reason = fmt.Sprintf(format, args...)
+	s.TB.Skipf(format, args...)
+}
+
+// cleanReportsStrays is TestCleanReportsStrays with start for Start: the
+// host is made in the subtest "leave", whose end runs its cleanup, and
+// checked gone after it; when start skips there, t skips with its reason.
+func cleanReportsStrays(t *testing.T, start func(testing.TB) *Host) {
 	var h *Host
 	var sleeper int
 	var client *exec.Cmd
+	var skipped string
 	t.Run("leave", func(t *testing.T) {
-		h = Start(t)
+		h = start(skipNoter{t, &skipped})
 		out, errOut, err := run(t, h.Command(context.Background(), "setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $!"))
 		if err != nil {
 			t.Fatalf("ssh: %v: %s", err, errOut)
@@ -260,8 +302,11 @@ func TestCleanReportsStrays(t *testing.T) {
 			t.Errorf("Clean() =\n%v\nwant the sleeps and the session's sshd in %s, then\n%s", err, h.Namespace, local)
 		}
 	})
-	if t.Failed() {
+	switch {
+	case t.Failed():
 		return
+	case skipped != "":
+		t.Skip(skipped)
 	}
 	assertGone(t, h, sleeper)
 }
