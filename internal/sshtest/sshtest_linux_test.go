@@ -351,6 +351,52 @@ type recorder struct {
 	cleanups []func()
 }
 
+// newRecorder returns a recorder of t whose cleanups not run by then run at
+// t's cleanup: Start may skip or fail after making the namespace, and its
+// cleanup must delete it (what it reports is logged).
+func newRecorder(t *testing.T) *recorder {
+	r := &recorder{TB: t}
+	t.Cleanup(func() {
+		if len(r.cleanups) == 0 {
+			return
+		}
+		r.cleanup()
+		for _, e := range r.errs {
+			t.Log(e)
+		}
+	})
+	return r
+}
+
+// TestRecorderCleansUp: cleanups kept by a recorder whose test stops first
+// (a skip or a fatal error in Start after the namespace exists) run at the
+// test's end, once.
+func TestRecorderCleansUp(t *testing.T) {
+	var ran []string
+	t.Run("skips", func(t *testing.T) {
+		r := newRecorder(t)
+		r.Cleanup(func() { ran = append(ran, "first") })
+		r.Cleanup(func() { ran = append(ran, "second") })
+		r.Skip("stops before running them")
+	})
+	t.Run("runs them itself", func(t *testing.T) {
+		r := newRecorder(t)
+		r.Cleanup(func() { ran = append(ran, "own") })
+		r.cleanup()
+	})
+	if want := []string{"second", "first", "own"}; !slices.Equal(ran, want) {
+		t.Errorf("cleanups ran %q; want %q", ran, want)
+	}
+}
+
+// cleanup runs the cleanups kept, last first, once.
+func (r *recorder) cleanup() {
+	for i := len(r.cleanups) - 1; i >= 0; i-- {
+		r.cleanups[i]()
+	}
+	r.cleanups = nil
+}
+
 func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
@@ -359,7 +405,7 @@ func (r *recorder) Cleanup(f func())  { r.cleanups = append(r.cleanups, f) }
 
 func TestCleanupFailsOnStray(t *testing.T) {
 	t.Parallel()
-	r := &recorder{TB: t}
+	r := newRecorder(t)
 	h := Start(r)
 	out, errOut, err := run(t, h.Command(context.Background(), "nohup sleep 300 >/dev/null 2>&1 </dev/null & echo $!"))
 	if err != nil {
@@ -370,9 +416,7 @@ func TestCleanupFailsOnStray(t *testing.T) {
 		t.Fatalf("pid of sleep: %q", out)
 	}
 	start := time.Now()
-	for i := len(r.cleanups) - 1; i >= 0; i-- {
-		r.cleanups[i]()
-	}
+	r.cleanup()
 	t.Logf("cleanup with a stray took %v", time.Since(start).Round(time.Millisecond))
 	want := []string{fmt.Sprintf("sshtest: left running in namespace %s: pid %d (sleep 300)", h.Namespace, sleeper)}
 	if !slices.Equal(r.errs, want) {
@@ -383,15 +427,13 @@ func TestCleanupFailsOnStray(t *testing.T) {
 
 func TestCleanupWhenClean(t *testing.T) {
 	t.Parallel()
-	r := &recorder{TB: t}
+	r := newRecorder(t)
 	h := Start(r)
 	if out, _, err := run(t, h.Command(context.Background(), "echo", "ok")); err != nil || out != "ok\n" {
 		t.Fatalf("ssh echo ok: %q, %v", out, err)
 	}
 	start := time.Now()
-	for i := len(r.cleanups) - 1; i >= 0; i-- {
-		r.cleanups[i]()
-	}
+	r.cleanup()
 	t.Logf("cleanup took %v", time.Since(start).Round(time.Millisecond))
 	if len(r.errs) != 0 {
 		t.Errorf("the cleanup reported %q; want nothing", r.errs)
