@@ -99,7 +99,7 @@ func run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, err error) {
 	return o.String(), e.String(), err
 }
 
-func TestStart(t *testing.T) {
+func TestSSHStart(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
 	h := Start(t)
@@ -158,7 +158,7 @@ func TestStart(t *testing.T) {
 	}
 }
 
-func TestRemoteEnvironment(t *testing.T) {
+func TestSSHRemoteEnvironment(t *testing.T) {
 	t.Parallel()
 	h := Start(t)
 	out, errOut, err := run(t, h.Command(context.Background(), "env; echo PWD=$(pwd); echo GO=$(command -v go)"))
@@ -214,15 +214,15 @@ func TestRemoteEnvironment(t *testing.T) {
 	}
 }
 
-// TestCleanReportsStrays leaves a process in the namespace and an ssh client
+// TestSSHCleanReportsStrays leaves a process in the namespace and an ssh client
 // here, checks Clean's report, and that the cleanup then removes them and
 // the namespace without failing the test (Clean reported them already).
-func TestCleanReportsStrays(t *testing.T) {
+func TestSSHCleanReportsStrays(t *testing.T) {
 	t.Parallel()
 	cleanReportsStrays(t, Start)
 }
 
-// TestCleanReportsStraysSkips runs TestCleanReportsStrays's body with a
+// TestCleanReportsStraysSkips runs TestSSHCleanReportsStrays's body with a
 // Start that skips, as Start does for a user other than root or without
 // sshd: the test must skip, not reach its checks with no Host.
 func TestCleanReportsStraysSkips(t *testing.T) {
@@ -256,7 +256,7 @@ func (s skipNoter) Skipf(format string, args ...any) {
 	s.TB.Skipf(format, args...)
 }
 
-// cleanReportsStrays is TestCleanReportsStrays with start for Start: the
+// cleanReportsStrays is TestSSHCleanReportsStrays with start for Start: the
 // host is made in the subtest "leave", whose end runs its cleanup, and
 // checked gone after it; when start skips there, t skips with its reason.
 func cleanReportsStrays(t *testing.T, start func(testing.TB) *Host) {
@@ -403,7 +403,7 @@ func (r *recorder) Errorf(format string, args ...any) {
 func (r *recorder) Error(args ...any) { r.errs = append(r.errs, fmt.Sprint(args...)) }
 func (r *recorder) Cleanup(f func())  { r.cleanups = append(r.cleanups, f) }
 
-func TestCleanupFailsOnStray(t *testing.T) {
+func TestSSHCleanupFailsOnStray(t *testing.T) {
 	t.Parallel()
 	r := newRecorder(t)
 	h := Start(r)
@@ -425,7 +425,7 @@ func TestCleanupFailsOnStray(t *testing.T) {
 	assertGone(t, h, sleeper)
 }
 
-func TestCleanupWhenClean(t *testing.T) {
+func TestSSHCleanupWhenClean(t *testing.T) {
 	t.Parallel()
 	r := newRecorder(t)
 	h := Start(r)
