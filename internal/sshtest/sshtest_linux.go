@@ -41,6 +41,7 @@ const (
 // platform is what the Linux half of a Host keeps.
 type platform struct {
 	hostVeth string        // this end of the veth pair, "tfbt<block>h"
+	peerVeth string        // the namespace's end, "tfbt<block>r"
 	log      string        // sshd's log (-E)
 	key      string        // the authorized client key
 	sshdDone chan struct{} // closed when sshd has exited and been reaped
@@ -174,7 +175,7 @@ func (h *Host) link() error {
 			}
 			return fmt.Errorf("ip link add %s type veth: %v: %s", hostVeth, err, strings.TrimSpace(out))
 		}
-		h.hostVeth = hostVeth
+		h.hostVeth, h.peerVeth = hostVeth, peer
 		h.LocalAddr = ipv4(network + 1)
 		h.Addr = ipv4(network + 2)
 		h.silentAddr = ipv4(network + 5)
@@ -419,6 +420,21 @@ func (h *Host) startSSHD(t testing.TB, dir string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// LinkDown takes the namespace's end of the veth down, as when the host's
+// network dies: what is sent to Addr is lost and nothing comes back, so
+// sessions stall and new connections fail, until LinkUp.
+func (h *Host) LinkDown() error { return h.setLink("down") }
+
+// LinkUp brings the namespace's end of the veth back up after LinkDown.
+func (h *Host) LinkUp() error { return h.setLink("up") }
+
+func (h *Host) setLink(state string) error {
+	if out, err := ip("-n", h.Namespace, "link", "set", h.peerVeth, state); err != nil {
+		return fmt.Errorf("sshtest: ip -n %s link set %s %s: %v: %s", h.Namespace, h.peerVeth, state, err, strings.TrimSpace(out))
+	}
+	return nil
 }
 
 func (h *Host) readLog() string {

@@ -482,3 +482,32 @@ func TestSSHErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSSHLinkDown: with the link down, ssh to the host fails (no answer
+// within ConnectTimeout, or no route once ARP gives up); back up, it works.
+func TestSSHLinkDown(t *testing.T) {
+	t.Parallel()
+	h := Start(t)
+	if err := h.LinkDown(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, errOut, err := run(t, h.Command(context.Background(), "true"))
+	took := time.Since(start)
+	t.Logf("ssh with the link down: %q after %v", errOut, took.Round(time.Millisecond))
+	var exit *exec.ExitError
+	timedOut := fmt.Sprintf("ssh: connect to host %s port 2222: Connection timed out\r\n", h.Addr)
+	noRoute := fmt.Sprintf("ssh: connect to host %s port 2222: No route to host\r\n", h.Addr)
+	if !errors.As(err, &exit) || exit.ExitCode() != 255 || errOut != timedOut && errOut != noRoute {
+		t.Errorf("ssh with the link down: %v, stderr %q; want exit status 255 and %q or %q", err, errOut, timedOut, noRoute)
+	}
+	if within := (ConnectTimeout + 3) * time.Second; took > within {
+		t.Errorf("ssh with the link down took %v; want within %v", took, within)
+	}
+	if err := h.LinkUp(); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, err := run(t, h.Command(context.Background(), "echo", "back")); err != nil || out != "back\n" {
+		t.Errorf("ssh with the link up again: %q, %q, %v; want \"back\\n\"", out, errOut, err)
+	}
+}
