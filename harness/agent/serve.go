@@ -32,8 +32,8 @@ type Config struct {
 	Protocol int
 }
 
-// maxLine bounds one line either way, bytes: an adapter's packed sources,
-// base64-encoded, are the largest.
+// maxLine bounds one line either way, bytes: an adapter's packed sources
+// and a server's profiles, base64-encoded, are the largest.
 const maxLine = 128 << 20
 
 // Serve answers the controller's requests from in on out until in ends or
@@ -489,17 +489,45 @@ func (a *agent) profiles(srv serverhost.Server, args serverArgs) ([]file, error)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dest)
 	paths, err := srv.Profiles(dest, args.Test)
+	files, rerr := readProfiles(paths, dest)
+	if !errors.Is(rerr, errProfilesKept) {
+		os.RemoveAll(dest)
+	}
+	return files, cmpErr(rerr, err)
+}
+
+// maxProfiles bounds the profiles of one server and test sent back, bytes:
+// base64 in one line of at most maxLine, less room for the rest. A Node
+// profile of a minute's load is a few MB (docs/profiles.md).
+const maxProfiles = maxLine/4*3 - 1<<20
+
+var errProfilesKept = errors.New("left on the server host")
+
+// readProfiles reads the profiles at paths, or, when they are more than
+// maxProfiles together, refuses with an error naming their folder dir
+// (kept: errProfilesKept).
+func readProfiles(paths []string, dir string) ([]file, error) {
+	var total int64
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		total += st.Size()
+	}
+	if total > maxProfiles {
+		return nil, fmt.Errorf("profiles of %.1f MB in all (%d files), over the %d MiB one answer carries: %w in %s", float64(total)/1e6, len(paths), maxProfiles>>20, errProfilesKept, dir)
+	}
 	var files []file
 	for _, p := range paths {
-		b, rerr := os.ReadFile(p)
-		if rerr != nil {
-			return files, rerr
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return files, err
 		}
 		files = append(files, file{Name: filepath.Base(p), Data: b})
 	}
-	return files, err
+	return files, nil
 }
 
 // db runs one of verification's database calls on a server's copy.
