@@ -607,8 +607,8 @@ func cmdline(pid int) (string, bool) {
 }
 
 // stop is the cleanup: it fails t for strays Clean has not reported, kills
-// everything in the namespace, waits for it to be gone and deletes the veth
-// pair and the namespace. sshd's log goes to t's output when t has failed.
+// them here and everything in the namespace, waits for that to be gone and
+// deletes the veth pair and the namespace. sshd's log goes to t's output when t has failed.
 func (h *Host) stop(t testing.TB) {
 	t.Helper()
 	if h.sshdDone != nil {
@@ -622,6 +622,13 @@ func (h *Host) stop(t testing.TB) {
 		t.Errorf("sshtest: %v", err)
 	} else if err := h.straysError(remote, local); err != nil {
 		t.Error(err)
+	}
+	// Clients here naming the host (reported now or by Clean) would
+	// outlive it: an ssh with no ServerAlive waits on TCP for hours.
+	if _, local, err := h.strays(); err == nil {
+		for _, p := range local {
+			_ = syscall.Kill(p.pid, syscall.SIGKILL) // ESRCH: gone since
+		}
 	}
 	if err := killAll(h.Namespace); err != nil {
 		t.Errorf("sshtest: %v", err)

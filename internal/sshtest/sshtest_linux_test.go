@@ -425,6 +425,44 @@ func TestSSHCleanupFailsOnStray(t *testing.T) {
 	assertGone(t, h, sleeper)
 }
 
+// TestSSHCleanupKillsClient: an ssh client left connected to the host, the
+// link down (so that it never hears of sshd's end), is reported by the
+// cleanup and killed, not left waiting on a deleted host.
+func TestSSHCleanupKillsClient(t *testing.T) {
+	t.Parallel()
+	r := newRecorder(t)
+	h := Start(r)
+	client := h.Command(context.Background(), "sleep", "302")
+	if err := client.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- client.Wait() }()
+	t.Cleanup(func() { client.Process.Kill() })
+	for deadline := time.Now().Add(10 * time.Second); !sessionUp(t, h, "sleep 302"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the session's sleep 302 never started")
+		}
+	}
+	if err := h.LinkDown(); err != nil {
+		t.Fatal(err)
+	}
+	r.cleanup()
+	local := fmt.Sprintf("sshtest: left running here, naming the host %s: pid %d (%s)", h.Namespace, client.Process.Pid, strings.Join(client.Args, " "))
+	if len(r.errs) != 1 || !strings.HasSuffix(r.errs[0], "\n"+local) {
+		t.Errorf("the cleanup reported %q; want the session in %s, then %q", r.errs, h.Namespace, local)
+	}
+	select {
+	case err := <-exited:
+		if fmt.Sprint(err) != "signal: killed" {
+			t.Errorf("the client ended with %v; want it killed", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the client still runs 10 s after the cleanup")
+	}
+	assertGone(t, h)
+}
+
 func TestSSHCleanupWhenClean(t *testing.T) {
 	t.Parallel()
 	r := newRecorder(t)
