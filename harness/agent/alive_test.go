@@ -31,10 +31,10 @@ func shorten(t *testing.T, beat, agentQuiet, controllerQuiet, stall, close time.
 	})
 }
 
-// standIn dials a stand-in agent, `sh -c`: it answers hello (announcing a
+// standInAgent dials a stand-in agent, `sh -c`: it answers hello (announcing a
 // heartbeat of beatMS, 0 for none, and pid 0, so nothing is reaped), then
 // runs then.
-func standIn(t *testing.T, beatMS int, then string) *Client {
+func standInAgent(t *testing.T, beatMS int, then string) *Client {
 	t.Helper()
 	hello := `{"id":1,"result":{"protocol":1,"os":"linux","arch":"amd64","heartbeat_ms":` + strconv.Itoa(beatMS) + `}}`
 	c, err := Dial(context.Background(), Transport{Argv: []string{"sh", "-c", "read -r hello; echo '" + hello + "'; " + then}, Name: "stand-in", Addr: "127.0.0.1"})
@@ -79,7 +79,7 @@ func assertKilled(t *testing.T, c *Client) {
 // transport is killed.
 func TestWriteStall(t *testing.T) {
 	shorten(t, 0, 0, 0, time.Second, 0)
-	c := standIn(t, 0, "exec sleep 600")
+	c := standInAgent(t, 0, "exec sleep 600")
 	err := within(t, 30*time.Second, "a 4 MB request to an agent that reads nothing", func() error {
 		return c.call(context.Background(), "sources", sourcesArgs{Name: "x", Tar: make([]byte, 4<<20)}, nil, nil)
 	})
@@ -96,7 +96,7 @@ func TestWriteStall(t *testing.T) {
 // with that cause. Both kill the transport.
 func TestCloseStalled(t *testing.T) {
 	shorten(t, 0, 0, 0, time.Second, time.Second)
-	c := standIn(t, 0, "exec sleep 600")
+	c := standInAgent(t, 0, "exec sleep 600")
 	writing := make(chan error, 1)
 	go func() {
 		writing <- c.call(context.Background(), "sources", sourcesArgs{Name: "x", Tar: make([]byte, 4<<20)}, nil, nil)
@@ -113,7 +113,7 @@ func TestCloseStalled(t *testing.T) {
 	}
 	assertKilled(t, c)
 
-	c = standIn(t, 0, "exec cat >/dev/null")
+	c = standInAgent(t, 0, "exec cat >/dev/null")
 	err := within(t, 30*time.Second, "Close of an agent that never answers", c.Close)
 	want := "server host gone: the agent on stand-in did not answer shutdown within 1s; the controller killed the connection"
 	if err == nil || err.Error() != want {
@@ -126,7 +126,7 @@ func TestCloseStalled(t *testing.T) {
 // line) fails the session with the cap named, instead of a scanner error
 // dropped and a wait on a transport that never ends.
 func TestLineCap(t *testing.T) {
-	c := standIn(t, 0, "read -r next; exec cat /dev/zero")
+	c := standInAgent(t, 0, "read -r next; exec cat /dev/zero")
 	err := within(t, time.Minute, "info from an agent writing an endless line", func() error {
 		_, err := c.Info(context.Background())
 		return err
@@ -159,7 +159,7 @@ func (zeros) Read(p []byte) (int, error) {
 // is passed over; a line that is not the protocol's after hello fails the
 // session, quoting it.
 func TestNotProtocolLine(t *testing.T) {
-	c := standIn(t, 0, "read -r next; echo 'Welcome to bench-srv'; exec sleep 600")
+	c := standInAgent(t, 0, "read -r next; echo 'Welcome to bench-srv'; exec sleep 600")
 	err := within(t, 30*time.Second, "info answered by a stray line", func() error {
 		_, err := c.Info(context.Background())
 		return err
@@ -183,7 +183,7 @@ func TestNotProtocolLine(t *testing.T) {
 // agentSilence; one that announced none is not held to it.
 func TestAgentSilence(t *testing.T) {
 	shorten(t, 0, time.Second, 0, 0, 0)
-	c := standIn(t, 100, "exec sleep 600")
+	c := standInAgent(t, 100, "exec sleep 600")
 	err := within(t, 30*time.Second, "info from a silent agent", func() error {
 		_, err := c.Info(context.Background())
 		return err
@@ -194,7 +194,7 @@ func TestAgentSilence(t *testing.T) {
 	}
 	assertKilled(t, c)
 
-	c = standIn(t, 0, "exec sleep 600")
+	c = standInAgent(t, 0, "exec sleep 600")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if _, err := c.Info(ctx); !errors.Is(err, context.DeadlineExceeded) {
