@@ -111,6 +111,15 @@ func LoadMachines(path string, o *Options) error {
 // minutes.
 const connectTimeout = 10
 
+// ServerAliveInterval and ServerAliveCountMax for ssh unless the ssh command
+// (the ssh option, or $TFBENCH_SSH) sets them: ssh ends 30 to 40 s after the
+// host last answered, not after TCP's 2 hours. They win over ~/.ssh/config,
+// as every -o does.
+const (
+	serverAliveInterval = 10
+	serverAliveCountMax = 3
+)
+
 // Connect reaches the agent o names and says hello: over ssh, after
 // putting this tfbench there when needed (sshBootstrap); or through
 // ServerCmd as given.
@@ -149,8 +158,11 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 		ssh = []string{"ssh"}
 	}
 	// After the user's own options (ssh keeps the first value of each): no
-	// prompts, a bound on connecting, no chatter on stderr.
-	ssh = append(ssh, "-o", "BatchMode=yes", "-o", "ConnectTimeout="+strconv.Itoa(connectTimeout), "-o", "LogLevel=ERROR")
+	// prompts, a bound on connecting and on a host that stops answering, no
+	// chatter on stderr.
+	ssh = append(ssh, "-o", "BatchMode=yes", "-o", "ConnectTimeout="+strconv.Itoa(connectTimeout),
+		"-o", "ServerAliveInterval="+strconv.Itoa(serverAliveInterval), "-o", "ServerAliveCountMax="+strconv.Itoa(serverAliveCountMax),
+		"-o", "LogLevel=ERROR")
 	if port != "" {
 		ssh = append(ssh, "-p", port)
 	}
