@@ -431,6 +431,10 @@ func TestNightlyTasks(t *testing.T) {
 	if f.Suite.Rounds != 5 || len(f.Samples) != 10 || f.Shard != "1/1" {
 		t.Fatalf("job results: %d rounds, %d samples, shard %q (want 5 rounds of node-http and go-stdlib, shard 1/1)", f.Suite.Rounds, len(f.Samples), f.Shard)
 	}
+	// The job records the checkout's commit (results.Source), as git saw it.
+	if want, ok := checkoutSource(root); ok && (f.Source == nil || *f.Source != want) {
+		t.Errorf("job results record source %+v, want %+v", f.Source, want)
+	}
 	// Without SSR results final renders the rest and says so.
 	if out, code := task("nightly:final", filepath.Join(t.TempDir(), "none.json")); code != 0 || !strings.Contains(out, "no SSR job results in "+nightly+"/ssr-jobs: the site has no ssr/") {
 		t.Errorf("nightly:final without SSR jobs: exit %d\n%s", code, out)
@@ -512,6 +516,20 @@ func TestNightlyTasks(t *testing.T) {
 	if left := processesUnder(work); len(left) > 0 {
 		t.Errorf("processes left: %v", left)
 	}
+}
+
+// checkoutSource is git's view of the checkout at dir as results.Source,
+// and whether git could read it (false outside a checkout or without git).
+func checkoutSource(dir string) (results.Source, bool) {
+	head, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return results.Source{}, false
+	}
+	status, err := exec.Command("git", "-C", dir, "status", "--porcelain").Output()
+	if err != nil {
+		return results.Source{}, false
+	}
+	return results.Source{Commit: strings.TrimSpace(string(head)), Dirty: len(bytes.TrimSpace(status)) > 0}, true
 }
 
 // nightlyResults writes a results file of 5 rounds of json at one level
