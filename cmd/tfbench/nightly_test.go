@@ -459,6 +459,7 @@ func TestNightlyTasks(t *testing.T) {
 	// A baseline in which node-http ran ten times as fast (so its per-round ratios to go-stdlib stay apart even when the machine is busy and rounds scatter): its ratio to
 	// go-stdlib halved since.
 	faster := *f
+	faster.Source = nil // no baseline commit: the A/B half is TestNightlyABGate's
 	faster.Samples = slices.Clone(f.Samples)
 	for i := range faster.Samples {
 		if faster.Samples[i].Framework == "node-http" {
@@ -468,6 +469,9 @@ func TestNightlyTasks(t *testing.T) {
 	baseline := filepath.Join(t.TempDir(), "baseline.json")
 	if err := results.Write(baseline, &faster); err != nil {
 		t.Fatal(err)
+	}
+	if out, code := task("nightly:ab", baseline); code != 0 || !strings.Contains(out, "nightly:ab: no baseline commit: "+baseline+" records none") {
+		t.Fatalf("nightly:ab against a baseline without source: exit %d\n%s", code, out)
 	}
 	if out, code := task("nightly:final", baseline); code != 0 {
 		t.Fatalf("nightly:final exit %d (a regression must still publish):\n%s", code, out)
@@ -498,7 +502,17 @@ func TestNightlyTasks(t *testing.T) {
 	}
 
 	// The run against itself, and no baseline: nothing slower.
-	same := filepath.Join(nightly, "merged.json")
+	self, err := results.ReadSet(filepath.Join(nightly, "merged.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range self.Runs {
+		r.File.Source = nil
+	}
+	same := filepath.Join(t.TempDir(), "same.json")
+	if err := results.WriteSet(same, self); err != nil {
+		t.Fatal(err)
+	}
 	if out, code := task("nightly:final", same); code != 0 {
 		t.Fatalf("nightly:final against itself: exit %d\n%s", code, out)
 	}
@@ -646,7 +660,7 @@ func TestNightlyGateRefusals(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("go", "tool", "task", name)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "FRAMEWORKS="+frameworks, "NIGHTLY="+nightly, "BASELINE="+stale, "SSR_BASELINE="+stale, "NO_COLOR=1")
+		cmd.Env = append(os.Environ(), "FRAMEWORKS="+frameworks, "NIGHTLY="+nightly, "BASELINE="+stale, "SSR_BASELINE="+stale, "SHARD=1/1", "NO_COLOR=1")
 		out, err := cmd.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -657,6 +671,10 @@ func TestNightlyGateRefusals(t *testing.T) {
 		return string(out), code
 	}
 	refusal := "tfbench compare: results do not compare: " + stale + ": method version " + strconv.Itoa(results.MethodVersion-1) + ", "
+	// No baseline commit (the stale baseline records no source): nightly:ab says so for the gate.
+	if out, code := task("nightly:ab", "node-http"); code != 0 {
+		t.Fatalf("nightly:ab without a baseline commit: exit %d\n%s", code, out)
+	}
 	if out, code := task("nightly:final", "node-http"); code != 0 {
 		t.Fatalf("nightly:final against a stale baseline: exit %d (the site must still be published)\n%s", code, out)
 	}
@@ -756,5 +774,128 @@ func TestCIWorkflow(t *testing.T) {
 	}
 	if len(runs["nightly.yml"]) == 0 {
 		t.Error("nightly.yml has no run steps: the workflow was not read")
+	}
+}
+
+// nightlyTask runs go-task's task name in the repository root with env
+// added (NO_COLOR=1 too) and returns its combined output and exit status.
+func nightlyTask(t *testing.T, name string, env ...string) (string, int) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "tool", "task", name)
+	cmd.Dir = root
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("task %s: %v", name, err)
+	}
+	return string(out), code
+}
+
+// TestNightlyABGate runs nightly:ab and nightly:ab-gate through go-task on
+// hand-made shard outputs for 2 shards (SHARD=1/2). With a baseline that
+// records a clean commit every shard's result is required: a missing one
+// is named, a slower one fails, both present pass with their tables in
+// all.md, and a shard that said "no baseline commit" fails. Without a
+// baseline commit (no file, or a file without source) nightly:ab writes
+// shard-I-of-N.none and exits 0, and the gate passes only when every shard
+// has one. A baseline from a dirty tree fails both with the reason.
+func TestNightlyABGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tfbench through go-task")
+	}
+	const commit = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"
+	dir := t.TempDir()
+	baseline := func(name string, src *results.Source) string {
+		path := filepath.Join(dir, name)
+		f := nightlyResults(t, path, results.MethodVersion, "node-http")
+		f.Source = src
+		if err := results.Write(path, f); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	clean, dirty, nosrc := baseline("clean.json", &results.Source{Commit: commit}), baseline("dirty.json", &results.Source{Commit: commit, Dirty: true}), baseline("nosrc.json", nil)
+	missing := filepath.Join(dir, "missing.json")
+	nightly := t.TempDir()
+	ab := filepath.Join(nightly, "ab-jobs")
+	write := func(name, content string) {
+		t.Helper()
+		os.MkdirAll(filepath.Dir(filepath.Join(ab, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(ab, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gate := func(base string, env ...string) (string, int) {
+		t.Helper()
+		return nightlyTask(t, "nightly:ab-gate", append([]string{"NIGHTLY=" + nightly, "BASELINE=" + base, "SHARD=1/2"}, env...)...)
+	}
+	read := func(name string) string {
+		data, _ := os.ReadFile(filepath.Join(ab, name))
+		return string(data)
+	}
+
+	// A baseline commit: shard 2's result lost.
+	write("shard-1-of-2/exit", "0\n")
+	write("shard-1-of-2.md", "# shard 1\n")
+	out, code := gate(clean)
+	if want := "nightly:ab-gate: shard 2/2: no A/B result against baseline commit " + commit + " (no " + ab + "/shard-2-of-2/exit: its job failed, timed out or was cancelled before nightly:ab finished, or its upload was lost)\n"; code == 0 || !strings.Contains(out, want) || strings.Contains(out, "shard 1/2") {
+		t.Errorf("shard 2's result missing: exit %d, want a failure saying\n%s\n%s", code, want, out)
+	}
+	write("shard-2-of-2/exit", "0\n")
+	write("shard-2-of-2.md", "# shard 2\n")
+	if out, code := gate(clean); code != 0 || read("all.md") != "# shard 1\n# shard 2\n" {
+		t.Errorf("both shards' results, none slower: exit %d, all.md %q\n%s", code, read("all.md"), out)
+	}
+	write("shard-2-of-2/exit", "1\n")
+	if out, code := gate(clean); code == 0 || !strings.Contains(out, "nightly:ab-gate: shard 2/2: check status 1 (1: slower past fail_slower_than, 2: no verdict)\n") {
+		t.Errorf("shard 2 slower: exit %d\n%s", code, out)
+	}
+
+	// No baseline commit: nightly:ab says so in shard-I-of-N.none, exit 0.
+	for _, c := range []struct{ base, why string }{
+		{missing, "no baseline commit: " + missing + " does not exist (BASE_REF unset)\n"},
+		{nosrc, "no baseline commit: " + nosrc + " records none (measured outside a git checkout, or by a tfbench before results recorded their source; BASE_REF unset)\n"},
+	} {
+		os.RemoveAll(ab)
+		out, code := nightlyTask(t, "nightly:ab", "NIGHTLY="+nightly, "BASELINE="+c.base, "SHARD=1/2")
+		if code != 0 || read("shard-1-of-2.none") != c.why || !strings.Contains(out, "nightly:ab: "+strings.TrimSuffix(c.why, "\n")+": nothing A/B'd, said in ") {
+			t.Errorf("nightly:ab against %s: exit %d, shard-1-of-2.none %q, want %q\n%s", filepath.Base(c.base), code, read("shard-1-of-2.none"), c.why, out)
+		}
+		out, code = gate(c.base)
+		if want := "nightly:ab-gate: shard 2/2: no A/B result (" + strings.TrimSuffix(c.why, "\n") + ", but no " + ab + "/shard-2-of-2.none either"; code == 0 || !strings.Contains(out, want) {
+			t.Errorf("gate against %s with shard 2 lost: exit %d, want %q\n%s", filepath.Base(c.base), code, want, out)
+		}
+		if out, code := nightlyTask(t, "nightly:ab", "NIGHTLY="+nightly, "BASELINE="+c.base, "SHARD=2/2"); code != 0 {
+			t.Errorf("nightly:ab shard 2 against %s: exit %d\n%s", filepath.Base(c.base), code, out)
+		}
+		out, code = gate(c.base)
+		if code != 0 || !strings.Contains(out, "nightly:ab-gate: shard 1/2: "+c.why) || !strings.Contains(out, "nightly:ab-gate: shard 2/2: "+c.why) {
+			t.Errorf("gate against %s, both shards without a baseline commit: exit %d\n%s", filepath.Base(c.base), code, out)
+		}
+	}
+	// Shards that said "no baseline commit" against a baseline that has one.
+	out, code = gate(clean)
+	if want := "nightly:ab-gate: shard 1/2 said \"no baseline commit: " + nosrc; code == 0 || !strings.Contains(out, want) || !strings.Contains(out, "\", but the baseline commit is "+commit+"\n") {
+		t.Errorf("no-baseline markers against a baseline commit: exit %d, want %q\n%s", code, want, out)
+	}
+	if out, code := gate(missing, "BASE_REF=v1.2"); code == 0 || !strings.Contains(out, "but the baseline commit is v1.2\n") {
+		t.Errorf("no-baseline markers with BASE_REF: exit %d\n%s", code, out)
+	}
+
+	// A baseline from a dirty tree: both refuse it, nightly:ab writes nothing.
+	os.RemoveAll(ab)
+	refusal := "baseline-commit: " + dirty + " was measured from a dirty tree at " + commit + " (uncommitted or untracked files): its figures belong to no commit, so there is nothing to build its side at; take the baseline from a nightly of a clean checkout (docs/ci.md, Setting or refreshing a baseline)\n"
+	if out, code := nightlyTask(t, "nightly:ab", "NIGHTLY="+nightly, "BASELINE="+dirty, "SHARD=1/2"); code == 0 || !strings.Contains(out, refusal) || read("shard-1-of-2.none") != "" {
+		t.Errorf("nightly:ab against a dirty baseline: exit %d, want a failure saying\n%s\n%s", code, refusal, out)
+	}
+	if out, code := gate(dirty); code == 0 || !strings.Contains(out, refusal) {
+		t.Errorf("nightly:ab-gate against a dirty baseline: exit %d\n%s", code, out)
 	}
 }
