@@ -899,3 +899,35 @@ func TestNightlyABGate(t *testing.T) {
 		t.Errorf("nightly:ab-gate against a dirty baseline: exit %d\n%s", code, out)
 	}
 }
+
+// TestNightlyFinalStops: nightly:final's multi-line commands stop at the
+// first failing command. An SSR compare page that fails (a baseline that is
+// not JSON: compare exits 2) fails the task and the site's index does not
+// link ssr/; a shard table that cannot be read (a folder) fails it before
+// ab.md is linked.
+func TestNightlyFinalStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tfbench through go-task")
+	}
+	nightly := t.TempDir()
+	for _, half := range []string{"jobs", "ssr-jobs"} {
+		os.MkdirAll(filepath.Join(nightly, half), 0o755)
+		nightlyResults(t, filepath.Join(nightly, half, "shard-1-of-1.json"), results.MethodVersion, "node-http")
+	}
+	bad := filepath.Join(t.TempDir(), "ssr-baseline.json")
+	os.WriteFile(bad, []byte("not JSON\n"), 0o644)
+	none := filepath.Join(t.TempDir(), "none.json")
+	index := func() string {
+		data, _ := os.ReadFile(filepath.Join(nightly, "site", "index.md"))
+		return string(data)
+	}
+	out, code := nightlyTask(t, "nightly:final", "NIGHTLY="+nightly, "BASELINE="+none, "SSR_BASELINE="+bad)
+	if code == 0 || !strings.Contains(out, bad) || strings.Contains(index(), "ssr/") {
+		t.Errorf("nightly:final with an SSR baseline that is not JSON: exit %d, want a failure naming it and an index without ssr/\n%s\nindex:\n%s", code, out, index())
+	}
+	os.MkdirAll(filepath.Join(nightly, "ab-jobs", "shard-1-of-1.md"), 0o755)
+	out, code = nightlyTask(t, "nightly:final", "NIGHTLY="+nightly, "BASELINE="+none, "SSR_BASELINE="+none)
+	if code == 0 || !strings.Contains(out, "shard-1-of-1.md: Is a directory") || strings.Contains(index(), "ab.md") || !strings.Contains(index(), "ssr/index.md") {
+		t.Errorf("nightly:final with a shard table it cannot read: exit %d, want a failure and an index with ssr/ but not ab.md\n%s\nindex:\n%s", code, out, index())
+	}
+}
