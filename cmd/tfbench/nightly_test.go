@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -709,7 +710,8 @@ func TestNightlyGateRefusals(t *testing.T) {
 // runs .ci/run on push and pull_request and go tool task test:race; every
 // `go tool task NAME` in a run step names a task of Taskfile.yml; every
 // action or reusable workflow a job uses is pinned to a full commit SHA
-// (40 hex digits; a local ./path needs none).
+// (40 hex digits; a local ./path needs none); every upload runs under
+// always().
 func TestCIWorkflow(t *testing.T) {
 	var tf taskfile
 	readYAML(t, "../../Taskfile.yml", &tf)
@@ -720,6 +722,7 @@ func TestCIWorkflow(t *testing.T) {
 	type step struct {
 		Uses string `yaml:"uses"`
 		Run  string `yaml:"run"`
+		If   string `yaml:"if"`
 	}
 	type file struct {
 		On   map[string]any `yaml:"on"`
@@ -742,6 +745,10 @@ func TestCIWorkflow(t *testing.T) {
 			uses := []string{job.Uses}
 			for _, st := range job.Steps {
 				uses = append(uses, st.Uses)
+				// A job past its timeout-minutes is cancelled: !cancelled() skips the upload, always() runs it.
+				if strings.HasPrefix(st.Uses, "actions/upload-artifact@") && strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(st.If, "${{"), "}}")) != "always()" {
+					t.Errorf("%s: job %s uploads under if: %q; want always(), so that a timed-out or cancelled job keeps what it made", name, jname, st.If)
+				}
 				if st.Run == "" {
 					continue
 				}
@@ -929,5 +936,144 @@ func TestNightlyFinalStops(t *testing.T) {
 	out, code = nightlyTask(t, "nightly:final", "NIGHTLY="+nightly, "BASELINE="+none, "SSR_BASELINE="+none)
 	if code == 0 || !strings.Contains(out, "shard-1-of-1.md: Is a directory") || strings.Contains(index(), "ab.md") || !strings.Contains(index(), "ssr/index.md") {
 		t.Errorf("nightly:final with a shard table it cannot read: exit %d, want a failure and an index with ssr/ but not ab.md\n%s\nindex:\n%s", code, out, index())
+	}
+}
+
+// jobSetup is what a CI job's timeout-minutes must leave beyond its Go
+// tests' timeouts: checkout, Go and the caches, module downloads (V8
+// too), g++ and openssh-server, lint (go vet on four platforms) and builds.
+const jobSetup = 15 * time.Minute
+
+// goTestRE finds a go test command line; timeoutRE its -timeout flag.
+var (
+	goTestRE  = regexp.MustCompile(`\bgo test\b[^\n;&|]*`)
+	timeoutRE = regexp.MustCompile(`(?:^|\s)-{1,2}timeout[= ](\S+)`)
+	ciTaskRE  = regexp.MustCompile(`\bgo tool task ([a-z][a-z0-9:_-]*)`)
+	ciFileRE  = regexp.MustCompile(`(?:^|\s)(\.ci/[a-z0-9-]+)\b`)
+)
+
+// goTestBudget is the sum of the -timeout of every go test command that
+// text runs (10m, go test's default, without one), following `go tool
+// task NAME` into Taskfile.yml's task (its cmds, and the tasks those call
+// by `task:` or `go tool task`) and `.ci/NAME` into the script, one level
+// of shell at a time; it lists where each came from in trail.
+func goTestBudget(t *testing.T, text string, tasks map[string]any, trail *[]string, depth int) time.Duration {
+	t.Helper()
+	if depth > 8 {
+		t.Fatalf("go tool task calls nest deeper than 8: %v", *trail)
+	}
+	var sum time.Duration
+	for _, line := range strings.Split(text, "\n") {
+		if i := strings.Index(line, "#"); i >= 0 && (i == 0 || line[i-1] == ' ') {
+			line = line[:i] // a comment
+		}
+		for _, m := range goTestRE.FindAllString(line, -1) {
+			d := 10 * time.Minute
+			if tm := timeoutRE.FindStringSubmatch(m); tm != nil {
+				var err error
+				if d, err = time.ParseDuration(tm[1]); err != nil {
+					t.Errorf("%s: -timeout %q: %v", m, tm[1], err)
+				}
+			}
+			*trail = append(*trail, fmt.Sprintf("%s: %s", d, strings.TrimSpace(m)))
+			sum += d
+		}
+		for _, m := range ciTaskRE.FindAllStringSubmatch(line, -1) {
+			sum += taskBudget(t, m[1], tasks, trail, depth+1)
+		}
+		for _, m := range ciFileRE.FindAllStringSubmatch(line, -1) {
+			if slices.Contains(*trail, "file "+m[1]) {
+				continue // a script naming itself (its usage line)
+			}
+			*trail = append(*trail, "file "+m[1])
+			data, err := os.ReadFile("../../" + m[1])
+			if err != nil {
+				t.Errorf("a CI step runs %s: %v", m[1], err)
+				continue
+			}
+			sum += goTestBudget(t, string(data), tasks, trail, depth+1)
+		}
+	}
+	return sum
+}
+
+// taskBudget is goTestBudget of task name's commands (strings, `cmd:` and
+// `defer:` entries, and the tasks `task:` entries call).
+func taskBudget(t *testing.T, name string, tasks map[string]any, trail *[]string, depth int) time.Duration {
+	t.Helper()
+	task, ok := tasks[name].(map[string]any)
+	if !ok {
+		t.Errorf("task %s is not in Taskfile.yml", name)
+		return 0
+	}
+	var sum time.Duration
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			sum += goTestBudget(t, v, tasks, trail, depth)
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			if sub, ok := v["task"].(string); ok {
+				sum += taskBudget(t, sub, tasks, trail, depth+1)
+			}
+			for _, k := range []string{"cmd", "cmds", "defer"} {
+				walk(v[k])
+			}
+		}
+	}
+	walk(task["cmds"])
+	return sum
+}
+
+// TestCIWorkflowTimeouts: every job of every workflow gives its Go tests
+// the time their -timeout flags allow, so that a hung test ends with Go's
+// own report (the goroutines, the test's name) and the job's always()
+// steps still run, not with the runner killing the job: timeout-minutes is
+// at least the sum of the -timeout of every go test the job runs (through
+// its tasks and .ci/ scripts; 10m for one without the flag) plus jobSetup,
+// when it runs any.
+func TestCIWorkflowTimeouts(t *testing.T) {
+	var tf struct {
+		Tasks map[string]any `yaml:"tasks"`
+	}
+	readYAML(t, "../../Taskfile.yml", &tf)
+	paths, _ := filepath.Glob("../../.github/workflows/*.yml")
+	budgets := map[string]time.Duration{}
+	for _, path := range paths {
+		var wf struct {
+			Jobs map[string]struct {
+				Timeout int `yaml:"timeout-minutes"`
+				Steps   []struct {
+					Run string `yaml:"run"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		readYAML(t, path, &wf)
+		for name, job := range wf.Jobs {
+			var trail []string
+			var sum time.Duration
+			for _, st := range job.Steps {
+				sum += goTestBudget(t, st.Run, tf.Tasks, &trail, 0)
+			}
+			id := filepath.Base(path) + " job " + name
+			budgets[id] = sum
+			if job.Timeout == 0 {
+				t.Errorf("%s has no timeout-minutes (GitHub's default is 6 hours)", id)
+				continue
+			}
+			if need := sum + jobSetup; sum > 0 && time.Duration(job.Timeout)*time.Minute < need {
+				t.Errorf("%s: timeout-minutes %d, below its Go tests' timeouts (%s) and %s of setup: want at least %.0f\n\t%s",
+					id, job.Timeout, sum, jobSetup, need.Minutes(), strings.Join(trail, "\n\t"))
+			}
+		}
+	}
+	// The pattern must find what the jobs are known to run: the README's
+	// test command and the race detector.
+	if budgets["ci.yml job test"] < 120*time.Minute || budgets["ci.yml job race"] < 75*time.Minute {
+		t.Errorf("Go test budgets %v: the test job runs go tool task test (45m, 45m, 30m and more), the race job test:race (45m and 30m)", budgets)
 	}
 }
