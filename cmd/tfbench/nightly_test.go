@@ -266,7 +266,7 @@ func TestPublishPages(t *testing.T) {
 		return string(out)
 	}
 	out := publish("2026-11-29")
-	if !strings.Contains(out, "committed nightly/2026-11-29 and nightly/latest to gh-pages") || !strings.Contains(out, "pushed gh-pages to origin") {
+	if !strings.Contains(out, "publish-pages: origin has no gh-pages branch\n") || !strings.Contains(out, "committed nightly/2026-11-29 and nightly/latest to gh-pages") || !strings.Contains(out, "pushed gh-pages to origin") {
 		t.Errorf("first publish said %q", out)
 	}
 	os.WriteFile(filepath.Join(site, "index.md"), []byte("# run 2\n"), 0o644)
@@ -305,6 +305,25 @@ func TestPublishPages(t *testing.T) {
 	}
 	if got := git(clone, "rev-parse", "--abbrev-ref", "HEAD"); got != "main\n" {
 		t.Errorf("the clone's checkout moved to %q", got)
+	}
+
+	// A remote that cannot be read is an error, not "no gh-pages branch":
+	// nothing is committed or pushed (an orphan would start the site over).
+	git(clone, "remote", "set-url", "origin", filepath.Join(dir, "gone.git"))
+	before := git(origin, "rev-parse", "gh-pages")
+	git(clone, "branch", "-D", "gh-pages")
+	cmd := exec.Command(script, site)
+	cmd.Dir = clone
+	cmd.Env = append(os.Environ(), "PUSH=1", "STAMP=2026-12-02")
+	failed, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(failed), "publish-pages: cannot list origin's branches (git ls-remote exit status 128): not publishing, so that gh-pages is not started over\n") {
+		t.Errorf("publishing through a remote that cannot be read: %v\n%s", err, failed)
+	}
+	if out, err := exec.Command("git", "-C", clone, "rev-parse", "-q", "--verify", "refs/heads/gh-pages").CombinedOutput(); err == nil {
+		t.Errorf("a failed publish made a local gh-pages: %s", out)
+	}
+	if after := git(origin, "rev-parse", "gh-pages"); after != before {
+		t.Errorf("a failed publish moved origin's gh-pages from %s to %s", before, after)
 	}
 }
 
