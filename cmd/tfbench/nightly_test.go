@@ -744,7 +744,10 @@ func TestCIWorkflow(t *testing.T) {
 		If   string `yaml:"if"`
 	}
 	type file struct {
-		On   map[string]any `yaml:"on"`
+		On          map[string]any `yaml:"on"`
+		Concurrency struct {
+			CancelInProgress string `yaml:"cancel-in-progress"`
+		} `yaml:"concurrency"`
 		Jobs map[string]struct {
 			Uses  string `yaml:"uses"`
 			Steps []step `yaml:"steps"`
@@ -791,6 +794,20 @@ func TestCIWorkflow(t *testing.T) {
 			if _, ok := wf.On[ev]; !ok {
 				t.Errorf("ci.yml does not run on %s", ev)
 			}
+		}
+		// A push to main never cancels main's previous run.
+		if got := wf.Concurrency.CancelInProgress; got != "${{ github.ref != 'refs/heads/main' }}" {
+			t.Errorf("ci.yml's cancel-in-progress is %q; want ${{ github.ref != 'refs/heads/main' }}", got)
+		}
+		// The fuzz crashers .ci/run's fuzzing leaves are uploaded, also after a failure.
+		var crashers []string
+		for _, st := range wf.Jobs["test"].Steps {
+			if strings.HasPrefix(st.Run, ".ci/fuzz-crashers ") || (strings.HasPrefix(st.Uses, "actions/upload-artifact@") && len(crashers) == 1) {
+				crashers = append(crashers, st.Uses+st.Run+" if "+st.If)
+			}
+		}
+		if len(crashers) != 2 || !strings.HasSuffix(crashers[0], " if always()") {
+			t.Errorf("ci.yml's job test: fuzz crasher steps %q; want .ci/fuzz-crashers then its upload, under always()", crashers)
 		}
 	}
 	for _, want := range []string{".ci/run", "go tool task test:race"} {
@@ -1094,5 +1111,75 @@ func TestCIWorkflowTimeouts(t *testing.T) {
 	// test command and the race detector.
 	if budgets["ci.yml job test"] < 120*time.Minute || budgets["ci.yml job race"] < 75*time.Minute {
 		t.Errorf("Go test budgets %v: the test job runs go tool task test (45m, 45m, 30m and more), the race job test:race (45m and 30m)", budgets)
+	}
+}
+
+// TestCIWorkflowFuzzCrashers runs .ci/fuzz-crashers (ci.yml's test job,
+// after .ci/run) in a scratch repository: an untracked input under a
+// package's testdata/fuzz/FuzzX/ is copied to OUT under its path and
+// named; a committed seed, an ignored file and other untracked files are
+// not; without new inputs OUT stays empty.
+func TestCIWorkflowFuzzCrashers(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	script, err := filepath.Abs("../../.ci/fuzz-crashers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, out := t.TempDir(), filepath.Join(t.TempDir(), "crashers")
+	write := func(name string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(repo, name)), 0o755)
+		os.WriteFile(filepath.Join(repo, name), []byte("go test fuzz v1\n[]byte(\""+name+"\")\n"), 0o644)
+	}
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, b)
+		}
+	}
+	gitRun("init", "-q")
+	write("harness/load/testdata/fuzz/FuzzParseResponse/seed1")
+	write(".gitignore")
+	os.WriteFile(filepath.Join(repo, ".gitignore"), []byte(".tfbench/\n"), 0o644)
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "seeds")
+	collect := func() string {
+		t.Helper()
+		cmd := exec.Command(script, out)
+		cmd.Dir = repo
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fuzz-crashers: %v\n%s", err, b)
+		}
+		return string(b)
+	}
+	write("notes.txt")
+	write(".tfbench/testdata/fuzz/FuzzX/ignored")
+	if got := collect(); got != "fuzz-crashers: 0 new failing input(s) in "+out+"\n" {
+		t.Errorf("without new inputs it said %q", got)
+	}
+	write("harness/load/testdata/fuzz/FuzzParseResponse/771e938e4458e983")
+	write("harness/suite/testdata/fuzz/FuzzParseSuite/0a1b2c3d4e5f6a7b")
+	want := "fuzz-crashers: harness/load/testdata/fuzz/FuzzParseResponse/771e938e4458e983\nfuzz-crashers: harness/suite/testdata/fuzz/FuzzParseSuite/0a1b2c3d4e5f6a7b\nfuzz-crashers: 2 new failing input(s) in " + out + "\n"
+	if got := collect(); got != want {
+		t.Errorf("fuzz-crashers said\n%s\nwant\n%s", got, want)
+	}
+	var files []string
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(out, p)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if want := []string{"harness/load/testdata/fuzz/FuzzParseResponse/771e938e4458e983", "harness/suite/testdata/fuzz/FuzzParseSuite/0a1b2c3d4e5f6a7b"}; !slices.Equal(files, want) {
+		t.Errorf("OUT holds %v, want %v", files, want)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "harness/load/testdata/fuzz/FuzzParseResponse/771e938e4458e983")); !strings.Contains(string(data), "771e938e4458e983") {
+		t.Errorf("the copy holds %q", data)
 	}
 }
