@@ -26,10 +26,16 @@ import (
 
 // workflow is the part of .github/workflows/nightly.yml the test reads.
 type workflow struct {
-	On   map[string]any `yaml:"on"`
+	On          map[string]any    `yaml:"on"`
+	Env         map[string]string `yaml:"env"`
+	Concurrency struct {
+		Group            string `yaml:"group"`
+		CancelInProgress string `yaml:"cancel-in-progress"`
+	} `yaml:"concurrency"`
 	Jobs map[string]struct {
-		RunsOn   string `yaml:"runs-on"`
-		Name     string `yaml:"name"`
+		RunsOn   string            `yaml:"runs-on"`
+		Name     string            `yaml:"name"`
+		Env      map[string]string `yaml:"env"`
 		Strategy struct {
 			Matrix struct {
 				Shard []int `yaml:"shard"`
@@ -163,6 +169,20 @@ func TestNightlyWorkflow(t *testing.T) {
 
 	if got := wf.Jobs["macos"].RunsOn; got != "macos-latest" {
 		t.Errorf("job macos runs on %q, want macos-latest (issue 17)", got)
+	}
+	// The runner label results record is each job's own.
+	if v, ok := wf.Env["TFBENCH_RUNNER"]; ok {
+		t.Errorf("nightly.yml sets TFBENCH_RUNNER=%s for every job; set it per job to its runs-on", v)
+	}
+	for name, job := range wf.Jobs {
+		if got := job.Env["TFBENCH_RUNNER"]; got != job.RunsOn {
+			t.Errorf("job %s runs on %s with TFBENCH_RUNNER=%q; want its runs-on", name, job.RunsOn, got)
+		}
+	}
+	// One queue per branch, never cancelled: a run by hand on a branch
+	// cannot take the place of a night's.
+	if !strings.Contains(wf.Concurrency.Group, "${{ github.ref }}") || wf.Concurrency.CancelInProgress != "false" {
+		t.Errorf("nightly.yml's concurrency is group %q, cancel-in-progress %q; want a group per ref (${{ github.ref }}) and false", wf.Concurrency.Group, wf.Concurrency.CancelInProgress)
 	}
 
 	runRE := regexp.MustCompile(`^go tool task ([a-z:-]+)$`)
