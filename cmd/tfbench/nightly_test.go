@@ -1203,3 +1203,71 @@ func TestCIWorkflowFuzzCrashers(t *testing.T) {
 		t.Errorf("the copy holds %q", data)
 	}
 }
+
+// TestCIWorkflowSSH: the SSH tests run somewhere in CI. ci.yml has a job
+// that installs openssh-server through sudo (.ci/install-sshd) and runs go
+// tool task test:ssh through sudo with the runner's PATH, HOME and Go
+// caches and REQUIRE_SSH=1; test:ssh runs ./internal/sshtest and the SSH
+// tests of ./cmd/tfbench; .ci/run installs sshd and runs .ci/test-nonroot
+// when root. Then test:ssh runs with a PATH that lacks ip(8): every
+// fixture skips, and with REQUIRE_SSH=1 the task fails saying so.
+func TestCIWorkflowSSH(t *testing.T) {
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	readYAML(t, "../../.github/workflows/ci.yml", &wf)
+	var install, run bool
+	for _, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			install = install || strings.Contains(st.Run, "sudo .ci/install-sshd")
+			if strings.Contains(st.Run, "sudo ") && strings.Contains(st.Run, "go tool task test:ssh") {
+				run = true
+				for _, want := range []string{`"PATH=$PATH"`, `"HOME=$HOME"`, `"GOCACHE=$(go env GOCACHE)"`, `"GOMODCACHE=$(go env GOMODCACHE)"`, "REQUIRE_SSH=1"} {
+					if !strings.Contains(st.Run, want) {
+						t.Errorf("ci.yml runs test:ssh through sudo without %s:\n%s", want, st.Run)
+					}
+				}
+			}
+		}
+	}
+	if !install || !run {
+		t.Errorf("ci.yml: a step runs sudo .ci/install-sshd: %v; one runs go tool task test:ssh through sudo: %v; want both", install, run)
+	}
+	var tf taskfile
+	readYAML(t, "../../Taskfile.yml", &tf)
+	cmds := fmt.Sprint(tf.Tasks["test:ssh"].Cmds)
+	for _, want := range []string{"./internal/sshtest", "-run 'SSH' ./cmd/tfbench ./harness/agent"} {
+		if !strings.Contains(cmds, want) {
+			t.Errorf("test:ssh does not run %s:\n%s", want, cmds)
+		}
+	}
+	script, _ := os.ReadFile("../../.ci/run")
+	for _, want := range []string{"  .ci/install-sshd\n", "  .ci/test-nonroot\n"} {
+		if !strings.Contains(string(script), want) {
+			t.Errorf(".ci/run does not run %q", strings.TrimSpace(want))
+		}
+	}
+
+	if testing.Short() {
+		t.Skip("runs go tool task test:ssh")
+	}
+	// A PATH of go and the shell tools the task (and Taskfile.yml's vars) use, without ip(8).
+	bin := t.TempDir()
+	for _, tool := range []string{"go", "mktemp", "tee", "grep", "rm", "cat", "seq"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Skipf("no %s: %v", tool, err)
+		}
+		if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := nightlyTask(t, "test:ssh", "PATH="+bin, "REQUIRE_SSH=1")
+	if code == 0 || !strings.Contains(out, "--- SKIP: TestRemoteSSH") || !strings.Contains(out, "test:ssh: REQUIRE_SSH=1, and the tests above skipped (their reasons are in the log above)\n") {
+		t.Errorf("test:ssh REQUIRE_SSH=1 where the fixture skips: exit %d, want a failure naming the skipped tests\n%s", code, out)
+	}
+}
