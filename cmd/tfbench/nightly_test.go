@@ -1204,14 +1204,14 @@ func TestCIWorkflowFuzzCrashers(t *testing.T) {
 	}
 }
 
-// TestCIWorkflowSSH: the SSH tests run somewhere in CI. ci.yml has a job
+// TestCIWorkflowSudo: the SSH tests run somewhere in CI. ci.yml has a job
 // that installs openssh-server through sudo (.ci/install-sshd) and runs go
 // tool task test:ssh through sudo with the runner's PATH, HOME and Go
 // caches and REQUIRE_SSH=1; test:ssh runs ./internal/sshtest and the SSH
 // tests of ./cmd/tfbench; .ci/run installs sshd and runs .ci/test-nonroot
 // when root. Then test:ssh runs with a PATH that lacks ip(8): every
 // fixture skips, and with REQUIRE_SSH=1 the task fails saying so.
-func TestCIWorkflowSSH(t *testing.T) {
+func TestCIWorkflowSudo(t *testing.T) {
 	var wf struct {
 		Jobs map[string]struct {
 			Steps []struct {
