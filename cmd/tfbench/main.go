@@ -81,6 +81,7 @@ var commands = []struct {
 	{"report", "render a results.json as markdown", reportCmd},
 	{"ab", "A/B: two variants or two builds of one framework, their responses compared byte for byte, interleaved rounds, then compare (exit 1 when NEW is slower)", abCmd},
 	{"merge", "combine results files from several machines or CI jobs into one merged file", mergeCmd},
+	{"source", "print the repository commit a results file was measured at (and whether its tree was dirty)", sourceCmd},
 	{"history", "append a night's results to the nightly history file and draw the trend pages: ratio to go-stdlib and p99 per test over the nights", historyCmd},
 	{"compare", "compare two results files per framework variant and test: faster, slower, same or unknown (exit 1 when slower)", compareCmd},
 	{"profile", "where a CPU profile's time went (Node .cpuprofile or pprof): top functions by self time, time by area", profileCmd},

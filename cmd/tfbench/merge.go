@@ -93,6 +93,13 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "  %s: run %s on %s%s, %d samples\n", r.Label, r.File.RunID, r.File.Host.Hostname, shard, len(r.File.Samples))
 	}
+	// Each run keeps its own source; the merged results have one only when
+	// every run records the same (results.Set.Source).
+	if src, err := set.Source(); err != nil {
+		fmt.Fprintf(stderr, "tfbench merge: %v: each run keeps its own, and the merged results name no one source commit (tfbench source and nightly:ab find none)\n", err)
+	} else if src != nil {
+		fmt.Fprintf(stdout, "  source: commit %s in every run\n", src)
+	}
 	if missing := set.MissingShards(); len(missing) > 0 {
 		what := "shard " + missing[0] + " is"
 		if len(missing) > 1 {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -25,10 +26,16 @@ import (
 
 // workflow is the part of .github/workflows/nightly.yml the test reads.
 type workflow struct {
-	On   map[string]any `yaml:"on"`
+	On          map[string]any    `yaml:"on"`
+	Env         map[string]string `yaml:"env"`
+	Concurrency struct {
+		Group            string `yaml:"group"`
+		CancelInProgress string `yaml:"cancel-in-progress"`
+	} `yaml:"concurrency"`
 	Jobs map[string]struct {
-		RunsOn   string `yaml:"runs-on"`
-		Name     string `yaml:"name"`
+		RunsOn   string            `yaml:"runs-on"`
+		Name     string            `yaml:"name"`
+		Env      map[string]string `yaml:"env"`
 		Strategy struct {
 			Matrix struct {
 				Shard []int `yaml:"shard"`
@@ -163,6 +170,20 @@ func TestNightlyWorkflow(t *testing.T) {
 	if got := wf.Jobs["macos"].RunsOn; got != "macos-latest" {
 		t.Errorf("job macos runs on %q, want macos-latest (issue 17)", got)
 	}
+	// The runner label results record is each job's own.
+	if v, ok := wf.Env["TFBENCH_RUNNER"]; ok {
+		t.Errorf("nightly.yml sets TFBENCH_RUNNER=%s for every job; set it per job to its runs-on", v)
+	}
+	for name, job := range wf.Jobs {
+		if got := job.Env["TFBENCH_RUNNER"]; got != job.RunsOn {
+			t.Errorf("job %s runs on %s with TFBENCH_RUNNER=%q; want its runs-on", name, job.RunsOn, got)
+		}
+	}
+	// One queue per branch, never cancelled: a run by hand on a branch
+	// cannot take the place of a night's.
+	if !strings.Contains(wf.Concurrency.Group, "${{ github.ref }}") || wf.Concurrency.CancelInProgress != "false" {
+		t.Errorf("nightly.yml's concurrency is group %q, cancel-in-progress %q; want a group per ref (${{ github.ref }}) and false", wf.Concurrency.Group, wf.Concurrency.CancelInProgress)
+	}
 
 	runRE := regexp.MustCompile(`^go tool task ([a-z:-]+)$`)
 	var tasks []string
@@ -265,7 +286,7 @@ func TestPublishPages(t *testing.T) {
 		return string(out)
 	}
 	out := publish("2026-11-29")
-	if !strings.Contains(out, "committed nightly/2026-11-29 and nightly/latest to gh-pages") || !strings.Contains(out, "pushed gh-pages to origin") {
+	if !strings.Contains(out, "publish-pages: origin has no gh-pages branch\n") || !strings.Contains(out, "committed nightly/2026-11-29 and nightly/latest to gh-pages") || !strings.Contains(out, "pushed gh-pages to origin") {
 		t.Errorf("first publish said %q", out)
 	}
 	os.WriteFile(filepath.Join(site, "index.md"), []byte("# run 2\n"), 0o644)
@@ -304,6 +325,25 @@ func TestPublishPages(t *testing.T) {
 	}
 	if got := git(clone, "rev-parse", "--abbrev-ref", "HEAD"); got != "main\n" {
 		t.Errorf("the clone's checkout moved to %q", got)
+	}
+
+	// A remote that cannot be read is an error, not "no gh-pages branch":
+	// nothing is committed or pushed (an orphan would start the site over).
+	git(clone, "remote", "set-url", "origin", filepath.Join(dir, "gone.git"))
+	before := git(origin, "rev-parse", "gh-pages")
+	git(clone, "branch", "-D", "gh-pages")
+	cmd := exec.Command(script, site)
+	cmd.Dir = clone
+	cmd.Env = append(os.Environ(), "PUSH=1", "STAMP=2026-12-02")
+	failed, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(failed), "publish-pages: cannot list origin's branches (git ls-remote exit status 128): not publishing, so that gh-pages is not started over\n") {
+		t.Errorf("publishing through a remote that cannot be read: %v\n%s", err, failed)
+	}
+	if out, err := exec.Command("git", "-C", clone, "rev-parse", "-q", "--verify", "refs/heads/gh-pages").CombinedOutput(); err == nil {
+		t.Errorf("a failed publish made a local gh-pages: %s", out)
+	}
+	if after := git(origin, "rev-parse", "gh-pages"); after != before {
+		t.Errorf("a failed publish moved origin's gh-pages from %s to %s", before, after)
 	}
 }
 
@@ -431,6 +471,10 @@ func TestNightlyTasks(t *testing.T) {
 	if f.Suite.Rounds != 5 || len(f.Samples) != 10 || f.Shard != "1/1" {
 		t.Fatalf("job results: %d rounds, %d samples, shard %q (want 5 rounds of node-http and go-stdlib, shard 1/1)", f.Suite.Rounds, len(f.Samples), f.Shard)
 	}
+	// The job records the checkout's commit (results.Source), as git saw it.
+	if want, ok := checkoutSource(root); ok && (f.Source == nil || *f.Source != want) {
+		t.Errorf("job results record source %+v, want %+v", f.Source, want)
+	}
 	// Without SSR results final renders the rest and says so.
 	if out, code := task("nightly:final", filepath.Join(t.TempDir(), "none.json")); code != 0 || !strings.Contains(out, "no SSR job results in "+nightly+"/ssr-jobs: the site has no ssr/") {
 		t.Errorf("nightly:final without SSR jobs: exit %d\n%s", code, out)
@@ -455,6 +499,7 @@ func TestNightlyTasks(t *testing.T) {
 	// A baseline in which node-http ran ten times as fast (so its per-round ratios to go-stdlib stay apart even when the machine is busy and rounds scatter): its ratio to
 	// go-stdlib halved since.
 	faster := *f
+	faster.Source = nil // no baseline commit: the A/B half is TestNightlyABGate's
 	faster.Samples = slices.Clone(f.Samples)
 	for i := range faster.Samples {
 		if faster.Samples[i].Framework == "node-http" {
@@ -464,6 +509,9 @@ func TestNightlyTasks(t *testing.T) {
 	baseline := filepath.Join(t.TempDir(), "baseline.json")
 	if err := results.Write(baseline, &faster); err != nil {
 		t.Fatal(err)
+	}
+	if out, code := task("nightly:ab", baseline); code != 0 || !strings.Contains(out, "nightly:ab: no baseline commit: "+baseline+" records none") {
+		t.Fatalf("nightly:ab against a baseline without source: exit %d\n%s", code, out)
 	}
 	if out, code := task("nightly:final", baseline); code != 0 {
 		t.Fatalf("nightly:final exit %d (a regression must still publish):\n%s", code, out)
@@ -494,7 +542,17 @@ func TestNightlyTasks(t *testing.T) {
 	}
 
 	// The run against itself, and no baseline: nothing slower.
-	same := filepath.Join(nightly, "merged.json")
+	self, err := results.ReadSet(filepath.Join(nightly, "merged.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range self.Runs {
+		r.File.Source = nil
+	}
+	same := filepath.Join(t.TempDir(), "same.json")
+	if err := results.WriteSet(same, self); err != nil {
+		t.Fatal(err)
+	}
 	if out, code := task("nightly:final", same); code != 0 {
 		t.Fatalf("nightly:final against itself: exit %d\n%s", code, out)
 	}
@@ -512,6 +570,20 @@ func TestNightlyTasks(t *testing.T) {
 	if left := processesUnder(work); len(left) > 0 {
 		t.Errorf("processes left: %v", left)
 	}
+}
+
+// checkoutSource is git's view of the checkout at dir as results.Source,
+// and whether git could read it (false outside a checkout or without git).
+func checkoutSource(dir string) (results.Source, bool) {
+	head, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return results.Source{}, false
+	}
+	status, err := exec.Command("git", "-C", dir, "status", "--porcelain").Output()
+	if err != nil {
+		return results.Source{}, false
+	}
+	return results.Source{Commit: strings.TrimSpace(string(head)), Dirty: len(bytes.TrimSpace(status)) > 0}, true
 }
 
 // nightlyResults writes a results file of 5 rounds of json at one level
@@ -628,7 +700,7 @@ func TestNightlyGateRefusals(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("go", "tool", "task", name)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "FRAMEWORKS="+frameworks, "NIGHTLY="+nightly, "BASELINE="+stale, "SSR_BASELINE="+stale, "NO_COLOR=1")
+		cmd.Env = append(os.Environ(), "FRAMEWORKS="+frameworks, "NIGHTLY="+nightly, "BASELINE="+stale, "SSR_BASELINE="+stale, "SHARD=1/1", "NO_COLOR=1")
 		out, err := cmd.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -639,6 +711,10 @@ func TestNightlyGateRefusals(t *testing.T) {
 		return string(out), code
 	}
 	refusal := "tfbench compare: results do not compare: " + stale + ": method version " + strconv.Itoa(results.MethodVersion-1) + ", "
+	// No baseline commit (the stale baseline records no source): nightly:ab says so for the gate.
+	if out, code := task("nightly:ab", "node-http"); code != 0 {
+		t.Fatalf("nightly:ab without a baseline commit: exit %d\n%s", code, out)
+	}
 	if out, code := task("nightly:final", "node-http"); code != 0 {
 		t.Fatalf("nightly:final against a stale baseline: exit %d (the site must still be published)\n%s", code, out)
 	}
@@ -673,7 +749,8 @@ func TestNightlyGateRefusals(t *testing.T) {
 // runs .ci/run on push and pull_request and go tool task test:race; every
 // `go tool task NAME` in a run step names a task of Taskfile.yml; every
 // action or reusable workflow a job uses is pinned to a full commit SHA
-// (40 hex digits; a local ./path needs none).
+// (40 hex digits; a local ./path needs none); every upload runs under
+// always().
 func TestCIWorkflow(t *testing.T) {
 	var tf taskfile
 	readYAML(t, "../../Taskfile.yml", &tf)
@@ -684,9 +761,13 @@ func TestCIWorkflow(t *testing.T) {
 	type step struct {
 		Uses string `yaml:"uses"`
 		Run  string `yaml:"run"`
+		If   string `yaml:"if"`
 	}
 	type file struct {
-		On   map[string]any `yaml:"on"`
+		On          map[string]any `yaml:"on"`
+		Concurrency struct {
+			CancelInProgress string `yaml:"cancel-in-progress"`
+		} `yaml:"concurrency"`
 		Jobs map[string]struct {
 			Uses  string `yaml:"uses"`
 			Steps []step `yaml:"steps"`
@@ -706,6 +787,10 @@ func TestCIWorkflow(t *testing.T) {
 			uses := []string{job.Uses}
 			for _, st := range job.Steps {
 				uses = append(uses, st.Uses)
+				// A job past its timeout-minutes is cancelled: !cancelled() skips the upload, always() runs it.
+				if strings.HasPrefix(st.Uses, "actions/upload-artifact@") && strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(st.If, "${{"), "}}")) != "always()" {
+					t.Errorf("%s: job %s uploads under if: %q; want always(), so that a timed-out or cancelled job keeps what it made", name, jname, st.If)
+				}
 				if st.Run == "" {
 					continue
 				}
@@ -730,6 +815,20 @@ func TestCIWorkflow(t *testing.T) {
 				t.Errorf("ci.yml does not run on %s", ev)
 			}
 		}
+		// A push to main never cancels main's previous run.
+		if got := wf.Concurrency.CancelInProgress; got != "${{ github.ref != 'refs/heads/main' }}" {
+			t.Errorf("ci.yml's cancel-in-progress is %q; want ${{ github.ref != 'refs/heads/main' }}", got)
+		}
+		// The fuzz crashers .ci/run's fuzzing leaves are uploaded, also after a failure.
+		var crashers []string
+		for _, st := range wf.Jobs["test"].Steps {
+			if strings.HasPrefix(st.Run, ".ci/fuzz-crashers ") || (strings.HasPrefix(st.Uses, "actions/upload-artifact@") && len(crashers) == 1) {
+				crashers = append(crashers, st.Uses+st.Run+" if "+st.If)
+			}
+		}
+		if len(crashers) != 2 || !strings.HasSuffix(crashers[0], " if always()") {
+			t.Errorf("ci.yml's job test: fuzz crasher steps %q; want .ci/fuzz-crashers then its upload, under always()", crashers)
+		}
 	}
 	for _, want := range []string{".ci/run", "go tool task test:race"} {
 		if !slices.Contains(runs["ci.yml"], want) {
@@ -738,5 +837,437 @@ func TestCIWorkflow(t *testing.T) {
 	}
 	if len(runs["nightly.yml"]) == 0 {
 		t.Error("nightly.yml has no run steps: the workflow was not read")
+	}
+}
+
+// nightlyTask runs go-task's task name in the repository root with env
+// added (NO_COLOR=1 too) and returns its combined output and exit status.
+func nightlyTask(t *testing.T, name string, env ...string) (string, int) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "tool", "task", name)
+	cmd.Dir = root
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("task %s: %v", name, err)
+	}
+	return string(out), code
+}
+
+// TestNightlyABGate runs nightly:ab and nightly:ab-gate through go-task on
+// hand-made shard outputs for 2 shards (SHARD=1/2). With a baseline that
+// records a clean commit every shard's result is required: a missing one
+// is named, a slower one fails, both present pass with their tables in
+// all.md, and a shard that said "no baseline commit" fails. Without a
+// baseline commit (no file, or a file without source) nightly:ab writes
+// shard-I-of-N.none and exits 0, and the gate passes only when every shard
+// has one. A baseline from a dirty tree fails both with the reason.
+func TestNightlyABGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tfbench through go-task")
+	}
+	const commit = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"
+	dir := t.TempDir()
+	baseline := func(name string, src *results.Source) string {
+		path := filepath.Join(dir, name)
+		f := nightlyResults(t, path, results.MethodVersion, "node-http")
+		f.Source = src
+		if err := results.Write(path, f); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	clean, dirty, nosrc := baseline("clean.json", &results.Source{Commit: commit}), baseline("dirty.json", &results.Source{Commit: commit, Dirty: true}), baseline("nosrc.json", nil)
+	missing := filepath.Join(dir, "missing.json")
+	nightly := t.TempDir()
+	ab := filepath.Join(nightly, "ab-jobs")
+	write := func(name, content string) {
+		t.Helper()
+		os.MkdirAll(filepath.Dir(filepath.Join(ab, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(ab, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gate := func(base string, env ...string) (string, int) {
+		t.Helper()
+		return nightlyTask(t, "nightly:ab-gate", append([]string{"NIGHTLY=" + nightly, "BASELINE=" + base, "SHARD=1/2"}, env...)...)
+	}
+	read := func(name string) string {
+		data, _ := os.ReadFile(filepath.Join(ab, name))
+		return string(data)
+	}
+
+	// A baseline commit: shard 2's result lost.
+	write("shard-1-of-2/exit", "0\n")
+	write("shard-1-of-2.md", "# shard 1\n")
+	out, code := gate(clean)
+	if want := "nightly:ab-gate: shard 2/2: no A/B result against baseline commit " + commit + " (no " + ab + "/shard-2-of-2/exit: its job failed, timed out or was cancelled before nightly:ab finished, or its upload was lost)\n"; code == 0 || !strings.Contains(out, want) || strings.Contains(out, "shard 1/2") {
+		t.Errorf("shard 2's result missing: exit %d, want a failure saying\n%s\n%s", code, want, out)
+	}
+	write("shard-2-of-2/exit", "0\n")
+	write("shard-2-of-2.md", "# shard 2\n")
+	if out, code := gate(clean); code != 0 || read("all.md") != "# shard 1\n# shard 2\n" {
+		t.Errorf("both shards' results, none slower: exit %d, all.md %q\n%s", code, read("all.md"), out)
+	}
+	write("shard-2-of-2/exit", "1\n")
+	if out, code := gate(clean); code == 0 || !strings.Contains(out, "nightly:ab-gate: shard 2/2: check status 1 (1: slower past fail_slower_than, 2: no verdict)\n") {
+		t.Errorf("shard 2 slower: exit %d\n%s", code, out)
+	}
+
+	// No baseline commit: nightly:ab says so in shard-I-of-N.none, exit 0.
+	for _, c := range []struct{ base, why string }{
+		{missing, "no baseline commit: " + missing + " does not exist (BASE_REF unset)\n"},
+		{nosrc, "no baseline commit: " + nosrc + " records none (measured outside a git checkout, or by a tfbench before results recorded their source; BASE_REF unset)\n"},
+	} {
+		os.RemoveAll(ab)
+		out, code := nightlyTask(t, "nightly:ab", "NIGHTLY="+nightly, "BASELINE="+c.base, "SHARD=1/2")
+		if code != 0 || read("shard-1-of-2.none") != c.why || !strings.Contains(out, "nightly:ab: "+strings.TrimSuffix(c.why, "\n")+": nothing A/B'd, said in ") {
+			t.Errorf("nightly:ab against %s: exit %d, shard-1-of-2.none %q, want %q\n%s", filepath.Base(c.base), code, read("shard-1-of-2.none"), c.why, out)
+		}
+		out, code = gate(c.base)
+		if want := "nightly:ab-gate: shard 2/2: no A/B result (" + strings.TrimSuffix(c.why, "\n") + ", but no " + ab + "/shard-2-of-2.none either"; code == 0 || !strings.Contains(out, want) {
+			t.Errorf("gate against %s with shard 2 lost: exit %d, want %q\n%s", filepath.Base(c.base), code, want, out)
+		}
+		if out, code := nightlyTask(t, "nightly:ab", "NIGHTLY="+nightly, "BASELINE="+c.base, "SHARD=2/2"); code != 0 {
+			t.Errorf("nightly:ab shard 2 against %s: exit %d\n%s", filepath.Base(c.base), code, out)
+		}
+		out, code = gate(c.base)
+		if code != 0 || !strings.Contains(out, "nightly:ab-gate: shard 1/2: "+c.why) || !strings.Contains(out, "nightly:ab-gate: shard 2/2: "+c.why) {
+			t.Errorf("gate against %s, both shards without a baseline commit: exit %d\n%s", filepath.Base(c.base), code, out)
+		}
+	}
+	// Shards that said "no baseline commit" against a baseline that has one.
+	out, code = gate(clean)
+	if want := "nightly:ab-gate: shard 1/2 said \"no baseline commit: " + nosrc; code == 0 || !strings.Contains(out, want) || !strings.Contains(out, "\", but the baseline commit is "+commit+"\n") {
+		t.Errorf("no-baseline markers against a baseline commit: exit %d, want %q\n%s", code, want, out)
+	}
+	if out, code := gate(missing, "BASE_REF=v1.2"); code == 0 || !strings.Contains(out, "but the baseline commit is v1.2\n") {
+		t.Errorf("no-baseline markers with BASE_REF: exit %d\n%s", code, out)
+	}
+
+	// A baseline from a dirty tree: both refuse it, nightly:ab writes nothing.
+	os.RemoveAll(ab)
+	refusal := "baseline-commit: " + dirty + " was measured from a dirty tree at " + commit + " (uncommitted or untracked files): its figures belong to no commit, so there is nothing to build its side at; take the baseline from a nightly of a clean checkout (docs/ci.md, Setting or refreshing a baseline)\n"
+	if out, code := nightlyTask(t, "nightly:ab", "NIGHTLY="+nightly, "BASELINE="+dirty, "SHARD=1/2"); code == 0 || !strings.Contains(out, refusal) || read("shard-1-of-2.none") != "" {
+		t.Errorf("nightly:ab against a dirty baseline: exit %d, want a failure saying\n%s\n%s", code, refusal, out)
+	}
+	if out, code := gate(dirty); code == 0 || !strings.Contains(out, refusal) {
+		t.Errorf("nightly:ab-gate against a dirty baseline: exit %d\n%s", code, out)
+	}
+}
+
+// TestNightlyFinalStops: nightly:final's multi-line commands stop at the
+// first failing command. An SSR compare page that fails (a baseline that is
+// not JSON: compare exits 2) fails the task and the site's index does not
+// link ssr/; a shard table that cannot be read (a folder) fails it before
+// ab.md is linked.
+func TestNightlyFinalStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tfbench through go-task")
+	}
+	nightly := t.TempDir()
+	for _, half := range []string{"jobs", "ssr-jobs"} {
+		os.MkdirAll(filepath.Join(nightly, half), 0o755)
+		nightlyResults(t, filepath.Join(nightly, half, "shard-1-of-1.json"), results.MethodVersion, "node-http")
+	}
+	bad := filepath.Join(t.TempDir(), "ssr-baseline.json")
+	os.WriteFile(bad, []byte("not JSON\n"), 0o644)
+	none := filepath.Join(t.TempDir(), "none.json")
+	index := func() string {
+		data, _ := os.ReadFile(filepath.Join(nightly, "site", "index.md"))
+		return string(data)
+	}
+	out, code := nightlyTask(t, "nightly:final", "NIGHTLY="+nightly, "BASELINE="+none, "SSR_BASELINE="+bad)
+	if code == 0 || !strings.Contains(out, bad) || strings.Contains(index(), "ssr/") {
+		t.Errorf("nightly:final with an SSR baseline that is not JSON: exit %d, want a failure naming it and an index without ssr/\n%s\nindex:\n%s", code, out, index())
+	}
+	os.MkdirAll(filepath.Join(nightly, "ab-jobs", "shard-1-of-1.md"), 0o755)
+	out, code = nightlyTask(t, "nightly:final", "NIGHTLY="+nightly, "BASELINE="+none, "SSR_BASELINE="+none)
+	if code == 0 || !strings.Contains(out, "shard-1-of-1.md: Is a directory") || strings.Contains(index(), "ab.md") || !strings.Contains(index(), "ssr/index.md") {
+		t.Errorf("nightly:final with a shard table it cannot read: exit %d, want a failure and an index with ssr/ but not ab.md\n%s\nindex:\n%s", code, out, index())
+	}
+}
+
+// jobSetup is what a CI job's timeout-minutes must leave beyond its Go
+// tests' timeouts: checkout, Go and the caches, module downloads (V8
+// too), g++ and openssh-server, lint (go vet on four platforms) and builds.
+const jobSetup = 15 * time.Minute
+
+// goTestRE finds a go test command line; timeoutRE its -timeout flag.
+var (
+	goTestRE  = regexp.MustCompile(`\bgo test\b[^\n;&|]*`)
+	timeoutRE = regexp.MustCompile(`(?:^|\s)-{1,2}timeout[= ](\S+)`)
+	ciTaskRE  = regexp.MustCompile(`\bgo tool task ([a-z][a-z0-9:_-]*)`)
+	ciFileRE  = regexp.MustCompile(`(?:^|\s)(\.ci/[a-z0-9-]+)\b`)
+)
+
+// goTestBudget is the sum of the -timeout of every go test command that
+// text runs (10m, go test's default, without one), following `go tool
+// task NAME` into Taskfile.yml's task (its cmds, and the tasks those call
+// by `task:` or `go tool task`) and `.ci/NAME` into the script, one level
+// of shell at a time; it lists where each came from in trail.
+func goTestBudget(t *testing.T, text string, tasks map[string]any, trail *[]string, depth int) time.Duration {
+	t.Helper()
+	if depth > 8 {
+		t.Fatalf("go tool task calls nest deeper than 8: %v", *trail)
+	}
+	var sum time.Duration
+	for _, line := range strings.Split(text, "\n") {
+		if i := strings.Index(line, "#"); i >= 0 && (i == 0 || line[i-1] == ' ') {
+			line = line[:i] // a comment
+		}
+		for _, m := range goTestRE.FindAllString(line, -1) {
+			d := 10 * time.Minute
+			if tm := timeoutRE.FindStringSubmatch(m); tm != nil {
+				var err error
+				if d, err = time.ParseDuration(tm[1]); err != nil {
+					t.Errorf("%s: -timeout %q: %v", m, tm[1], err)
+				}
+			}
+			*trail = append(*trail, fmt.Sprintf("%s: %s", d, strings.TrimSpace(m)))
+			sum += d
+		}
+		for _, m := range ciTaskRE.FindAllStringSubmatch(line, -1) {
+			sum += taskBudget(t, m[1], tasks, trail, depth+1)
+		}
+		for _, m := range ciFileRE.FindAllStringSubmatch(line, -1) {
+			if slices.Contains(*trail, "file "+m[1]) {
+				continue // a script naming itself (its usage line)
+			}
+			*trail = append(*trail, "file "+m[1])
+			data, err := os.ReadFile("../../" + m[1])
+			if err != nil {
+				t.Errorf("a CI step runs %s: %v", m[1], err)
+				continue
+			}
+			sum += goTestBudget(t, string(data), tasks, trail, depth+1)
+		}
+	}
+	return sum
+}
+
+// taskBudget is goTestBudget of task name's commands (strings, `cmd:` and
+// `defer:` entries, and the tasks `task:` entries call).
+func taskBudget(t *testing.T, name string, tasks map[string]any, trail *[]string, depth int) time.Duration {
+	t.Helper()
+	task, ok := tasks[name].(map[string]any)
+	if !ok {
+		t.Errorf("task %s is not in Taskfile.yml", name)
+		return 0
+	}
+	var sum time.Duration
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			sum += goTestBudget(t, v, tasks, trail, depth)
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			if sub, ok := v["task"].(string); ok {
+				sum += taskBudget(t, sub, tasks, trail, depth+1)
+			}
+			for _, k := range []string{"cmd", "cmds", "defer"} {
+				walk(v[k])
+			}
+		}
+	}
+	walk(task["cmds"])
+	return sum
+}
+
+// TestCIWorkflowTimeouts: every job of every workflow gives its Go tests
+// the time their -timeout flags allow, so that a hung test ends with Go's
+// own report (the goroutines, the test's name) and the job's always()
+// steps still run, not with the runner killing the job: timeout-minutes is
+// at least the sum of the -timeout of every go test the job runs (through
+// its tasks and .ci/ scripts; 10m for one without the flag) plus jobSetup,
+// when it runs any.
+func TestCIWorkflowTimeouts(t *testing.T) {
+	var tf struct {
+		Tasks map[string]any `yaml:"tasks"`
+	}
+	readYAML(t, "../../Taskfile.yml", &tf)
+	paths, _ := filepath.Glob("../../.github/workflows/*.yml")
+	budgets := map[string]time.Duration{}
+	for _, path := range paths {
+		var wf struct {
+			Jobs map[string]struct {
+				Timeout int `yaml:"timeout-minutes"`
+				Steps   []struct {
+					Run string `yaml:"run"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		readYAML(t, path, &wf)
+		for name, job := range wf.Jobs {
+			var trail []string
+			var sum time.Duration
+			for _, st := range job.Steps {
+				sum += goTestBudget(t, st.Run, tf.Tasks, &trail, 0)
+			}
+			id := filepath.Base(path) + " job " + name
+			budgets[id] = sum
+			if job.Timeout == 0 {
+				t.Errorf("%s has no timeout-minutes (GitHub's default is 6 hours)", id)
+				continue
+			}
+			if need := sum + jobSetup; sum > 0 && time.Duration(job.Timeout)*time.Minute < need {
+				t.Errorf("%s: timeout-minutes %d, below its Go tests' timeouts (%s) and %s of setup: want at least %.0f\n\t%s",
+					id, job.Timeout, sum, jobSetup, need.Minutes(), strings.Join(trail, "\n\t"))
+			}
+		}
+	}
+	// The pattern must find what the jobs are known to run: the README's
+	// test command and the race detector.
+	if budgets["ci.yml job test"] < 120*time.Minute || budgets["ci.yml job race"] < 75*time.Minute {
+		t.Errorf("Go test budgets %v: the test job runs go tool task test (45m, 45m, 30m and more), the race job test:race (45m and 30m)", budgets)
+	}
+}
+
+// TestCIWorkflowFuzzCrashers runs .ci/fuzz-crashers (ci.yml's test job,
+// after .ci/run) in a scratch repository: an untracked input under a
+// package's testdata/fuzz/FuzzX/ is copied to OUT under its path and
+// named; a committed seed, an ignored file and other untracked files are
+// not; without new inputs OUT stays empty.
+func TestCIWorkflowFuzzCrashers(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	script, err := filepath.Abs("../../.ci/fuzz-crashers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, out := t.TempDir(), filepath.Join(t.TempDir(), "crashers")
+	write := func(name string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(repo, name)), 0o755)
+		os.WriteFile(filepath.Join(repo, name), []byte("go test fuzz v1\n[]byte(\""+name+"\")\n"), 0o644)
+	}
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, b)
+		}
+	}
+	gitRun("init", "-q")
+	write("harness/load/testdata/fuzz/FuzzParseResponse/seed1")
+	write(".gitignore")
+	os.WriteFile(filepath.Join(repo, ".gitignore"), []byte(".tfbench/\n"), 0o644)
+	gitRun("add", "-A")
+	gitRun("commit", "-qm", "seeds")
+	collect := func() string {
+		t.Helper()
+		cmd := exec.Command(script, out)
+		cmd.Dir = repo
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fuzz-crashers: %v\n%s", err, b)
+		}
+		return string(b)
+	}
+	write("notes.txt")
+	write(".tfbench/testdata/fuzz/FuzzX/ignored")
+	if got := collect(); got != "fuzz-crashers: 0 new failing input(s) in "+out+"\n" {
+		t.Errorf("without new inputs it said %q", got)
+	}
+	write("harness/load/testdata/fuzz/FuzzParseResponse/771e938e4458e983")
+	write("harness/suite/testdata/fuzz/FuzzParseSuite/0a1b2c3d4e5f6a7b")
+	want := "fuzz-crashers: harness/load/testdata/fuzz/FuzzParseResponse/771e938e4458e983\nfuzz-crashers: harness/suite/testdata/fuzz/FuzzParseSuite/0a1b2c3d4e5f6a7b\nfuzz-crashers: 2 new failing input(s) in " + out + "\n"
+	if got := collect(); got != want {
+		t.Errorf("fuzz-crashers said\n%s\nwant\n%s", got, want)
+	}
+	var files []string
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(out, p)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if want := []string{"harness/load/testdata/fuzz/FuzzParseResponse/771e938e4458e983", "harness/suite/testdata/fuzz/FuzzParseSuite/0a1b2c3d4e5f6a7b"}; !slices.Equal(files, want) {
+		t.Errorf("OUT holds %v, want %v", files, want)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "harness/load/testdata/fuzz/FuzzParseResponse/771e938e4458e983")); !strings.Contains(string(data), "771e938e4458e983") {
+		t.Errorf("the copy holds %q", data)
+	}
+}
+
+// TestCIWorkflowSudo: the SSH tests run somewhere in CI. ci.yml has a job
+// that installs openssh-server through sudo (.ci/install-sshd) and runs go
+// tool task test:ssh through sudo with the runner's PATH, HOME and Go
+// caches and REQUIRE_SSH=1; test:ssh runs ./internal/sshtest and the SSH
+// tests of ./cmd/tfbench; .ci/run installs sshd and runs .ci/test-nonroot
+// when root. Then test:ssh runs with a PATH that lacks ip(8): every
+// fixture skips, and with REQUIRE_SSH=1 the task fails saying so.
+func TestCIWorkflowSudo(t *testing.T) {
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	readYAML(t, "../../.github/workflows/ci.yml", &wf)
+	var install, run bool
+	for _, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			install = install || strings.Contains(st.Run, "sudo .ci/install-sshd")
+			if strings.Contains(st.Run, "sudo ") && strings.Contains(st.Run, "go tool task test:ssh") {
+				run = true
+				for _, want := range []string{`"PATH=$PATH"`, `"HOME=$HOME"`, `"GOCACHE=$(go env GOCACHE)"`, `"GOMODCACHE=$(go env GOMODCACHE)"`, "REQUIRE_SSH=1"} {
+					if !strings.Contains(st.Run, want) {
+						t.Errorf("ci.yml runs test:ssh through sudo without %s:\n%s", want, st.Run)
+					}
+				}
+			}
+		}
+	}
+	if !install || !run {
+		t.Errorf("ci.yml: a step runs sudo .ci/install-sshd: %v; one runs go tool task test:ssh through sudo: %v; want both", install, run)
+	}
+	var tf taskfile
+	readYAML(t, "../../Taskfile.yml", &tf)
+	cmds := fmt.Sprint(tf.Tasks["test:ssh"].Cmds)
+	for _, want := range []string{"./internal/sshtest", "-run 'SSH' ./cmd/tfbench ./harness/agent"} {
+		if !strings.Contains(cmds, want) {
+			t.Errorf("test:ssh does not run %s:\n%s", want, cmds)
+		}
+	}
+	script, _ := os.ReadFile("../../.ci/run")
+	for _, want := range []string{"  .ci/install-sshd\n", "  .ci/test-nonroot\n"} {
+		if !strings.Contains(string(script), want) {
+			t.Errorf(".ci/run does not run %q", strings.TrimSpace(want))
+		}
+	}
+
+	if testing.Short() {
+		t.Skip("runs go tool task test:ssh")
+	}
+	// A PATH of go and the shell tools the task (and Taskfile.yml's vars) use, without ip(8).
+	bin := t.TempDir()
+	for _, tool := range []string{"go", "mktemp", "tee", "grep", "rm", "cat", "seq"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Skipf("no %s: %v", tool, err)
+		}
+		if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := nightlyTask(t, "test:ssh", "PATH="+bin, "REQUIRE_SSH=1")
+	if code == 0 || !strings.Contains(out, "--- SKIP: TestRemoteSSH") || !strings.Contains(out, "test:ssh: REQUIRE_SSH=1, and the tests above skipped (their reasons are in the log above)\n") {
+		t.Errorf("test:ssh REQUIRE_SSH=1 where the fixture skips: exit %d, want a failure naming the skipped tests\n%s", code, out)
 	}
 }

@@ -45,7 +45,7 @@ func TestReadmeCommands(t *testing.T) {
 	// Stopped once the first sample is written.
 	began := time.Now()
 	c := startIn(t, clone, goBin, "tool", "task", "bench", "SUITE=cmd/tfbench/testdata/suites/readme.yaml", "--", "--frameworks", "go-stdlib")
-	c.untilFor(t, 10*time.Minute, "a sample in "+latest, func() bool {
+	c.untilWithin(t, "a sample in "+latest, 10*time.Minute, func() bool {
 		f, err := results.Read(latest)
 		return err == nil && len(f.Samples) > 0
 	})

@@ -1,15 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"flag"
+	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/agent"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 )
@@ -194,6 +201,74 @@ func TestRemoteFlagErrors(t *testing.T) {
 			"--frameworks-dir", "../../frameworks", "--work", t.TempDir()}, c.args...)
 		if code := cli(context.Background(), args, &stdout, &stderr); code != 1 || stderr.String() != c.want {
 			t.Errorf("%v: exit %d, stderr %q, want 1 and %q", c.args, code, stderr.String(), c.want)
+		}
+	}
+}
+
+// endlessLineFile, beside the agent's binary on the server host, makes
+// sshAgentMain the stand-in agent of TestRemoteSSHFaultEndlessLine: a real
+// agent until the file holds "now", then one writing an endless line.
+const endlessLineFile = "endless-line"
+
+// sshAgentMain is this test binary run as `tfbench agent --work DIR` on a
+// server host: main, or the endless-line stand-in when endlessLineFile is
+// beside it. The stand-in takes the file away (renamed .done) when it
+// starts the line, so the agent the controller then starts to reap runs
+// main.
+func sshAgentMain() {
+	exe, err := os.Executable()
+	if err != nil {
+		main()
+	}
+	marker := filepath.Join(filepath.Dir(exe), endlessLineFile)
+	if _, err := os.Stat(marker); err != nil {
+		main()
+	}
+	fs := flag.NewFlagSet("agent", flag.ExitOnError)
+	work := fs.String("work", ".tfbench-agent/work", "")
+	fs.Parse(os.Args[2:])
+	out := &endlessLine{w: os.Stdout}
+	go func() {
+		for {
+			time.Sleep(20 * time.Millisecond)
+			if b, _ := os.ReadFile(marker); string(b) == "now" && os.Rename(marker, marker+".done") == nil {
+				out.start()
+				return
+			}
+		}
+	}()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
+	defer stop()
+	if err := agent.Serve(ctx, os.Stdin, out, agent.Config{WorkDir: *work}); err != nil {
+		fmt.Fprintln(os.Stderr, "tfbench agent:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// endlessLine passes the agent's lines through until start, which begins a
+// line that never ends: it writes until the controller hangs up, and no
+// other line gets through meanwhile.
+type endlessLine struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (e *endlessLine) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.w.Write(p)
+}
+
+func (e *endlessLine) start() {
+	e.mu.Lock() // held for good
+	chunk := bytes.Repeat([]byte("x"), 64<<10)
+	if _, err := e.w.Write([]byte(`{"event":"`)); err != nil {
+		return
+	}
+	for {
+		if _, err := e.w.Write(chunk); err != nil {
+			return
 		}
 	}
 }

@@ -28,12 +28,16 @@ const (
 // TestMain lets the tests exec this test binary as the tfbench CLI and as
 // the fault server, so no go build is needed. The fault server is checked
 // first: the servers a CLI child starts inherit its TFBENCH_TEST_MAIN.
+// Copied to a server host over SSH, where the environment is sshd's, it is
+// run as `tfbench agent --work DIR` (sshAgentMain).
 func TestMain(m *testing.M) {
 	switch {
 	case os.Getenv(faultserver.EnvServer) == "1":
 		faultserver.Main()
 	case os.Getenv(envTestMain) == "1":
 		main()
+	case len(os.Args) > 1 && os.Args[1] == "agent":
+		sshAgentMain()
 	}
 	os.Exit(m.Run())
 }
@@ -121,11 +125,11 @@ func (c *child) wait(t *testing.T, d time.Duration) int {
 // child exits first or 60 s pass (a shared machine may build slowly).
 func (c *child) until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	c.untilFor(t, 60*time.Second, what, cond)
+	c.untilWithin(t, what, 60*time.Second, cond)
 }
 
-// untilFor is until with d in place of 60 s.
-func (c *child) untilFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+// untilWithin is until with d for its 60 s.
+func (c *child) untilWithin(t *testing.T, what string, d time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for !cond() {
@@ -137,7 +141,7 @@ func (c *child) untilFor(t *testing.T, d time.Duration, what string, cond func()
 		if time.Now().After(deadline) {
 			c.cmd.Process.Kill()
 			<-c.done
-			t.Fatalf("no %s within %s\nstdout:\n%s\nstderr:\n%s", what, d, c.stdout.String(), c.stderr.String())
+			t.Fatalf("no %s within %v\nstdout:\n%s\nstderr:\n%s", what, d, c.stdout.String(), c.stderr.String())
 		}
 	}
 }

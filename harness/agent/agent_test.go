@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tfbench/tfbench/harness/serverhost"
 )
@@ -23,6 +24,12 @@ func TestMain(m *testing.M) {
 		n := 0
 		for _, c := range v {
 			n = n*10 + int(c-'0')
+		}
+		// The heartbeat's bounds, shortened by a test (alive_test.go).
+		for name, d := range map[string]*time.Duration{"TFBENCH_TEST_AGENT_BEAT": &heartbeat, "TFBENCH_TEST_AGENT_SILENCE": &controllerSilence} {
+			if v, err := time.ParseDuration(os.Getenv(name)); err == nil {
+				*d = v
+			}
 		}
 		if err := Serve(context.Background(), os.Stdin, os.Stdout, Config{WorkDir: os.Getenv("TFBENCH_TEST_AGENT_WORK"), Protocol: n}); err != nil {
 			os.Exit(1)

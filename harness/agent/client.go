@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -45,25 +45,34 @@ type Transport struct {
 // helloTimeout bounds connecting and the hello exchange.
 const helloTimeout = 60 * time.Second
 
-// closeTimeout bounds the agent's orderly exit after shutdown.
-const closeTimeout = 30 * time.Second
+// closeTimeout bounds the agent's answer to shutdown, then its exit, and
+// reaping after a gone agent (a variable for the tests).
+var closeTimeout = 30 * time.Second
 
 // Client is a serverhost.Host on the agent at the other end of a
-// Transport.
+// Transport. It never waits on the agent without a bound: writes make
+// progress within writeStall, the agent is heard within agentSilence, a
+// line is at most maxLine; breaking one is a fault (fail).
 type Client struct {
-	t     Transport
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	hello helloResult
+	t      Transport
+	cmd    *exec.Cmd
+	stdin  *os.File // pipes of our own, for write deadlines and to close
+	stdout *os.File // the reader's end when a fault leaves it blocked
+	hello  helloResult
 
-	wmu  sync.Mutex // stdin
-	mu   sync.Mutex
-	next uint64
-	wait map[uint64]*call
-	srvs map[string]*remoteServer
-	gone error         // set once the agent's output ended
-	done chan struct{} // closed then
-	exit chan struct{} // closed when the command has been reaped
+	wmu      sync.Mutex // stdin
+	mu       sync.Mutex
+	next     uint64
+	wait     map[uint64]*call
+	srvs     map[string]*remoteServer
+	fault    error         // why the controller killed the transport, if it did
+	gone     error         // set once the agent's output ended
+	done     chan struct{} // closed then
+	exit     chan struct{} // closed when the command has been reaped
+	heard    clock         // the last bytes from the agent
+	lastSent clock         // the last request written whole
+	stall    time.Duration // writeStall when it started
+	greeted  atomic.Bool   // hello answered: other lines than the protocol's are a fault
 
 	stderr tail
 	run    serverhost.Run
@@ -88,22 +97,35 @@ func Dial(ctx context.Context, t Transport) (*Client, error) {
 	// controller, which stops the remote servers before it lets go.
 	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	c.cmd.Stderr = &c.stderr
-	var err error
-	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	stdout, err := c.cmd.StdoutPipe()
+	c.cmd.WaitDelay = waitDelay
+	stdinR, stdinW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := c.cmd.Start(); err != nil {
+	stdoutR, stdoutW, err := os.Pipe()
+	if err != nil {
+		stdinR.Close()
+		stdinW.Close()
+		return nil, err
+	}
+	c.cmd.Stdin, c.cmd.Stdout = stdinR, stdoutW
+	c.stdin, c.stdout = stdinW, stdoutR
+	err = c.cmd.Start()
+	stdinR.Close()
+	stdoutW.Close()
+	if err != nil {
+		stdinW.Close()
+		stdoutR.Close()
 		return nil, fmt.Errorf("server host %s: start %s: %w", t.Name, t.Argv[0], err)
 	}
-	go c.read(stdout)
+	c.heard.stamp()
+	c.lastSent.stamp()
+	c.stall = writeStall
+	go c.read()
 	hctx, cancel := context.WithTimeout(ctx, helloTimeout)
 	defer cancel()
 	var h helloResult
-	if err := c.call(hctx, "hello", helloArgs{Protocol: Protocol}, &h, nil); err != nil {
+	if err := c.call(hctx, "hello", helloArgs{Protocol: Protocol, HeartbeatMS: heartbeat.Milliseconds()}, &h, nil); err != nil {
 		c.kill()
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("server host %s: no answer from the agent within %s%s", t.Name, helloTimeout, c.stderr.suffix())
@@ -111,7 +133,52 @@ func Dial(ctx context.Context, t Transport) (*Client, error) {
 		return nil, c.dialError(err)
 	}
 	c.hello = h
+	c.greeted.Store(true)
+	go c.watch(heartbeat, silenceLimit(h.HeartbeatMS, agentSilence))
 	return c, nil
+}
+
+// watch pings the agent when nothing was sent for every, and fails the
+// session when the agent has been silent for silence (0: an agent that
+// announced no heartbeat is not watched), until the agent's output ends.
+func (c *Client) watch(every, silence time.Duration) {
+	tick := time.NewTicker(min(time.Second, every))
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-tick.C:
+		}
+		if silence > 0 && c.heard.older(silence) {
+			c.fail(fmt.Errorf("no word from the agent on %s for %s (the host, its network or the agent stalled)", c.t.Name, silence))
+			return
+		}
+		// A write in flight holds wmu and is bounded by writeStall on its
+		// own; the ping waits for none.
+		if c.lastSent.older(every) && c.wmu.TryLock() {
+			go func() {
+				defer c.wmu.Unlock()
+				c.writeLocked(c.request("ping", struct{}{}))
+			}()
+		}
+	}
+}
+
+// fail ends the session for cause, once: it kills the transport's process
+// group and closes the pipes, so the reader ends and every call waiting,
+// and every later one, fails with the host's gone error naming cause.
+func (c *Client) fail(cause error) {
+	c.mu.Lock()
+	if c.fault != nil || c.gone != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.fault = cause
+	c.mu.Unlock()
+	c.kill()
+	c.stdout.Close() // a reader blocked on a pipe someone else holds
+	c.stdin.Close()  // a write blocked in flight
 }
 
 // dialError words a failed hello: from ssh's own messages (exit status
@@ -148,17 +215,28 @@ func lastLine(s string) string {
 }
 
 // read routes the agent's lines until its output ends; then every call
-// waiting and every server still running learn that the host is gone.
-func (c *Client) read(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	for sc.Scan() {
+// waiting and every server still running learn that the host is gone. A
+// line over maxLine, or one not the protocol's once hello was answered (a
+// login shell may chat before), is a fault.
+func (c *Client) read() {
+	lines := newLineReader(heardReader{c.stdout, &c.heard}, maxLine)
+	var err error
+	for {
+		var line []byte
+		if line, err = lines.next(); err != nil {
+			break
+		}
 		var m message
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+		if err := json.Unmarshal(line, &m); err != nil {
+			if c.greeted.Load() {
+				c.fail(fmt.Errorf("the agent on %s sent a line that is not the protocol's: %s", c.t.Name, excerpt(line)))
+				break
+			}
 			continue
 		}
 		c.mu.Lock()
 		switch {
+		case m.Event == "beat":
 		case m.Event == "exited":
 			if s := c.srvs[m.Server]; s != nil {
 				s.exited(m.Error)
@@ -175,14 +253,25 @@ func (c *Client) read(r io.Reader) {
 		}
 		c.mu.Unlock()
 	}
-	err := c.cmd.Wait()
+	if errors.Is(err, errLineTooLong) {
+		c.fail(fmt.Errorf("the agent on %s sent a line over %d MiB, the protocol's cap", c.t.Name, maxLine>>20))
+	} else if err != nil && !errors.Is(err, io.EOF) {
+		c.fail(fmt.Errorf("reading from the agent on %s: %w", c.t.Name, err)) // no-op after a fault closed the pipe
+	}
+	err = c.cmd.Wait()
+	c.stdout.Close()
+	c.stdin.Close()
 	close(c.exit)
 	status := "its output ended"
 	if err != nil {
 		status = err.Error()
 	}
 	c.mu.Lock()
-	c.gone = fmt.Errorf("%w: the agent on %s ended (%s)%s", serverhost.ErrGone, c.t.Name, status, c.stderr.suffix())
+	if c.fault != nil {
+		c.gone = fmt.Errorf("%w: %v; the controller killed the connection%s", serverhost.ErrGone, c.fault, c.stderr.suffix())
+	} else {
+		c.gone = fmt.Errorf("%w: the agent on %s ended (%s)%s", serverhost.ErrGone, c.t.Name, status, c.stderr.suffix())
+	}
 	for _, s := range c.srvs {
 		s.exited(c.gone.Error())
 	}
@@ -209,7 +298,14 @@ func (c *Client) call(ctx context.Context, op string, args, res any, streams map
 	c.wait[id] = cl
 	c.mu.Unlock()
 	if werr := c.write(request{ID: id, Op: op, Args: raw}); werr != nil {
-		<-c.done
+		// The transport is gone (its output ends) or stalled (a fault);
+		// a pipe it left open is a fault too.
+		select {
+		case <-c.done:
+		case <-time.After(c.stall):
+			c.fail(fmt.Errorf("writing to the agent on %s: %w", c.t.Name, werr))
+			<-c.done
+		}
 		return c.gone
 	}
 	select {
@@ -237,24 +333,48 @@ func (c *Client) call(ctx context.Context, op string, args, res any, streams map
 
 // send writes a request whose answer nobody waits for.
 func (c *Client) send(op string, args any) {
+	c.write(c.request(op, args))
+}
+
+// request is a request with the next id.
+func (c *Client) request(op string, args any) request {
 	raw, _ := json.Marshal(args)
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.next++
-	id := c.next
-	c.mu.Unlock()
-	c.write(request{ID: id, Op: op, Args: raw})
+	return request{ID: c.next, Op: op, Args: raw}
 }
 
 // write sends one request line to the agent.
 func (c *Client) write(req request) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.writeLocked(req)
+}
+
+// writeLocked writes req's line, wmu held, in writeChunk pieces that must
+// each be taken within writeStall; one that is not is a fault.
+func (c *Client) writeLocked(req request) error {
 	line, err := json.Marshal(req)
 	if err != nil {
 		return err
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_, err = c.stdin.Write(append(line, '\n'))
-	return err
+	line = append(line, '\n')
+	for len(line) > 0 {
+		if err := c.stdin.SetWriteDeadline(time.Now().Add(c.stall)); err != nil {
+			return err
+		}
+		n, err := c.stdin.Write(line[:min(len(line), writeChunk)])
+		line = line[n:]
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			c.fail(fmt.Errorf("the agent on %s took no request bytes for %s", c.t.Name, c.stall))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	c.lastSent.stamp()
+	return nil
 }
 
 // Pid is the agent's process id on its host.
@@ -356,20 +476,29 @@ func (c *Client) Finish(ctx context.Context) error {
 }
 
 // Close asks the agent to stop what still runs and exit, and waits for the
-// transport's command. When the agent had died, Close Reaps what it left
-// running and returns how that went.
+// transport's command. When the agent is gone (died, or the session failed)
+// or does not answer within closeTimeout, Close Reaps what it left running
+// (within another closeTimeout) and returns how that went.
 func (c *Client) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
 	err := c.call(ctx, "shutdown", struct{}{}, nil, nil)
+	var unanswered error // the run has not heard of this one
+	if errors.Is(err, context.DeadlineExceeded) {
+		c.fail(fmt.Errorf("the agent on %s did not answer shutdown within %s", c.t.Name, closeTimeout))
+		<-c.done
+		unanswered, err = c.Gone(), c.Gone()
+	}
 	if errors.Is(err, serverhost.ErrGone) {
-		err = nil
+		err = unanswered
 		if c.hello.Pid != 0 {
-			n, rerr := Reap(ctx, c.t, c.hello.Pid)
+			rctx, rcancel := context.WithTimeout(context.Background(), closeTimeout)
+			n, rerr := Reap(rctx, c.t, c.hello.Pid)
+			rcancel()
 			if rerr != nil {
-				err = fmt.Errorf("server host %s: the agent died; stopping what it left running failed: %w", c.t.Name, rerr)
+				err = errors.Join(err, fmt.Errorf("server host %s: the agent is gone; stopping what it left running failed: %w", c.t.Name, rerr))
 			} else if n > 0 {
-				err = fmt.Errorf("server host %s: the agent died; %d processes it left running were killed", c.t.Name, n)
+				err = errors.Join(err, fmt.Errorf("server host %s: the agent is gone; %d processes it left running were killed", c.t.Name, n))
 			}
 		}
 	}

@@ -1,8 +1,8 @@
 // Package agent runs a run's servers on another host: `tfbench agent` there
 // serves a small versioned JSON protocol on its stdin and stdout (Serve),
 // and the controller's Client, started through ssh or any stdio command, is
-// a serverhost.Host over it. No port is opened: the transport's own
-// authentication is the only one (issue 18).
+// a serverhost.Host over it. No port is opened for the protocol: the
+// transport's own authentication is the only one (issue 18).
 //
 // The protocol is one JSON object per line (docs/remote.md, The protocol);
 // hello refuses another version; at stdin's end the agent stops its servers.
@@ -29,21 +29,23 @@ type message struct {
 	Error  string          `json:"error,omitempty"`
 	Stream string          `json:"stream,omitempty"` // "log" (build output) or "progress"
 	Text   string          `json:"text,omitempty"`
-	Event  string          `json:"event,omitempty"` // "exited"
+	Event  string          `json:"event,omitempty"` // "exited", "beat" (alive.go)
 	Server string          `json:"server,omitempty"`
 }
 
 // The requests' arguments and results.
 type (
 	helloArgs struct {
-		Protocol int `json:"protocol"`
+		Protocol    int   `json:"protocol"`
+		HeartbeatMS int64 `json:"heartbeat_ms,omitempty"` // the controller pings at least this often (alive.go)
 	}
 	helloResult struct {
-		Protocol int    `json:"protocol"`
-		Pid      int    `json:"pid"` // the agent's process id, for reap
-		OS       string `json:"os"`
-		Arch     string `json:"arch"`
-		Work     string `json:"work"` // the agent's work folder (absolute)
+		Protocol    int    `json:"protocol"`
+		Pid         int    `json:"pid"` // the agent's process id, for reap
+		OS          string `json:"os"`
+		Arch        string `json:"arch"`
+		Work        string `json:"work"`                   // the agent's work folder (absolute)
+		HeartbeatMS int64  `json:"heartbeat_ms,omitempty"` // the agent sends a beat at least this often
 	}
 	beginArgs struct {
 		RunID         string `json:"run_id"`

@@ -1,8 +1,8 @@
 package agent
 
 import (
-	"bufio"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,12 +14,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/stage"
-	"github.com/tfbench/tfbench/harness/supervise"
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
@@ -33,13 +33,15 @@ type Config struct {
 	Protocol int
 }
 
-// maxLine bounds one request line, bytes: an adapter's packed sources,
-// base64-encoded, are the largest.
+// maxLine bounds one line either way, bytes: an adapter's packed sources
+// and a server's profiles, base64-encoded, are the largest.
 const maxLine = 128 << 20
 
 // Serve answers the controller's requests from in on out until in ends or
 // ctx is cancelled, then stops every server it started. Each request runs
-// in its own goroutine, so cancel can end one in flight.
+// in its own goroutine, so cancel can end one in flight. With a controller
+// that pings (alive.go), it sends beats and, when the controller has been
+// silent for controllerSilence, stops its servers and returns at once.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	if cfg.Protocol == 0 {
 		cfg.Protocol = Protocol
@@ -49,26 +51,45 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 		return err
 	}
 	a := &agent{cfg: cfg, work: work, out: json.NewEncoder(out), specs: map[string]*framework.Spec{},
-		servers: map[string]serverhost.Server{}, inflight: map[uint64]context.CancelFunc{}}
+		servers: map[string]serverhost.Server{}, inflight: map[uint64]context.CancelFunc{}, silent: make(chan time.Duration, 1),
+		beat: heartbeat, silence: controllerSilence}
+	a.heard.stamp()
+	a.lastSent.stamp()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	go a.watch(ctx)
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), maxLine)
-		for sc.Scan() {
+		r := newLineReader(heardReader{in, &a.heard}, maxLine)
+		for {
+			line, err := r.next()
+			switch {
+			case errors.Is(err, io.EOF):
+				readErr <- nil
+				return
+			case errors.Is(err, errLineTooLong):
+				readErr <- fmt.Errorf("agent: a request line over %d MiB, the protocol's cap", maxLine>>20)
+				return
+			case err != nil:
+				readErr <- err
+				return
+			}
 			select {
-			case lines <- append([]byte(nil), sc.Bytes()...):
+			case lines <- append([]byte(nil), line...):
 			case <-ctx.Done():
 				return
 			}
 		}
-		readErr <- sc.Err()
 	}()
 	var wg sync.WaitGroup
+	abandon := false // requests in flight may be stuck writing to a dead controller
 	defer func() {
 		cancel()
+		if abandon {
+			a.closeAll()
+			return
+		}
 		wg.Wait()
 		a.closeAll()
 	}()
@@ -78,11 +99,17 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 			return ctx.Err()
 		case err := <-readErr:
 			return err // nil at EOF: the controller is gone or done
+		case d := <-a.silent:
+			abandon = true
+			return fmt.Errorf("agent: no word from the controller for %s: stopping its servers and exiting", d)
 		case line := <-lines:
 			var req request
 			if err := json.Unmarshal(line, &req); err != nil {
 				a.send(message{Error: fmt.Sprintf("agent: bad request line: %v", err)})
 				continue
+			}
+			if req.Op == "ping" {
+				continue // heard: that is all a ping is for
 			}
 			if req.Op == "cancel" {
 				var c cancelArgs
@@ -119,6 +146,13 @@ type agent struct {
 	wmu sync.Mutex // out
 	out *json.Encoder
 
+	heard    clock              // the last bytes from the controller
+	lastSent clock              // the last line written whole
+	silent   chan time.Duration // the controller's silence, once over its limit
+	pingMS   atomic.Int64       // the controller's heartbeat, from hello (0: it sends none)
+	beat     time.Duration      // heartbeat and controllerSilence when it started
+	silence  time.Duration
+
 	mu       sync.Mutex
 	helloed  bool
 	host     *serverhost.Local
@@ -132,7 +166,40 @@ type agent struct {
 func (a *agent) send(m message) {
 	a.wmu.Lock()
 	defer a.wmu.Unlock()
-	a.out.Encode(m)
+	if a.out.Encode(m) == nil {
+		a.lastSent.stamp()
+	}
+}
+
+// watch sends a beat when nothing was sent for a heartbeat (once hello is
+// answered), and reports on silent when a controller that announced its
+// pings has been silent past its limit, until ctx ends.
+func (a *agent) watch(ctx context.Context) {
+	tick := time.NewTicker(min(time.Second, a.beat))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if limit := silenceLimit(a.pingMS.Load(), a.silence); limit > 0 && a.heard.older(limit) {
+			a.silent <- limit
+			return
+		}
+		a.mu.Lock()
+		helloed := a.helloed
+		a.mu.Unlock()
+		// A send in flight holds wmu; a beat waits for none.
+		if helloed && a.lastSent.older(a.beat) && a.wmu.TryLock() {
+			go func() {
+				defer a.wmu.Unlock()
+				if a.out.Encode(message{Event: "beat"}) == nil {
+					a.lastSent.stamp()
+				}
+			}()
+		}
+	}
 }
 
 func (a *agent) reply(id uint64, res any, err error) {
@@ -214,10 +281,12 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		if args.Protocol != a.cfg.Protocol {
 			return nil, fmt.Errorf("protocol version mismatch: the controller speaks tfbench agent protocol %d, this agent %d; use the same tfbench on both hosts", args.Protocol, a.cfg.Protocol)
 		}
+		a.pingMS.Store(args.HeartbeatMS)
 		a.mu.Lock()
 		a.helloed = true
 		a.mu.Unlock()
-		return helloResult{Protocol: a.cfg.Protocol, Pid: os.Getpid(), OS: runtime.GOOS, Arch: runtime.GOARCH, Work: a.work}, nil
+		return helloResult{Protocol: a.cfg.Protocol, Pid: os.Getpid(), OS: runtime.GOOS, Arch: runtime.GOARCH, Work: a.work,
+			HeartbeatMS: a.beat.Milliseconds()}, nil
 	case "begin":
 		var args beginArgs
 		if err := json.Unmarshal(req.Args, &args); err != nil {
@@ -245,6 +314,12 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		if err := json.Unmarshal(req.Args, &args); err != nil {
 			return nil, err
 		}
+		if err := checkStage(args.Stage); err != nil {
+			return nil, err
+		}
+		if err := checkName(args.LogName); err != nil {
+			return nil, fmt.Errorf("agent: log name: %w", err)
+		}
 		a.mu.Lock()
 		spec := a.specs[args.Hash+"/"+args.Name]
 		a.mu.Unlock()
@@ -254,9 +329,6 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		v, err := spec.Variant(args.Variant)
 		if err != nil {
 			return nil, err
-		}
-		if strings.Contains(args.Stage, "..") || filepath.IsAbs(args.Stage) || strings.ContainsAny(args.LogName, `/\`) {
-			return nil, fmt.Errorf("agent: stage %q or log %q leaves the work folder", args.Stage, args.LogName)
 		}
 		b, err := host.Build(ctx, serverhost.BuildRequest{Spec: spec, Variant: v, Stage: args.Stage, LogName: args.LogName,
 			Log: stream{a, req.ID, "log"}, Progress: stream{a, req.ID, "progress"}})
@@ -302,13 +374,18 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 		if err := json.Unmarshal(req.Args, &args); err != nil {
 			return nil, err
 		}
-		return supervise.KillOwnedBy(args.Pid)
+		return reap(args.Pid)
 	case "db":
 		return a.db(ctx, req.Args)
 	}
 	var args serverArgs
 	if err := json.Unmarshal(req.Args, &args); err != nil {
 		return nil, err
+	}
+	if req.Op == "profiles" {
+		if err := checkName(args.Test); err != nil {
+			return nil, fmt.Errorf("agent: profiles of test: %w", err)
+		}
 	}
 	srv, err := a.server(args.Server)
 	if err != nil {
@@ -344,10 +421,30 @@ func (a *agent) handle(ctx context.Context, req request) (any, error) {
 	return nil, fmt.Errorf("agent: unknown request %q", req.Op)
 }
 
-// checkName refuses a run id or tag that could name a path elsewhere.
+// checkName refuses a name the agent makes a path of (run id, tag, adapter,
+// log, test) that could name a path elsewhere.
 func checkName(s string) error {
 	if s == "" || strings.ContainsAny(s, `/\`) || s == "." || s == ".." {
 		return fmt.Errorf("%q is not a plain name", s)
+	}
+	return nil
+}
+
+// checkHash refuses a sources hash that is not stage.TreeHash's form, a
+// SHA-256 in lowercase hex: its first 12 digits name a folder under src/.
+func checkHash(s string) error {
+	if len(s) != 2*sha256.Size || strings.Trim(s, "0123456789abcdef") != "" {
+		return fmt.Errorf("%q is not a SHA-256 in %d lowercase hex digits", s, 2*sha256.Size)
+	}
+	return nil
+}
+
+// checkStage refuses a build folder other than the controller's
+// stage.StageRoot form, build/NAME/SLUG: stage.Stage empties it first.
+func checkStage(s string) error {
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 || parts[0] != "build" || checkName(parts[1]) != nil || checkName(parts[2]) != nil {
+		return fmt.Errorf("agent: stage %q is not a folder build/NAME/SLUG", s)
 	}
 	return nil
 }
@@ -360,8 +457,11 @@ func (a *agent) sources(raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return err
 	}
-	if err := checkName(args.Name); err != nil || len(args.Hash) < 12 {
-		return fmt.Errorf("agent: sources %q (hash %q): not a plain name and hash", args.Name, args.Hash)
+	if err := checkName(args.Name); err != nil {
+		return fmt.Errorf("agent: sources name: %w", err)
+	}
+	if err := checkHash(args.Hash); err != nil {
+		return fmt.Errorf("agent: sources of %s: hash %w", args.Name, err)
 	}
 	dir := filepath.Join(a.work, "src", args.Hash[:12], args.Name)
 	got, err := stage.TreeHash(dir)
@@ -421,17 +521,45 @@ func (a *agent) profiles(srv serverhost.Server, args serverArgs) ([]file, error)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dest)
 	paths, err := srv.Profiles(dest, args.Test)
+	files, rerr := readProfiles(paths, dest)
+	if !errors.Is(rerr, errProfilesKept) {
+		os.RemoveAll(dest)
+	}
+	return files, cmpErr(rerr, err)
+}
+
+// maxProfiles bounds the profiles of one server and test sent back, bytes:
+// base64 in one line of at most maxLine, less room for the rest. A Node
+// profile of a minute's load is a few MB (docs/profiles.md).
+const maxProfiles = maxLine/4*3 - 1<<20
+
+var errProfilesKept = errors.New("left on the server host")
+
+// readProfiles reads the profiles at paths, or, when they are more than
+// maxProfiles together, refuses with an error naming their folder dir
+// (kept: errProfilesKept).
+func readProfiles(paths []string, dir string) ([]file, error) {
+	var total int64
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		total += st.Size()
+	}
+	if total > maxProfiles {
+		return nil, fmt.Errorf("profiles of %.1f MB in all (%d files), over the %d MiB one answer carries: %w in %s", float64(total)/1e6, len(paths), maxProfiles>>20, errProfilesKept, dir)
+	}
 	var files []file
 	for _, p := range paths {
-		b, rerr := os.ReadFile(p)
-		if rerr != nil {
-			return files, rerr
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return files, err
 		}
 		files = append(files, file{Name: filepath.Base(p), Data: b})
 	}
-	return files, err
+	return files, nil
 }
 
 // db runs one of verification's database calls on a server's copy.

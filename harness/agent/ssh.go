@@ -88,6 +88,14 @@ func LoadMachines(path string, o *Options) error {
 		if e.Value.Tag != "!!str" {
 			return f.Errorf(e.Value, e.Path, "must be a string, found %s (quote it)", e.Value.Value)
 		}
+		if e.Path == "server_host" {
+			if _, _, _, err := splitDest(v); err != nil {
+				return f.Errorf(e.Value, e.Path, "%v", err)
+			}
+		}
+		if why := optionLike(e.Path, v); why != "" {
+			return f.Errorf(e.Value, e.Path, "%s", why)
+		}
 		if flagWay && (e.Path == "server_host" || e.Path == "server_cmd") {
 			continue
 		}
@@ -103,12 +111,26 @@ func LoadMachines(path string, o *Options) error {
 // minutes.
 const connectTimeout = 10
 
+// ServerAliveInterval and ServerAliveCountMax for ssh unless the ssh command
+// (the ssh option, or $TFBENCH_SSH) sets them: ssh ends 30 to 40 s after the
+// host last answered, not after TCP's 2 hours. They win over ~/.ssh/config,
+// as every -o does.
+const (
+	serverAliveInterval = 10
+	serverAliveCountMax = 3
+)
+
 // Connect reaches the agent o names and says hello: over ssh, after
 // putting this tfbench there when needed (sshBootstrap); or through
 // ServerCmd as given.
 func Connect(ctx context.Context, o Options) (*Client, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
+	}
+	for _, c := range []struct{ name, key, v string }{{"--server-cmd", "server_cmd", o.ServerCmd}, {"ssh", "ssh", o.SSH}, {"agent_dir", "agent_dir", o.AgentDir}} {
+		if why := optionLike(c.key, c.v); why != "" {
+			return nil, fmt.Errorf("%s %q: %s", c.name, c.v, why)
+		}
 	}
 	switch {
 	case o.ServerHost == "" && o.ServerCmd == "" && o.ServerAddr != "":
@@ -136,8 +158,11 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 		ssh = []string{"ssh"}
 	}
 	// After the user's own options (ssh keeps the first value of each): no
-	// prompts, a bound on connecting, no chatter on stderr.
-	ssh = append(ssh, "-o", "BatchMode=yes", "-o", "ConnectTimeout="+strconv.Itoa(connectTimeout), "-o", "LogLevel=ERROR")
+	// prompts, a bound on connecting and on a host that stops answering, no
+	// chatter on stderr.
+	ssh = append(ssh, "-o", "BatchMode=yes", "-o", "ConnectTimeout="+strconv.Itoa(connectTimeout),
+		"-o", "ServerAliveInterval="+strconv.Itoa(serverAliveInterval), "-o", "ServerAliveCountMax="+strconv.Itoa(serverAliveCountMax),
+		"-o", "LogLevel=ERROR")
 	if port != "" {
 		ssh = append(ssh, "-p", port)
 	}
@@ -162,8 +187,19 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
 // parseDest splits "[user@]host[:port]" (host may be [v6]) into ssh's
-// destination, the port ("" for ssh's default) and the host.
+// destination, the port ("" for ssh's default) and the host; errors name
+// --server-host (a machines file's are checked by LoadMachines).
 func parseDest(s string) (dest, port, host string, err error) {
+	if dest, port, host, err = splitDest(s); err != nil {
+		return "", "", "", fmt.Errorf("--server-host %q: %w", s, err)
+	}
+	return dest, port, host, nil
+}
+
+// splitDest is parseDest with errors that say only what is wrong. A user
+// or host beginning with "-" is refused: ssh would read it as an option
+// (-oProxyCommand=... runs a command on this host).
+func splitDest(s string) (dest, port, host string, err error) {
 	user, hp, hasUser := strings.Cut(s, "@")
 	if !hasUser {
 		user, hp = "", s
@@ -172,18 +208,45 @@ func parseDest(s string) (dest, port, host string, err error) {
 	if h, p, err := net.SplitHostPort(hp); err == nil {
 		host, port = h, p
 		if _, err := strconv.ParseUint(p, 10, 16); err != nil {
-			return "", "", "", fmt.Errorf("--server-host %q: port %q is not a number", s, p)
+			return "", "", "", fmt.Errorf("port %q is not a number", p)
 		}
 	}
 	host = strings.Trim(host, "[]")
 	if host == "" || strings.ContainsAny(host, " /") {
-		return "", "", "", fmt.Errorf("--server-host %q: want [user@]host[:port]", s)
+		return "", "", "", errors.New("want [user@]host[:port]")
+	}
+	if strings.HasPrefix(user, "-") {
+		return "", "", "", fmt.Errorf("user %q begins with \"-\", which ssh would read as an option", user)
+	}
+	if strings.HasPrefix(host, "-") {
+		return "", "", "", fmt.Errorf("host %q begins with \"-\", which ssh would read as an option", host)
 	}
 	dest = host
 	if user != "" {
 		dest = user + "@" + host
 	}
 	return dest, port, host, nil
+}
+
+// optionLike says why value v of a machines file key may not begin with
+// "-", or "": the command it is handed to would read it as an option (sh -c
+// for server_cmd; mkdir, chmod and mv for agent_dir).
+func optionLike(key, v string) string {
+	switch key {
+	case "server_cmd":
+		if strings.HasPrefix(v, "-") {
+			return `begins with "-", which sh -c would read as an option`
+		}
+	case "agent_dir":
+		if strings.HasPrefix(v, "-") {
+			return `begins with "-", which mkdir, chmod and mv on the server host would read as an option`
+		}
+	case "ssh":
+		if f := strings.Fields(v); len(f) > 0 && strings.HasPrefix(f[0], "-") {
+			return fmt.Sprintf("first word %q begins with \"-\": the ssh program comes first, then its options", f[0])
+		}
+	}
+	return ""
 }
 
 // shellQuote quotes s for the remote shell ssh runs commands with.

@@ -19,7 +19,8 @@ import (
 )
 
 // SchemaVersion is the version of the results.json layout; a reader
-// refuses a file with another version.
+// refuses a file with another version. An additive field (profiles,
+// source) keeps it: a reader that does not know the field ignores it.
 const SchemaVersion = 1
 
 // MethodVersion is the version of the measurement method (docs/design.md,
@@ -127,7 +128,10 @@ type File struct {
 	// Shard is the slice of the plan this run measured, "I/N" (e.g. "2/8":
 	// the 2nd of 8, by framework variant, with the reference in each;
 	// `tfbench bench --shard`, model.Shard); empty for the whole plan.
-	Shard    string    `json:"shard,omitempty"`
+	Shard string `json:"shard,omitempty"`
+	// Source is the repository commit tfbench ran from (harness/run reads
+	// it with git at the run's start); nil outside a git checkout.
+	Source   *Source   `json:"source,omitempty"`
 	Status   string    `json:"status"` // running, complete or interrupted
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished,omitzero"`
@@ -152,6 +156,23 @@ type File struct {
 	// --profile), one per framework variant and test; empty without it.
 	// Nothing of that round is a sample.
 	Profiles []Profile `json:"profiles,omitempty"`
+}
+
+// Source is the checkout a run measured: `git rev-parse HEAD` and whether
+// `git status --porcelain` listed anything (uncommitted or untracked files:
+// the figures then belong to no commit). nightly:ab builds its baseline
+// side at the Commit recorded in reports/baseline.json (docs/ci.md).
+type Source struct {
+	Commit string `json:"commit"` // full hex SHA
+	Dirty  bool   `json:"dirty"`
+}
+
+// String is "COMMIT" or "COMMIT (dirty)".
+func (s Source) String() string {
+	if s.Dirty {
+		return s.Commit + " (dirty)"
+	}
+	return s.Commit
 }
 
 // Network is the path from the generator's host to the server's in a

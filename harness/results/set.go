@@ -189,6 +189,35 @@ func (s *Set) Owner(id model.ID) (Run, bool) {
 	return Run{}, false
 }
 
+// Source is the source every run of s records (File.Source): nil when no
+// run records one. When the runs differ (another commit, a dirty tree, or
+// some without one) each keeps its own and s has none: the error lists
+// every run's, e.g. "runs from different sources: a 1a2b3c4d5e6f, b none".
+func (s *Set) Source() (*Source, error) {
+	first := s.Runs[0].File.Source
+	same := true
+	for _, r := range s.Runs[1:] {
+		if src := r.File.Source; (src == nil) != (first == nil) || (src != nil && *src != *first) {
+			same = false
+		}
+	}
+	if same {
+		return first, nil
+	}
+	parts := make([]string, len(s.Runs))
+	for i, r := range s.Runs {
+		text := "none"
+		if src := r.File.Source; src != nil {
+			text = short(src.Commit)
+			if src.Dirty {
+				text += " (dirty)"
+			}
+		}
+		parts[i] = r.Label + " " + text
+	}
+	return nil, fmt.Errorf("runs from different sources: %s", strings.Join(parts, ", "))
+}
+
 // LabelOf is the label merge gives a file by default: its base name without
 // the directory and a ".json" suffix ("ci/nextjs.json" → "nextjs").
 func LabelOf(path string) string {

@@ -149,3 +149,52 @@ func TestMissingShards(t *testing.T) {
 		}
 	}
 }
+
+// TestSetSource: runs of one clean commit give it, through a merged file
+// and back (the JSON field "source"); none recorded gives nil; a dirty run,
+// another commit or a run without one give no source and list every run's.
+func TestSetSource(t *testing.T) {
+	const c1, c2 = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d", "ffeeddccbbaa99887766554433221100ffeeddcc"
+	with := func(r Run, src *Source) Run { r.File.Source = src; return r }
+	a, b := with(run("r-a", "h", "nextjs", 2, "h1"), &Source{Commit: c1}), with(run("r-b", "h", "astro", 2, "h1"), &Source{Commit: c1})
+	s, err := Merge([]Run{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "merged.json")
+	if err := WriteSet(path, s); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); strings.Count(string(data), `"source": {
+     "commit": "`+c1+`",
+     "dirty": false
+    }`) != 2 {
+		t.Errorf("the merged file does not hold each run's source:\n%s", data)
+	}
+	back, err := ReadSet(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src, err := back.Source(); err != nil || src == nil || *src != (Source{Commit: c1}) || src.String() != c1 {
+		t.Errorf("source of two runs of one commit: %v, %v", src, err)
+	}
+	if src, err := (&Set{Runs: []Run{run("r-a", "h", "nextjs", 2, "h1"), run("r-b", "h", "astro", 2, "h1")}}).Source(); src != nil || err != nil {
+		t.Errorf("no run records a source: %v, %v", src, err)
+	}
+	for _, c := range []struct {
+		other *Source
+		want  string
+	}{
+		{&Source{Commit: c2}, "runs from different sources: nextjs 1a2b3c4d5e6f, astro ffeeddccbbaa"},
+		{&Source{Commit: c1, Dirty: true}, "runs from different sources: nextjs 1a2b3c4d5e6f, astro 1a2b3c4d5e6f (dirty)"},
+		{nil, "runs from different sources: nextjs 1a2b3c4d5e6f, astro none"},
+	} {
+		s := &Set{Runs: []Run{a, with(run("r-b", "h", "astro", 2, "h1"), c.other)}}
+		if src, err := s.Source(); src != nil || err == nil || err.Error() != c.want {
+			t.Errorf("source of runs %v and %v: %v, %v; want the error %q", a.File.Source, c.other, src, err, c.want)
+		}
+	}
+	if got := (Source{Commit: c2, Dirty: true}).String(); got != c2+" (dirty)" {
+		t.Errorf("a dirty source reads %q", got)
+	}
+}

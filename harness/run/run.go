@@ -102,6 +102,10 @@ type Config struct {
 	// Shard is the slice of the plan Targets are (ShardTargets; zero for
 	// the whole plan), recorded in results.json as File.Shard ("2/8").
 	Shard model.Shard
+	// SourceDir is the checkout whose commit results.json records
+	// (File.Source: git's HEAD and whether the tree was dirty, read at the
+	// run's start; none outside a git checkout); empty: the working folder.
+	SourceDir string
 	// BeforeMeasure, when set, is called once after the builds and before the
 	// first round with a Fetch of any target's pages (tfbench ab); its verdicts go
 	// to File.Equivalence, and its error ends the run before anything is measured.
@@ -292,7 +296,11 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 		host.GeneratorCPUs, host.Disjoint = r.gen.String(), !sameMachine(host, info)
 		r.sameMachine = !host.Disjoint
 	}
-	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: results.SuiteOf(cfg.Suite, cfg.Tests, cfg.Rounds)}
+	src, err := sourceOf(ctx, cmp.Or(cfg.SourceDir, "."))
+	if err != nil {
+		r.logf("results record no source commit: %v", err)
+	}
+	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Source: src, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: results.SuiteOf(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	var err2 error
 	r.rec, err2 = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err2 != nil {

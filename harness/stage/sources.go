@@ -72,8 +72,9 @@ func PackSources(dir string) ([]byte, error) {
 }
 
 // UnpackSources writes PackSources' bytes into dir (created). An entry or
-// symbolic link leading outside dir, or of another kind than file, folder
-// or symbolic link, is an error (untar.Extract).
+// symbolic link that could lead outside dir, an entry written through a
+// symbolic link, or another kind than file, folder or symbolic link, is an
+// error (untar.Extract).
 func UnpackSources(data []byte, dir string) error {
 	if err := untar.Extract(bytes.NewReader(data), dir, false, "folder"); err != nil {
 		return fmt.Errorf("unpack sources: %w", err)

@@ -41,6 +41,7 @@ const (
 // platform is what the Linux half of a Host keeps.
 type platform struct {
 	hostVeth string        // this end of the veth pair, "tfbt<block>h"
+	peerVeth string        // the namespace's end, "tfbt<block>r"
 	log      string        // sshd's log (-E)
 	key      string        // the authorized client key
 	sshdDone chan struct{} // closed when sshd has exited and been reaped
@@ -174,7 +175,7 @@ func (h *Host) link() error {
 			}
 			return fmt.Errorf("ip link add %s type veth: %v: %s", hostVeth, err, strings.TrimSpace(out))
 		}
-		h.hostVeth = hostVeth
+		h.hostVeth, h.peerVeth = hostVeth, peer
 		h.LocalAddr = ipv4(network + 1)
 		h.Addr = ipv4(network + 2)
 		h.silentAddr = ipv4(network + 5)
@@ -421,6 +422,21 @@ func (h *Host) startSSHD(t testing.TB, dir string) {
 	}
 }
 
+// LinkDown takes the namespace's end of the veth down, as when the host's
+// network dies: what is sent to Addr is lost and nothing comes back, so
+// sessions stall and new connections fail, until LinkUp.
+func (h *Host) LinkDown() error { return h.setLink("down") }
+
+// LinkUp brings the namespace's end of the veth back up after LinkDown.
+func (h *Host) LinkUp() error { return h.setLink("up") }
+
+func (h *Host) setLink(state string) error {
+	if out, err := ip("-n", h.Namespace, "link", "set", h.peerVeth, state); err != nil {
+		return fmt.Errorf("sshtest: ip -n %s link set %s %s: %v: %s", h.Namespace, h.peerVeth, state, err, strings.TrimSpace(out))
+	}
+	return nil
+}
+
 func (h *Host) readLog() string {
 	b, err := os.ReadFile(h.log)
 	if err != nil {
@@ -591,8 +607,8 @@ func cmdline(pid int) (string, bool) {
 }
 
 // stop is the cleanup: it fails t for strays Clean has not reported, kills
-// everything in the namespace, waits for it to be gone and deletes the veth
-// pair and the namespace. sshd's log goes to t's output when t has failed.
+// them here and everything in the namespace, waits for that to be gone and
+// deletes the veth pair and the namespace. sshd's log goes to t's output when t has failed.
 func (h *Host) stop(t testing.TB) {
 	t.Helper()
 	if h.sshdDone != nil {
@@ -606,6 +622,13 @@ func (h *Host) stop(t testing.TB) {
 		t.Errorf("sshtest: %v", err)
 	} else if err := h.straysError(remote, local); err != nil {
 		t.Error(err)
+	}
+	// Clients here naming the host (reported now or by Clean) would
+	// outlive it: an ssh with no ServerAlive waits on TCP for hours.
+	if _, local, err := h.strays(); err == nil {
+		for _, p := range local {
+			_ = syscall.Kill(p.pid, syscall.SIGKILL) // ESRCH: gone since
+		}
 	}
 	if err := killAll(h.Namespace); err != nil {
 		t.Errorf("sshtest: %v", err)

@@ -99,7 +99,7 @@ func run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, err error) {
 	return o.String(), e.String(), err
 }
 
-func TestStart(t *testing.T) {
+func TestSSHStart(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
 	h := Start(t)
@@ -158,7 +158,7 @@ func TestStart(t *testing.T) {
 	}
 }
 
-func TestRemoteEnvironment(t *testing.T) {
+func TestSSHRemoteEnvironment(t *testing.T) {
 	t.Parallel()
 	h := Start(t)
 	out, errOut, err := run(t, h.Command(context.Background(), "env; echo PWD=$(pwd); echo GO=$(command -v go)"))
@@ -214,16 +214,58 @@ func TestRemoteEnvironment(t *testing.T) {
 	}
 }
 
-// TestCleanReportsStrays leaves a process in the namespace and an ssh client
+// TestSSHCleanReportsStrays leaves a process in the namespace and an ssh client
 // here, checks Clean's report, and that the cleanup then removes them and
 // the namespace without failing the test (Clean reported them already).
-func TestCleanReportsStrays(t *testing.T) {
+func TestSSHCleanReportsStrays(t *testing.T) {
 	t.Parallel()
+	cleanReportsStrays(t, Start)
+}
+
+// TestCleanReportsStraysSkips runs TestSSHCleanReportsStrays's body with a
+// Start that skips, as Start does for a user other than root or without
+// sshd: the test must skip, not reach its checks with no Host.
+func TestCleanReportsStraysSkips(t *testing.T) {
+	var sub *testing.T
+	t.Run("body", func(t *testing.T) {
+		sub = t
+		cleanReportsStrays(t, func(tb testing.TB) *Host {
+			tb.Skip("sshtest: a stand-in Start that skips")
+			return nil
+		})
+	})
+	if !sub.Skipped() || sub.Failed() {
+		t.Errorf("with Start skipping: skipped %v, failed %v; want skipped alone", sub.Skipped(), sub.Failed())
+	}
+}
+
+// skipNoter is a test whose skip reason is kept in *reason, for the parent
+// of a subtest in which Start skipped to skip with it.
+type skipNoter struct {
+	testing.TB
+	reason *string
+}
+
+func (s skipNoter) Skip(args ...any) {
+	*s.reason = fmt.Sprint(args...)
+	s.TB.Skip(args...)
+}
+
+func (s skipNoter) Skipf(format string, args ...any) {
+	*s.reason = fmt.Sprintf(format, args...)
+	s.TB.Skipf(format, args...)
+}
+
+// cleanReportsStrays is TestSSHCleanReportsStrays with start for Start: the
+// host is made in the subtest "leave", whose end runs its cleanup, and
+// checked gone after it; when start skips there, t skips with its reason.
+func cleanReportsStrays(t *testing.T, start func(testing.TB) *Host) {
 	var h *Host
 	var sleeper int
 	var client *exec.Cmd
+	var skipped string
 	t.Run("leave", func(t *testing.T) {
-		h = Start(t)
+		h = start(skipNoter{t, &skipped})
 		out, errOut, err := run(t, h.Command(context.Background(), "setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $!"))
 		if err != nil {
 			t.Fatalf("ssh: %v: %s", err, errOut)
@@ -260,8 +302,11 @@ func TestCleanReportsStrays(t *testing.T) {
 			t.Errorf("Clean() =\n%v\nwant the sleeps and the session's sshd in %s, then\n%s", err, h.Namespace, local)
 		}
 	})
-	if t.Failed() {
+	switch {
+	case t.Failed():
 		return
+	case skipped != "":
+		t.Skip(skipped)
 	}
 	assertGone(t, h, sleeper)
 }
@@ -306,15 +351,61 @@ type recorder struct {
 	cleanups []func()
 }
 
+// newRecorder returns a recorder of t whose cleanups not run by then run at
+// t's cleanup: Start may skip or fail after making the namespace, and its
+// cleanup must delete it (what it reports is logged).
+func newRecorder(t *testing.T) *recorder {
+	r := &recorder{TB: t}
+	t.Cleanup(func() {
+		if len(r.cleanups) == 0 {
+			return
+		}
+		r.cleanup()
+		for _, e := range r.errs {
+			t.Log(e)
+		}
+	})
+	return r
+}
+
+// TestRecorderCleansUp: cleanups kept by a recorder whose test stops first
+// (a skip or a fatal error in Start after the namespace exists) run at the
+// test's end, once.
+func TestRecorderCleansUp(t *testing.T) {
+	var ran []string
+	t.Run("skips", func(t *testing.T) {
+		r := newRecorder(t)
+		r.Cleanup(func() { ran = append(ran, "first") })
+		r.Cleanup(func() { ran = append(ran, "second") })
+		r.Skip("stops before running them")
+	})
+	t.Run("runs them itself", func(t *testing.T) {
+		r := newRecorder(t)
+		r.Cleanup(func() { ran = append(ran, "own") })
+		r.cleanup()
+	})
+	if want := []string{"second", "first", "own"}; !slices.Equal(ran, want) {
+		t.Errorf("cleanups ran %q; want %q", ran, want)
+	}
+}
+
+// cleanup runs the cleanups kept, last first, once.
+func (r *recorder) cleanup() {
+	for i := len(r.cleanups) - 1; i >= 0; i-- {
+		r.cleanups[i]()
+	}
+	r.cleanups = nil
+}
+
 func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
 func (r *recorder) Error(args ...any) { r.errs = append(r.errs, fmt.Sprint(args...)) }
 func (r *recorder) Cleanup(f func())  { r.cleanups = append(r.cleanups, f) }
 
-func TestCleanupFailsOnStray(t *testing.T) {
+func TestSSHCleanupFailsOnStray(t *testing.T) {
 	t.Parallel()
-	r := &recorder{TB: t}
+	r := newRecorder(t)
 	h := Start(r)
 	out, errOut, err := run(t, h.Command(context.Background(), "nohup sleep 300 >/dev/null 2>&1 </dev/null & echo $!"))
 	if err != nil {
@@ -325,9 +416,7 @@ func TestCleanupFailsOnStray(t *testing.T) {
 		t.Fatalf("pid of sleep: %q", out)
 	}
 	start := time.Now()
-	for i := len(r.cleanups) - 1; i >= 0; i-- {
-		r.cleanups[i]()
-	}
+	r.cleanup()
 	t.Logf("cleanup with a stray took %v", time.Since(start).Round(time.Millisecond))
 	want := []string{fmt.Sprintf("sshtest: left running in namespace %s: pid %d (sleep 300)", h.Namespace, sleeper)}
 	if !slices.Equal(r.errs, want) {
@@ -336,17 +425,53 @@ func TestCleanupFailsOnStray(t *testing.T) {
 	assertGone(t, h, sleeper)
 }
 
-func TestCleanupWhenClean(t *testing.T) {
+// TestSSHCleanupKillsClient: an ssh client left connected to the host, the
+// link down (so that it never hears of sshd's end), is reported by the
+// cleanup and killed, not left waiting on a deleted host.
+func TestSSHCleanupKillsClient(t *testing.T) {
 	t.Parallel()
-	r := &recorder{TB: t}
+	r := newRecorder(t)
+	h := Start(r)
+	client := h.Command(context.Background(), "sleep", "302")
+	if err := client.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- client.Wait() }()
+	t.Cleanup(func() { client.Process.Kill() })
+	for deadline := time.Now().Add(10 * time.Second); !sessionUp(t, h, "sleep 302"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the session's sleep 302 never started")
+		}
+	}
+	if err := h.LinkDown(); err != nil {
+		t.Fatal(err)
+	}
+	r.cleanup()
+	local := fmt.Sprintf("sshtest: left running here, naming the host %s: pid %d (%s)", h.Namespace, client.Process.Pid, strings.Join(client.Args, " "))
+	if len(r.errs) != 1 || !strings.HasSuffix(r.errs[0], "\n"+local) {
+		t.Errorf("the cleanup reported %q; want the session in %s, then %q", r.errs, h.Namespace, local)
+	}
+	select {
+	case err := <-exited:
+		if fmt.Sprint(err) != "signal: killed" {
+			t.Errorf("the client ended with %v; want it killed", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the client still runs 10 s after the cleanup")
+	}
+	assertGone(t, h)
+}
+
+func TestSSHCleanupWhenClean(t *testing.T) {
+	t.Parallel()
+	r := newRecorder(t)
 	h := Start(r)
 	if out, _, err := run(t, h.Command(context.Background(), "echo", "ok")); err != nil || out != "ok\n" {
 		t.Fatalf("ssh echo ok: %q, %v", out, err)
 	}
 	start := time.Now()
-	for i := len(r.cleanups) - 1; i >= 0; i-- {
-		r.cleanups[i]()
-	}
+	r.cleanup()
 	t.Logf("cleanup took %v", time.Since(start).Round(time.Millisecond))
 	if len(r.errs) != 0 {
 		t.Errorf("the cleanup reported %q; want nothing", r.errs)
@@ -393,5 +518,34 @@ func TestSSHErrors(t *testing.T) {
 				t.Errorf("took %v; want within %v", took, c.within)
 			}
 		})
+	}
+}
+
+// TestSSHLinkDown: with the link down, ssh to the host fails (no answer
+// within ConnectTimeout, or no route once ARP gives up); back up, it works.
+func TestSSHLinkDown(t *testing.T) {
+	t.Parallel()
+	h := Start(t)
+	if err := h.LinkDown(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, errOut, err := run(t, h.Command(context.Background(), "true"))
+	took := time.Since(start)
+	t.Logf("ssh with the link down: %q after %v", errOut, took.Round(time.Millisecond))
+	var exit *exec.ExitError
+	timedOut := fmt.Sprintf("ssh: connect to host %s port 2222: Connection timed out\r\n", h.Addr)
+	noRoute := fmt.Sprintf("ssh: connect to host %s port 2222: No route to host\r\n", h.Addr)
+	if !errors.As(err, &exit) || exit.ExitCode() != 255 || errOut != timedOut && errOut != noRoute {
+		t.Errorf("ssh with the link down: %v, stderr %q; want exit status 255 and %q or %q", err, errOut, timedOut, noRoute)
+	}
+	if within := (ConnectTimeout + 3) * time.Second; took > within {
+		t.Errorf("ssh with the link down took %v; want within %v", took, within)
+	}
+	if err := h.LinkUp(); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, err := run(t, h.Command(context.Background(), "echo", "back")); err != nil || out != "back\n" {
+		t.Errorf("ssh with the link up again: %q, %q, %v; want \"back\\n\"", out, errOut, err)
 	}
 }

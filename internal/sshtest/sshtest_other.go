@@ -25,3 +25,9 @@ func (h *Host) Processes() ([]int, error) { return nil, errNotLinux }
 
 // Clean fails: there is no Host outside Linux.
 func (h *Host) Clean() error { return errNotLinux }
+
+// LinkDown fails: there is no Host outside Linux.
+func (h *Host) LinkDown() error { return errNotLinux }
+
+// LinkUp fails: there is no Host outside Linux.
+func (h *Host) LinkUp() error { return errNotLinux }
