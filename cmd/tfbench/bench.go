@@ -82,8 +82,8 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var shard shardFlag
 	shard.register(fs)
 	c.command = append([]string{"tfbench", "bench"}, args...)
-	reportPath := fs.String("report", "", "also write the markdown report to this file (it is always written beside results.json)")
-	copyResults := fs.String("copy-results", "", "also copy results.json to this file")
+	reportPath := fs.String("report", "", "also write the markdown report to this file once the run is complete (it is always written beside results.json)")
+	copyResults := fs.String("copy-results", "", "also copy results.json to this file once the run is complete")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -113,20 +113,13 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	line.Done()
 	if f != nil {
 		md := filepath.Join(filepath.Dir(path), "report.md")
-		if werr := writeReport(f, md, *reportPath); werr != nil && err == nil {
+		if werr := writeReport(f, md); werr != nil && err == nil {
 			err = werr
-		}
-		if *copyResults != "" {
-			if data, rerr := os.ReadFile(path); rerr == nil {
-				if werr := results.WriteFileAtomic(*copyResults, data); werr != nil && err == nil {
-					err = werr
-				}
-			}
 		}
 		fmt.Fprintf(stdout, "results: %s\nreport:  %s\n", path, md)
 		profilesLine(stdout, f, path)
-		if *reportPath != "" {
-			fmt.Fprintf(stdout, "report copied to %s\n", *reportPath)
+		if werr := publish(stdout, f, path, err, *copyResults, *reportPath); werr != nil && err == nil {
+			err = werr
 		}
 		summarize(stdout, f)
 	}
@@ -134,6 +127,48 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("interrupted; the samples measured so far are in %s", path)
 	}
 	return err
+}
+
+// publish copies a complete run's results.json to copyResults and writes
+// its report to reportPath (each when not empty, atomically) and says so on
+// w. A run that did not complete, or ended with runErr, replaces neither
+// file: they may be published ones (go tool task bench: reports/latest.json
+// and .md), and w says so and where the run's files are.
+func publish(w io.Writer, f *results.File, path string, runErr error, copyResults, reportPath string) error {
+	var dests []string
+	for _, p := range []string{reportPath, copyResults} {
+		if p != "" {
+			dests = append(dests, p)
+		}
+	}
+	if len(dests) == 0 {
+		return nil
+	}
+	if runErr != nil || f.Status != results.Complete {
+		why := "the run did not complete (status " + f.Status + ")"
+		if f.Status == results.Complete {
+			why = "the run ended with an error"
+		}
+		fmt.Fprintf(w, "%s: %s not replaced; this run's results and report are in %s\n", why, strings.Join(dests, " and "), filepath.Dir(path))
+		return nil
+	}
+	if copyResults != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := results.WriteFileAtomic(copyResults, data); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "results copied to %s\n", copyResults)
+	}
+	if reportPath != "" {
+		if err := writeReport(f, reportPath); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "report copied to %s\n", reportPath)
+	}
+	return nil
 }
 
 // profilesLine says where a --profile run's profiles are, when it has any.

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -119,5 +121,113 @@ func TestBenchRoundsFlag(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestBenchPublish: publish writes --copy-results and --report only for a
+// complete run without an error; otherwise it leaves both files as they
+// were and says so with the run's folder.
+func TestBenchPublish(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "runs", "20261204-101010")
+	path := filepath.Join(run, "results.json")
+	f := &results.File{RunID: "20261204-101010", Status: results.Complete,
+		Suite: results.Suite{Name: "s", Rounds: 1, Tests: []results.Test{{Name: "json", Type: "json", Concurrency: []int{8}, Pipeline: 1, Duration: 1, Gate: 1}}}}
+	copied, report := filepath.Join(dir, "latest.json"), filepath.Join(dir, "latest.md")
+	const old = "published before\n"
+	reset := func() {
+		t.Helper()
+		for _, p := range []string{copied, report} {
+			if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := results.Write(path, f); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name                string
+		status              string
+		runErr              error
+		copyResults, report string
+		out                 string
+		published           bool
+	}{
+		{"complete", results.Complete, nil, copied, report, "results copied to " + copied + "\nreport copied to " + report + "\n", true},
+		{"complete, no copies asked", results.Complete, nil, "", "", "", false},
+		{"interrupted", results.Interrupted, errors.New("interrupted"), copied, report,
+			"the run did not complete (status interrupted): " + report + " and " + copied + " not replaced; this run's results and report are in " + run + "\n", false},
+		{"complete with an error", results.Complete, errors.New("the source dataset changed during the run"), copied, "",
+			"the run ended with an error: " + copied + " not replaced; this run's results and report are in " + run + "\n", false},
+	} {
+		reset()
+		g := *f
+		g.Status = c.status
+		var out strings.Builder
+		if err := publish(&out, &g, path, c.runErr, c.copyResults, c.report); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		if out.String() != c.out {
+			t.Errorf("%s: output %q, want %q", c.name, out.String(), c.out)
+		}
+		gotJSON, _ := os.ReadFile(copied)
+		gotMD, _ := os.ReadFile(report)
+		wantJSON, _ := os.ReadFile(path)
+		if c.published && (!bytes.Equal(gotJSON, wantJSON) || !strings.HasPrefix(string(gotMD), "# ")) {
+			t.Errorf("%s: %s holds %d bytes (results.json %d), %s starts %.20q; want both replaced", c.name, copied, len(gotJSON), len(wantJSON), report, gotMD)
+		}
+		if !c.published && (string(gotJSON) != old || string(gotMD) != old) {
+			t.Errorf("%s: %s %.20q, %s %.20q; want both left as they were", c.name, copied, gotJSON, report, gotMD)
+		}
+	}
+}
+
+// TestBenchCompletePublishes runs the fault adapter's ok variant and its
+// unbuilt one (a build that fails) with --report and --copy-results: a
+// build failure is a result, so the run completes, exits 0 and replaces
+// both files, the report's row saying why unbuilt was not measured.
+func TestBenchCompletePublishes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fault server, a few seconds")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(envTestBinary, exe)
+	work, published := t.TempDir(), t.TempDir()
+	copied, report := filepath.Join(published, "latest.json"), filepath.Join(published, "latest.md")
+	for _, p := range []string{copied, report} {
+		if err := os.WriteFile(p, []byte("published before\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := cli(context.Background(), []string{"bench", "--suite", "testdata/suites/shard.yaml", "--tests", "json", "--frameworks", "fault:ok,fault:unbuilt",
+		"--frameworks-dir", "testdata/frameworks-fault", "--work", work, "--report", report, "--copy-results", copied}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	path := filepath.Join(work, "runs", "latest", "results.json")
+	f, err := results.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unbuilt := slices.IndexFunc(f.Frameworks, func(fw results.Framework) bool { return fw.Variant == "unbuilt" })
+	if f.Status != results.Complete || len(f.Samples) != 2 || unbuilt < 0 || !strings.HasPrefix(f.Frameworks[unbuilt].Error, "build failed: ") {
+		t.Fatalf("status %s, %d samples, frameworks %+v; want complete, fault/ok's 2 levels, unbuilt's build failed", f.Status, len(f.Samples), f.Frameworks)
+	}
+	got, _ := os.ReadFile(copied)
+	want, _ := os.ReadFile(path)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s (%d bytes) is not the run's results.json (%d bytes)", copied, len(got), len(want))
+	}
+	md, _ := os.ReadFile(report)
+	if !strings.Contains(string(md), "not measured: build failed: ") {
+		t.Errorf("%s has no row saying unbuilt was not measured:\n%s", report, md)
+	}
+	if want := "results copied to " + copied + "\nreport copied to " + report + "\n"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 	}
 }

@@ -47,7 +47,7 @@ func TestConfigErrorsStartNothing(t *testing.T) {
 		{"unknown framework", "bench", ok, fault, []string{"--frameworks", "nosuch"}, 1,
 			`tfbench bench: no framework "nosuch" in testdata/frameworks-fault (have fault)`, false},
 		{"unknown variant", "bench", ok, fault, []string{"--frameworks", "fault:nosuch"}, 1,
-			`tfbench bench: framework fault: no variant "nosuch" (have: ok, stubborn)`, false},
+			`tfbench bench: framework fault: no variant "nosuch" (have: ok, stubborn, unbuilt)`, false},
 		{"framework.yaml without start", "bench", ok, bad, nil, 1,
 			`tfbench bench: testdata/frameworks-bad/nostart/framework.yaml:1: key "start": missing (required: the shell command that starts the server)`, false},
 		{"port flag", "bench", ok, fault, []string{"--port", "8080"}, 2,

@@ -10,28 +10,28 @@ import (
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/internal/runfixture"
 )
 
-const latestJSON = "../../reports/latest.json"
-
 // TestReportCommandFile: --out FILE writes the single markdown report,
-// byte for byte the committed reports/latest.md of the same run.
+// byte for byte the report bench wrote for the same run (the published run
+// of internal/runfixture, never reports/, which a run replaces).
 func TestReportCommandFile(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report.md")
 	var stdout, stderr bytes.Buffer
-	if code := cli(context.Background(), []string{"report", "--results", latestJSON, "--out", out}, &stdout, &stderr); code != 0 {
+	if code := cli(context.Background(), []string{"report", "--results", runfixture.Results(t), "--out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	got, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("../../reports/latest.md")
+	want, err := os.ReadFile(runfixture.Report(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("report of reports/latest.json differs from reports/latest.md")
+		t.Errorf("report of %s differs from %s", runfixture.Results(t), runfixture.Report(t))
 	}
 	if stdout.String() != "wrote "+out+"\n" {
 		t.Errorf("stdout %q", stdout.String())
@@ -39,14 +39,14 @@ func TestReportCommandFile(t *testing.T) {
 }
 
 // TestReportCommandSite: --out DIR/ (or an existing directory) writes the
-// site: index, a page and a chart per test, results.csv.
+// site of the published run: index, a page and a chart per test, results.csv.
 func TestReportCommandSite(t *testing.T) {
 	want := []string{"db.md", "db.svg", "fortunes.md", "fortunes.svg", "index.md", "json.md", "json.svg", "plaintext.md", "plaintext.svg",
 		"queries.md", "queries.svg", "results.csv", "updates.md", "updates.svg"}
 	existing := t.TempDir()
 	for _, out := range []string{filepath.Join(t.TempDir(), "site") + "/", existing} {
 		var stdout, stderr bytes.Buffer
-		if code := cli(context.Background(), []string{"report", "--results", latestJSON, "--out", out}, &stdout, &stderr); code != 0 {
+		if code := cli(context.Background(), []string{"report", "--results", runfixture.Results(t), "--out", out}, &stdout, &stderr); code != 0 {
 			t.Fatalf("--out %s: exit %d: %s", out, code, stderr.String())
 		}
 		if stdout.String() != "wrote 14 files to "+out+" (index.md)\n" {
@@ -66,10 +66,11 @@ func TestReportCommandSite(t *testing.T) {
 	}
 }
 
-// TestReportCommandMerged: a merged file renders as a site with a Run
-// column, and is refused as a single markdown file.
+// TestReportCommandMerged: a merged file (two runs cut from the published
+// run) renders as a site with a Run column, and is refused as a single
+// markdown file.
 func TestReportCommandMerged(t *testing.T) {
-	f, err := results.Read(latestJSON)
+	f, err := results.Read(runfixture.Results(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -147,10 +148,10 @@ func (c *child) untilWithin(t *testing.T, what string, d time.Duration, cond fun
 
 // benchFault starts `tfbench bench` on testdata/suites/signal.yaml (json
 // at c=2, 4 and 8, 2 s each, one round) against the fault adapter's
-// variant, with work as the scratch folder.
-func benchFault(t *testing.T, work, variant string) *child {
-	return startCLI(t, "bench", "--suite", "testdata/suites/signal.yaml", "--frameworks", "fault:"+variant,
-		"--frameworks-dir", "testdata/frameworks-fault", "--work", work)
+// variant, with work as the scratch folder and extra flags after.
+func benchFault(t *testing.T, work, variant string, extra ...string) *child {
+	return startCLI(t, append([]string{"bench", "--suite", "testdata/suites/signal.yaml", "--frameworks", "fault:" + variant,
+		"--frameworks-dir", "testdata/frameworks-fault", "--work", work}, extra...)...)
 }
 
 // owned lists the live processes the child started (their TFBENCH_OWNER
@@ -169,15 +170,23 @@ func owned(t *testing.T, pid int) []string {
 }
 
 // TestSignalStopsRun sends SIGINT, then in a second run SIGTERM, to a
-// real `tfbench bench` process once its first sample is in results.json:
-// the CLI must print the interrupt line, stop the server, keep the sample
-// in results.json marked interrupted, write report.md, name the file on
-// stderr and exit 1, leaving no process and no database copy behind.
+// real `tfbench bench --report R --copy-results J` process once its first
+// sample is in results.json: the CLI must print the interrupt line, stop
+// the server, keep the sample in results.json marked interrupted, write
+// report.md, leave R and J (published files) as they were and say so with
+// the run's folder, name the file on stderr and exit 1, leaving no process
+// and no database copy behind.
 func TestSignalStopsRun(t *testing.T) {
 	for name, sig := range map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM} {
 		t.Run(name, func(t *testing.T) {
-			work := t.TempDir()
-			c := benchFault(t, work, "ok")
+			work, published := t.TempDir(), t.TempDir()
+			report, copied := filepath.Join(published, "latest.md"), filepath.Join(published, "latest.json")
+			for _, p := range []string{report, copied} {
+				if err := os.WriteFile(p, []byte("published before the run\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c := benchFault(t, work, "ok", "--report", report, "--copy-results", copied)
 			latest := filepath.Join(work, "runs", "latest", "results.json")
 			c.until(t, "sample in results.json", func() bool {
 				f, err := results.Read(latest)
@@ -206,6 +215,14 @@ func TestSignalStopsRun(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(filepath.Dir(path), "report.md")); err != nil {
 				t.Errorf("report: %v", err)
+			}
+			for _, p := range []string{report, copied} {
+				if b, err := os.ReadFile(p); err != nil || string(b) != "published before the run\n" {
+					t.Errorf("%s: %.60q (%v); the interrupted run replaced a published file", p, b, err)
+				}
+			}
+			if want := "the run did not complete (status interrupted): " + report + " and " + copied + " not replaced; this run's results and report are in " + filepath.Dir(path) + "\n"; !strings.Contains(c.stdout.String(), want) {
+				t.Errorf("stdout lacks %q:\n%s", want, c.stdout.String())
 			}
 			if left := owned(t, c.cmd.Process.Pid); len(left) > 0 {
 				t.Errorf("processes the run started outlived it: %v", left)

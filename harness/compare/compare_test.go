@@ -11,6 +11,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/internal/runfixture"
 )
 
 // series is one framework variant's per-round RPS on one test at one level.
@@ -553,11 +554,12 @@ func TestCompareVariants(t *testing.T) {
 	}
 }
 
-// TestLatestWithItself compares the committed reports/latest.json (3
+// TestCompareLatestWithItself compares the published run 20261202-143809
+// (internal/runfixture, not reports/latest.json, which a run replaces; 3
 // rounds) with itself: every row is unknown for too few rounds, nothing is
 // refused or slower, every variant has the same build.
 func TestCompareLatestWithItself(t *testing.T) {
-	s, err := results.ReadSet("../../reports/latest.json")
+	s, err := results.ReadSet(runfixture.Results(t))
 	if err != nil {
 		t.Fatal(err)
 	}

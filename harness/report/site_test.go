@@ -11,6 +11,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/internal/runfixture"
 )
 
 // siteFixture is fixture's run plus node-http (the best on json, no queries
@@ -365,11 +366,12 @@ func TestReportSlugErrors(t *testing.T) {
 	}
 }
 
-// TestReportSiteLatest renders the committed reports/latest.json (run
-// 20261202-143809): nine variants, so nine bars per chart; nextjs, qwik
-// and solidstart warn on fortunes with their page sizes spelled out.
+// TestReportSiteLatest renders the published run 20261202-143809
+// (internal/runfixture, not reports/latest.json, which a run replaces):
+// nine variants, so nine bars per chart; nextjs, qwik and solidstart warn
+// on fortunes with their page sizes spelled out.
 func TestReportSiteLatest(t *testing.T) {
-	s, err := results.ReadSet(filepath.Join("..", "..", "reports", "latest.json"))
+	s, err := results.ReadSet(runfixture.Results(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/internal/runfixture"
 )
 
 // run makes a one-run file on host measuring go-stdlib and other, one json
@@ -95,14 +96,17 @@ func TestMergeRefuses(t *testing.T) {
 	}
 }
 
+// TestReadSetOfOneRun: a plain results.json (the published run of
+// internal/runfixture) reads as a set of one run labelled by its run ID;
+// merged files without runs or with mixed method versions are refused.
 func TestReadSetOfOneRun(t *testing.T) {
-	s, err := ReadSet("../../reports/latest.json")
+	s, err := ReadSet(runfixture.Results(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, ok := s.Single()
 	if !ok || s.Runs[0].Label != f.RunID || f.RunID != "20261202-143809" || len(f.Samples) != 729 {
-		t.Errorf("latest.json as a set: %d runs, label %q, run %q, %d samples", len(s.Runs), s.Runs[0].Label, f.RunID, len(f.Samples))
+		t.Errorf("the published run as a set: %d runs, label %q, run %q, %d samples", len(s.Runs), s.Runs[0].Label, f.RunID, len(f.Samples))
 	}
 	path := filepath.Join(t.TempDir(), "m.json")
 	os.WriteFile(path, []byte(`{"schema_version":1,"kind":"merged","runs":[]}`), 0o644)

@@ -209,8 +209,16 @@ func TestMainEscape(t *testing.T) {
 		if wantChild := i == 0; (ppid == pids.Self) != wantChild {
 			t.Errorf("child %d: ppid %d, server %d; want the setsid child's parent to be the server, the daemon's not", pid, ppid, pids.Self)
 		}
-		if has, err := environHas(pid, tag); err != nil || !has {
-			t.Errorf("child %d: environ lacks %s (%v)", pid, tag, err)
+		// Linux names the process (comm "sleep") early in execve and gives
+		// it its environment later, when it sets up the new stack; between
+		// the two /proc/PID/environ reads empty: a busy machine can show it.
+		has, err := environHas(pid, tag)
+		for deadline := time.Now().Add(2 * time.Second); err == nil && !has && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+			has, err = environHas(pid, tag)
+		}
+		if err != nil || !has {
+			t.Errorf("child %d: environ lacks %s after 2 s (%v)", pid, tag, err)
 		}
 	}
 }
