@@ -204,18 +204,11 @@ func diffTrees(a, b map[string][]byte) string {
 // still there.
 func startIn(t *testing.T, dir, name string, args ...string) *child {
 	t.Helper()
-	c := &child{cmd: exec.Command(name, args...), done: make(chan struct{})}
-	c.cmd.Dir = dir
-	c.cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
-	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := c.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		c.cmd.Wait()
-		close(c.done)
-	}()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c := spawn(t, cmd)
 	t.Cleanup(func() {
 		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 		<-c.done

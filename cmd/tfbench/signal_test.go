@@ -49,6 +49,22 @@ type child struct {
 	done           chan struct{} // closed once Wait returned
 }
 
+// spawn starts cmd with its output kept in a child, closing done once
+// Wait returned; the caller's cleanup ends it.
+func spawn(t *testing.T, cmd *exec.Cmd) *child {
+	t.Helper()
+	c := &child{cmd: cmd, done: make(chan struct{})}
+	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		c.cmd.Wait()
+		close(c.done)
+	}()
+	return c
+}
+
 // syncBuffer is a bytes.Buffer that the child's output copier writes while
 // a test reads it, as until does while waiting for a line.
 type syncBuffer struct {
@@ -85,16 +101,9 @@ func startCLI(t *testing.T, args ...string) *child {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &child{cmd: exec.Command(exe, args...), done: make(chan struct{})}
-	c.cmd.Env = append(os.Environ(), envTestMain+"=1", envTestBinary+"="+exe)
-	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
-	if err := c.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		c.cmd.Wait()
-		close(c.done)
-	}()
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), envTestMain+"=1", envTestBinary+"="+exe)
+	c := spawn(t, cmd)
 	t.Cleanup(func() {
 		c.cmd.Process.Kill()
 		<-c.done

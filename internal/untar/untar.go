@@ -195,11 +195,7 @@ func (x *extraction) writeFile(rel string, r io.Reader, perm os.FileMode) error 
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, r); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return copyClose(f, r)
 }
 
 // WriteFile writes r to the file to (its parent folders created, an
@@ -212,6 +208,11 @@ func WriteFile(r io.Reader, to string, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
+	return copyClose(f, r)
+}
+
+// copyClose copies r into f and closes it; the first error wins.
+func copyClose(f *os.File, r io.Reader) error {
 	if _, err := io.Copy(f, r); err != nil {
 		f.Close()
 		return err
