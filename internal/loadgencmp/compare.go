@@ -177,6 +177,11 @@ func Compare(ctx context.Context, cfg Config) (cells []*Cell, err error) {
 	one := func(c *Cell, gen string, d time.Duration) (Run, error) {
 		s := servers[c.Server]
 		shot := Shot{URL: "http://" + s.addr + c.Path, Setting: c.Setting, Type: c.Type, Duration: d}
+		if files != nil && !IsFixed(c.Server) {
+			// The source every adapter's copy is made from: the same rows,
+			// and no reader on the file the server writes.
+			shot.World = files.source
+		}
 		var argv []string
 		if gen == Wrk {
 			argv = append([]string{cfg.Wrk}, WrkArgs(shot, cfg.threads(), script)...)
