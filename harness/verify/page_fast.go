@@ -25,8 +25,18 @@ func pageFast(body []byte, world World, rows int) bool {
 
 // firstTableStart returns the offset just past body's first <table> start
 // tag as the HTML tokenizer reads it (not in a script, comment or
-// attribute); a self-closing <table/> is not handled.
+// attribute); a self-closing <table/> is not handled. The markup before the
+// table is read without allocating (scanTableStart), by the tokenizer
+// itself when that is unsure.
 func firstTableStart(body []byte) (int, bool) {
+	if off, found, sure := scanTableStart(body); sure {
+		return off, found
+	}
+	return tokenTableStart(body)
+}
+
+// tokenTableStart is firstTableStart with the HTML tokenizer.
+func tokenTableStart(body []byte) (int, bool) {
 	z := html.NewTokenizer(bytes.NewReader(body))
 	off := 0
 	for {
