@@ -1,8 +1,10 @@
 package verify
 
 import (
+	"maps"
 	"net/http"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -61,4 +63,16 @@ func TestHeaderOf(t *testing.T) {
 	if got := HeaderOf(nil); len(got) != 0 {
 		t.Errorf("HeaderOf(nil) = %q, want empty", got)
 	}
+}
+
+// rawHead renders h as a raw header section (HeaderValue's form), keys in
+// sorted order.
+func rawHead(h http.Header) []byte {
+	var b []byte
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		for _, v := range h[k] {
+			b = append(b, k+": "+v+"\r\n"...)
+		}
+	}
+	return b
 }
