@@ -2,6 +2,7 @@ package faultserver
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,7 +67,7 @@ func removeTestData() {
 // judge says whether the answer to path is right ("" if so) or why not,
 // by verification's rules and, for /db, the row's value in world.
 func judge(world verify.World, path string, resp *http.Response, body string) string {
-	var check func(int, http.Header, []byte) error
+	var check func(int, []byte, []byte) error
 	switch {
 	case path == "/json":
 		check = verify.Checker(model.JSON, 0)
@@ -77,7 +78,7 @@ func judge(world verify.World, path string, resp *http.Response, body string) st
 	case strings.HasPrefix(path, PagePath+"?rows="):
 		check = verify.PageChecker(world, verify.ExpectedPageRows(strings.TrimPrefix(path, PagePath+"?rows=")))
 	case path == "/db":
-		check = func(status int, h http.Header, b []byte) error {
+		check = func(status int, h, b []byte) error {
 			if err := verify.Checker(model.DB, 0)(status, h, b); err != nil {
 				return err
 			}
@@ -93,7 +94,11 @@ func judge(world verify.World, path string, resp *http.Response, body string) st
 	default:
 		panic(path)
 	}
-	if err := check(resp.StatusCode, resp.Header, []byte(body)); err != nil {
+	var head bytes.Buffer
+	if err := resp.Header.Write(&head); err != nil {
+		return err.Error()
+	}
+	if err := check(resp.StatusCode, head.Bytes(), []byte(body)); err != nil {
 		return err.Error()
 	}
 	return ""
