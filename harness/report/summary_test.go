@@ -73,3 +73,24 @@ func TestSummaryTTFBAndProbe(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// The report's Checks row: every response at method version 6, a share when
+// some were not (engine hey, or a random choice), the old rule before.
+func TestChecksText(t *testing.T) {
+	all := []model.Sample{{Responses: 1000, Checked: 1000}, {Responses: 234, Checked: 234, Errors: map[string]int64{"check": 3}}}
+	some := []model.Sample{{Responses: 1000, Checked: 1000}, {Responses: 2000, Checked: 20, CheckSeed: 9}, {Responses: 500}}
+	cases := []struct {
+		method  int
+		samples []model.Sample
+		want    string
+	}{
+		{6, all, "every counted response checked under load against its test's rule (1,234); 3 failed"},
+		{6, some, "1,020 of 3,500 counted responses checked under load against their test's rule (29.1%; engine hey checks none); 1 sample checked a random share (its seed in results.json); 0 failed"},
+		{5, all, "each connection's first response and 1 in 100 after it (method version 5)"},
+	}
+	for _, c := range cases {
+		if got := checksText(c.method, c.samples); got != c.want {
+			t.Errorf("method %d: %q, want %q", c.method, got, c.want)
+		}
+	}
+}
