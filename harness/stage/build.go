@@ -18,15 +18,20 @@ import (
 )
 
 // buildEnv is the parent's environment plus NODE_ENV=production,
-// TFBENCH_BUILD_DIR and the adapter's `env:` (so e.g. a telemetry switch
-// holds during the build too), with binDir (if any) first on PATH.
+// TFBENCH_BUILD_DIR, TMPDIR (buildDir/.tmp: tools that write fixed names in
+// the system's temporary folder, as Qwik's vite plugin does, would collide
+// between users and runs) and the adapter's `env:` (so e.g. a telemetry
+// switch holds during the build too), with binDir (if any) first on PATH.
 func buildEnv(s *framework.Spec, buildDir, binDir string) []string {
-	env := append(os.Environ(), framework.EnvNodeEnv+"=production", framework.EnvBuildDir+"="+buildDir)
+	env := append(os.Environ(), framework.EnvNodeEnv+"=production", framework.EnvBuildDir+"="+buildDir, "TMPDIR="+filepath.Join(buildDir, buildTmp))
 	for k, val := range s.Env {
 		env = append(env, k+"="+val)
 	}
 	return runtimes.WithBinDir(env, binDir)
 }
+
+// buildTmp is the build's temporary folder inside its build dir (TMPDIR).
+const buildTmp = ".tmp"
 
 // BuildCmd is BuildCmdWith with the zero Runtime: the machine's PATH as it
 // is. For an adapter whose `runtime:` is a pinned node@X.Y.Z it fails
@@ -53,7 +58,7 @@ func BuildCmdWith(ctx context.Context, s *framework.Spec, buildDir string, rt ru
 	if err != nil {
 		return fmt.Errorf("framework %s: build dir: %w", s.Name, err)
 	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(abs, buildTmp), 0o755); err != nil {
 		return fmt.Errorf("framework %s: build dir: %w", s.Name, err)
 	}
 	if log == nil {

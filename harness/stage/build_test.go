@@ -63,7 +63,7 @@ func TestBuildCmdFailure(t *testing.T) {
 func TestBuildCmdEnvAndCancel(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	s := &framework.Spec{Name: "envcheck", Dir: t.TempDir(), Env: map[string]string{"NEXT_TELEMETRY_DISABLED": "1"},
-		Build: `printf '%s %s %s %s' "$TFBENCH_BUILD_DIR" "$NODE_ENV" "$(pwd)" "$NEXT_TELEMETRY_DISABLED" > "$TFBENCH_BUILD_DIR/env.txt"`}
+		Build: `printf '%s %s %s %s %s' "$TFBENCH_BUILD_DIR" "$NODE_ENV" "$(pwd)" "$NEXT_TELEMETRY_DISABLED" "$TMPDIR" > "$TFBENCH_BUILD_DIR/env.txt" && touch "$TMPDIR/x"`}
 	if err := BuildCmd(context.Background(), s, out, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,9 @@ func TestBuildCmdEnvAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := out + " production " + s.Dir + " 1"; string(b) != want {
+	// TMPDIR is the build's own folder, made before the build: a tool that
+	// writes a fixed name there collides with no other user or run.
+	if want := out + " production " + s.Dir + " 1 " + filepath.Join(out, ".tmp"); string(b) != want {
 		t.Errorf("build saw %q, want %q", b, want)
 	}
 
