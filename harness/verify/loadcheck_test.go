@@ -343,7 +343,9 @@ func loadBenchCases() []loadBenchCase {
 		{name: "queries=500", ref: LoadRef{Type: model.Queries, Rows: 500, World: w}, body: worldJSON(w, randomIDs(500, 5), false, nil)},
 		{name: "fortunes", ref: LoadRef{Type: model.Fortunes, Body: fortunes}, body: fortunes},
 		{name: "updates=20", ref: LoadRef{Type: model.Updates, Rows: 20, World: w}, body: worldJSON(w, randomIDs(20, 6), false, updated)},
+		{name: "page=10", ref: LoadRef{Type: model.Page, Rows: 10, World: w}, body: refPageHTML(worldRows(w, 10))},
 		{name: "page=100", ref: LoadRef{Type: model.Page, Rows: 100, World: w}, body: refPageHTML(worldRows(w, 100))},
+		{name: "page=1000", ref: LoadRef{Type: model.Page, Rows: 1000, World: w}, body: refPageHTML(worldRows(w, 1000))},
 		{name: "page=10000", ref: LoadRef{Type: model.Page, Rows: worldMax, World: w}, body: bigPage(w)},
 	}
 	for i := range cases {
