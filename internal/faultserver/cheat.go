@@ -137,16 +137,8 @@ func (h *handler) cheat(path string, k, pos int64) bool {
 // answers the connection's next requests by hand, again twice at every
 // multiple of ExtraEvery, until the client closes it or shutdown.
 func (h *handler) serveExtra(w http.ResponseWriter, r *http.Request, pos int64) {
-	hj, ok := w.(http.Hijacker)
+	conn, brw, ok := h.hijack(w)
 	if !ok {
-		http.Error(w, errNoHijack.Error(), http.StatusInternalServerError)
-		return
-	}
-	conn, brw, err := hj.Hijack()
-	if err != nil {
-		return
-	}
-	if !h.track(conn) {
 		return
 	}
 	defer h.untrack(conn)
