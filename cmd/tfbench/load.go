@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"runtime"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 )
 
 func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("load", "load URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--timeout D] [--engine raw|hey] [--http2] [--type TYPE] [--probe PATH [--probe-interval D]] [--json]", stderr)
+	fs := newFlags("load", "load URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--timeout D] [--engine raw|hey] [--http2] [--type TYPE [--world DB]] [--probe PATH [--probe-interval D]] [--json]", stderr)
 	var conns int
 	var dur time.Duration
 	fs.IntVar(&conns, "c", 64, "concurrency: open connections")
@@ -31,7 +32,8 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	timeout := fs.Duration("timeout", 8*time.Second, "a slower response is an error of class timeout")
 	engine := fs.String("engine", "", "load generator engine: raw (HTTP/1.1) or hey (HTTPS, HTTP/2); default by the URL's scheme")
 	http2 := fs.Bool("http2", false, "HTTP/2 over TLS (https URLs, engine hey)")
-	typ := fs.String("type", "", "test type (json, plaintext, db, queries, fortunes, updates, page): send its Accept header and check 1 in 100 responses against its rule (engine raw; page: ids and row count)")
+	typ := fs.String("type", "", "test type (json, plaintext, db, queries, fortunes, updates, page): send its Accept header and check every response against its rule (engine raw; json, plaintext, fortunes: byte for byte against a response fetched and checked first)")
+	world := fs.String("world", "", "SQLite database whose World table db, queries and page responses must match (without it: ids and values in range only)")
 	probePath := fs.String("probe", "", "interference probe: one more connection asks this path (e.g. /plaintext) once per --probe-interval, counted apart (engine raw)")
 	probeEvery := fs.Duration("probe-interval", 20*time.Millisecond, "the probe's interval")
 	asJSON := fs.Bool("json", false, "print the sample as JSON instead of text")
@@ -73,7 +75,21 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			o.MaxCheckBytes = 16 << 20 // pages reach 1–3 MB, over the 1 MiB default
 		}
 		if e.Name() == "raw" {
-			o.Check = verify.Checker(t, 0)
+			ref := verify.LoadRef{Type: t}
+			switch t {
+			case model.JSON, model.Plaintext, model.Fortunes:
+				base := o.Scheme + "://" + o.Host
+				if status, body, err := verify.Fetch(ctx, base, t, o.Path, o.Timeout); err == nil && status == http.StatusOK {
+					ref.Body = body // LoadChecker drops it unless it passes the full rule
+				}
+			case model.DB, model.Queries, model.Page:
+				if *world != "" {
+					if ref.World, err = verify.ReadWorld(ctx, *world); err != nil {
+						return fmt.Errorf("--world: %w", err)
+					}
+				}
+			}
+			o.Check, o.DateStale = verify.LoadChecker(ref), load.DefaultDateStale
 		}
 	}
 	genBefore, _ := probe.Self(ctx)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -28,8 +29,29 @@ type kept struct {
 	body   string
 }
 
-// With keep set the parser keeps each response's header, keys canonical and
-// values as received (Content-Length and Transfer-Encoding included,
+// headerOf reads kept header lines ("Name: value\r\n" each) into an
+// http.Header, keys canonical, values trimmed: what the tests compare.
+func headerOf(tb testing.TB, head []byte) http.Header {
+	tb.Helper()
+	h := http.Header{}
+	for l := range strings.SplitSeq(string(head), "\r\n") {
+		if l == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(l, ":")
+		if !ok {
+			tb.Fatalf("kept header line %q has no colon", l)
+		}
+		h.Add(name, strings.Trim(value, " \t"))
+	}
+	if len(head) > 0 && !bytes.HasSuffix(head, []byte("\r\n")) {
+		tb.Fatalf("kept header lines %q do not end with CRLF", head)
+	}
+	return h
+}
+
+// With keep set the parser keeps each response's header lines as received,
+// each followed by CRLF (Content-Length and Transfer-Encoding included,
 // trailers and interim responses' headers not), and its whole body, decoded
 // if chunked, whatever the reads and the buffer size.
 func TestParseKeep(t *testing.T) {
@@ -72,7 +94,7 @@ func TestParseKeep(t *testing.T) {
 					if resp.body != int64(len(p.body)) {
 						t.Errorf("%s (%s reader, %d-byte buffer): counted %d body bytes, kept %d", c.file, rname, size, resp.body, len(p.body))
 					}
-					got = append(got, kept{resp.status, p.header, string(p.body)})
+					got = append(got, kept{resp.status, headerOf(t, p.head), string(p.body)})
 				}
 				if !reflect.DeepEqual(got, c.want) {
 					t.Errorf("%s (%s reader, %d-byte buffer): kept\n%+v\nwant\n%+v", c.file, rname, size, got, c.want)
@@ -82,17 +104,18 @@ func TestParseKeep(t *testing.T) {
 	}
 }
 
-// Repeated header lines are kept in order under one canonical key.
+// Header lines are kept byte for byte, in order, a bare LF ending made CRLF;
+// the Date value is kept apart (the first Date line's, white space trimmed).
 func TestParseKeepRepeatedHeaders(t *testing.T) {
-	in := "HTTP/1.1 200 OK\r\nset-cookie: a=1\r\nX-ID:  7 \r\nSET-COOKIE: b=2\r\nContent-Length: 2\r\n\r\nok"
+	in := "HTTP/1.1 200 OK\r\nset-cookie: a=1\nX-ID:  7 \r\nDATE:  Mon, 02 Jan 2006 15:04:05 GMT \r\nSET-COOKIE: b=2\r\ndate: x\r\nContent-Length: 2\r\n\r\nok"
 	p := newParser(strings.NewReader(in), readBufSize)
 	p.keep = true
 	if _, err := p.next(); err != nil {
 		t.Fatal(err)
 	}
-	want := http.Header{"Set-Cookie": {"a=1", "b=2"}, "X-Id": {"7"}, "Content-Length": {"2"}}
-	if !reflect.DeepEqual(p.header, want) || string(p.body) != "ok" {
-		t.Errorf("kept %v %q, want %v %q", p.header, p.body, want, "ok")
+	want := "set-cookie: a=1\r\nX-ID:  7 \r\nDATE:  Mon, 02 Jan 2006 15:04:05 GMT \r\nSET-COOKIE: b=2\r\ndate: x\r\nContent-Length: 2\r\n"
+	if string(p.head) != want || string(p.body) != "ok" || string(p.date[:p.dateN]) != "Mon, 02 Jan 2006 15:04:05 GMT" {
+		t.Errorf("kept %q %q, Date %q; want %q %q, Date %q", p.head, p.body, p.date[:p.dateN], want, "ok", "Mon, 02 Jan 2006 15:04:05 GMT")
 	}
 }
 
@@ -104,66 +127,146 @@ type checkCall struct {
 	after  int64 // responses the connection had counted when Check ran
 }
 
-// On one connection in a one-hour window, Check sees the first response and
-// then every CheckEvery-th, with exact header and body, after the batch it
-// belongs to has been read; the unsampled responses still allocate nothing.
-func TestRoundChecksSample(t *testing.T) {
+// On one connection in a one-hour window, Check sees every response with its
+// exact header lines and body as each is parsed, and the rounds allocate
+// nothing: the kept header and body buffers are reused.
+func TestRoundChecksEvery(t *testing.T) {
 	k := fakeRound(t, 16)
 	var calls []checkCall
-	k.p.Check = func(status int, h http.Header, body []byte) error {
-		calls = append(calls, checkCall{status, h, string(body), k.tally.responses})
+	k.p.Check = func(status int, head, body []byte) error {
+		calls = append(calls, checkCall{status, headerOf(t, head), string(body), k.tally.responses})
 		return nil
 	}
-	k.p.CheckEvery = 10
-	k.untilCheck = 0 // as after open
 	for range 100 {
 		if !k.round() {
 			t.Fatal("round ended the run")
 		}
 	}
-	// 1600 responses: numbers 0, 10, ..., 1590 are checked.
-	if len(calls) != 160 || k.tally.checked != 160 {
-		t.Fatalf("%d calls, %d counted as checked; want 160 of 1600 responses", len(calls), k.tally.checked)
+	if len(calls) != 1600 || k.tally.checked != 1600 {
+		t.Fatalf("%d calls, %d counted as checked; want every one of 1600 responses", len(calls), k.tally.checked)
 	}
 	want := http.Header{"Server": {"x"}, "Date": {"Mon, 02 Jan 2006 15:04:05 GMT"}, "Content-Type": {"text/plain"}, "Content-Length": {"13"}}
 	for i, c := range calls {
-		if c.status != 200 || !reflect.DeepEqual(c.header, want) || c.body != "Hello, World!" {
-			t.Fatalf("call %d: %d %v %q; want 200 %v %q", i, c.status, c.header, c.body, want, "Hello, World!")
-		}
-		if c.after%16 != 0 {
-			t.Fatalf("call %d ran after %d responses, want after a whole batch of 16", i, c.after)
+		if c.status != 200 || !reflect.DeepEqual(c.header, want) || c.body != "Hello, World!" || c.after != int64(i+1) {
+			t.Fatalf("call %d: %d %v %q after %d responses; want 200 %v %q after %d", i, c.status, c.header, c.body, c.after, want, "Hello, World!", i+1)
 		}
 	}
-	if k.tally.errors[classIndex(Check)] != 0 || len(k.checks) != 0 {
-		t.Errorf("%d check errors, %d checks pending; want 0, 0", k.tally.errors[classIndex(Check)], len(k.checks))
+	if k.tally.errors[classIndex(Check)] != 0 {
+		t.Errorf("%d check errors, want 0", k.tally.errors[classIndex(Check)])
 	}
-
-	// No sample falls in the next rounds: they allocate nothing.
-	k.p.CheckEvery = 1 << 30
-	k.untilCheck = 1 << 30
+	k.p.Check = func(int, []byte, []byte) error { return nil }
 	allocs := testing.AllocsPerRun(1000, func() { k.round() })
-	if allocs != 0 || len(calls) != 160 {
-		t.Errorf("%.1f allocations per round with Check set but no sample due, %d calls; want 0, 160", allocs, len(calls))
+	if allocs != 0 {
+		t.Errorf("%.1f allocations per round of 16 checked responses, want 0", allocs)
 	}
 }
 
-// A failing check counts as class Check with "check GET <path>: <error>",
-// and the response still counts as a 200.
+// Above CheckEvery 1 the checked responses are drawn from the seed: the
+// connection's first, then about 1 in CheckEvery at positions no schedule
+// fixes; the same seed draws the same positions, another seed others.
+func TestRoundChecksRandom(t *testing.T) {
+	positions := func(seed uint64) []int64 {
+		k := fakeRound(t, 16)
+		k.p.CheckEvery, k.p.CheckSeed = 10, seed
+		k.rng = k.p.newRand(0)
+		var at []int64
+		k.p.Check = func(int, []byte, []byte) error {
+			at = append(at, k.tally.responses) // counted before it is checked
+			return nil
+		}
+		for range 100 {
+			k.round()
+		}
+		if int64(len(at)) != k.tally.checked {
+			t.Fatalf("seed %d: %d calls, %d counted as checked", seed, len(at), k.tally.checked)
+		}
+		return at
+	}
+	a, again, b := positions(7), positions(7), positions(8)
+	// 1600 responses at 1 in 10: 160 expected, sd 12.
+	if len(a) < 110 || len(a) > 210 || a[0] != 1 {
+		t.Errorf("seed 7: %d checked, first at %d; want 110..210 of 1600, the first at 1", len(a), a[0])
+	}
+	if !slices.Equal(a, again) || slices.Equal(a, b) {
+		t.Errorf("seed 7 twice gave the same positions %v, seed 8 other positions %v; want true, true", slices.Equal(a, again), !slices.Equal(a, b))
+	}
+	gaps := map[int64]bool{}
+	for i := 1; i < len(a); i++ {
+		gaps[a[i]-a[i-1]] = true
+	}
+	if len(gaps) < 10 {
+		t.Errorf("gaps between checked positions take %d values, want >= 10 (no fixed schedule): %v", len(gaps), a[:min(20, len(a))])
+	}
+}
+
+// The gap to the next checked response is geometric: 0 for u = 0, a mean of
+// every-1.
+func TestCheckGap(t *testing.T) {
+	if g := gap(0, 100); g != 0 {
+		t.Errorf("gap(0, 100) = %d, want 0", g)
+	}
+	var sum int
+	const n = 10000
+	for i := range n {
+		sum += gap((float64(i)+0.5)/n, 100)
+	}
+	if mean := float64(sum) / n; mean < 98 || mean > 100 {
+		t.Errorf("mean gap %.2f at 1 in 100, want 99 ± 1", mean)
+	}
+}
+
+// A failing check counts as class Check with "check GET <path>: response N
+// on its connection: <error>", and the response still counts as a 200.
 func TestRoundCheckFails(t *testing.T) {
 	k := fakeRound(t, 1)
-	k.p.Check = func(int, http.Header, []byte) error { return errors.New(`body "Hello, World!", want "Hi"`) }
-	k.p.CheckEvery = 2
-	k.untilCheck = 0
-	for range 5 { // responses 0, 2 and 4 are checked
-		k.round()
-	}
+	k.p.Check = func(int, []byte, []byte) error { return errors.New(`body "Hello, World!", want "Hi"`) }
+	k.round()
+	k.p.Check = func(int, []byte, []byte) error { return nil }
+	k.round()
+	k.p.Check = func(int, []byte, []byte) error { return errors.New("not this one") }
+	k.round()
 	tl := &k.tally
-	if tl.responses != 5 || tl.success != 5 || tl.checked != 3 || tl.errors[classIndex(Check)] != 3 {
-		t.Errorf("%d responses, %d successes, %d checked, %d check errors; want 5, 5, 3, 3",
+	if tl.responses != 3 || tl.success != 3 || tl.checked != 3 || tl.errors[classIndex(Check)] != 2 {
+		t.Errorf("%d responses, %d successes, %d checked, %d check errors; want 3, 3, 3, 2",
 			tl.responses, tl.success, tl.checked, tl.errors[classIndex(Check)])
 	}
-	if want := `check GET /plaintext: body "Hello, World!", want "Hi"`; tl.example[classIndex(Check)] != want {
+	if want := `check GET /plaintext: response 1 on its connection: body "Hello, World!", want "Hi"`; tl.example[classIndex(Check)] != want {
 		t.Errorf("example %q, want %q", tl.example[classIndex(Check)], want)
+	}
+}
+
+// A Date value seen again more than DateStale after it was first seen on the
+// connection (from that response's completion to the later request's send)
+// fails; a new value starts a new span; a new connection forgets the old.
+func TestDateAge(t *testing.T) {
+	k := fakeRound(t, 1)
+	k.p.DateStale = 2 * time.Second
+	t0 := time.Unix(1000, 0)
+	at := func(date string, sent time.Duration) error {
+		k.parse.dateN = copy(k.parse.date[:], date)
+		return k.dateAge(t0.Add(sent), t0.Add(sent+time.Millisecond))
+	}
+	d1, d2 := "Sat, 05 Dec 2026 00:00:01 GMT", "Sat, 05 Dec 2026 00:00:02 GMT"
+	steps := []struct {
+		date string
+		sent time.Duration
+		want string
+	}{
+		{d1, 0, ""},
+		{d1, 1900 * time.Millisecond, ""},
+		{d2, 2100 * time.Millisecond, ""}, // new value: its span starts at 2.101 s
+		{d2, 4 * time.Second, ""},
+		{d2, 4200 * time.Millisecond, `Date "Sat, 05 Dec 2026 00:00:02 GMT" unchanged for 2.1 s on this connection, want a new value at least every 2s (a cached Date)`},
+	}
+	for i, s := range steps {
+		err := at(s.date, s.sent)
+		if got := fmt.Sprint(err); (err == nil) != (s.want == "") || (err != nil && got != s.want) {
+			t.Errorf("step %d (%s at %s): error %v, want %q", i, s.date, s.sent, err, s.want)
+		}
+	}
+	k.reconnected()
+	if err := at(d2, 9*time.Second); err != nil {
+		t.Errorf("after a reconnect: %v, want none", err)
 	}
 }
 
@@ -171,7 +274,7 @@ func TestRoundCheckFails(t *testing.T) {
 const helloJSON = `{"message":"Hello, World!"}`
 
 // checkHello is a Check for helloJSON bodies.
-func checkHello(status int, h http.Header, body []byte) error {
+func checkHello(status int, head, body []byte) error {
 	if string(body) != helloJSON {
 		return fmt.Errorf("body %q, want %q", body, helloJSON)
 	}
@@ -201,11 +304,11 @@ func TestRunCheckWrongUnderConcurrency(t *testing.T) {
 	s := newServer(t, wrongUnderConcurrency())
 	o := Options{Addr: s.addr(), Path: "/json", Connections: 4, Duration: 500 * time.Millisecond, Timeout: 2 * time.Second, Check: checkHello}
 	r := run(t, o)
-	if r.Checked < 4 || r.Errors[Check] == 0 || r.Errors[Check] > r.Checked {
-		t.Errorf("%d checked, %d check errors; want >= 4 checked (first of each connection), some failed", r.Checked, r.Errors[Check])
+	if r.Checked != r.Responses || r.Errors[Check] == 0 || r.Errors[Check] > r.Checked {
+		t.Errorf("%d checked of %d responses, %d check errors; want every one checked, some failed", r.Checked, r.Responses, r.Errors[Check])
 	}
-	if want := `check GET /json: body "{\"message\":\"Hello, World?\"}", want "{\"message\":\"Hello, World!\"}"`; r.Examples[Check] != want {
-		t.Errorf("example %q, want %q", r.Examples[Check], want)
+	if want := regexp.MustCompile(`^check GET /json: response \d+ on its connection: body "\{\\"message\\":\\"Hello, World\?\\"\}", want "\{\\"message\\":\\"Hello, World!\\"\}"$`); !want.MatchString(r.Examples[Check]) {
+		t.Errorf("example %q, want a match for %s", r.Examples[Check], want)
 	}
 	if r.Success != r.Responses || r.StatusCounts[200] != r.Responses || r.SocketErrors() != 0 {
 		t.Errorf("%d responses, %d successes, statuses %v, socket errors %d; want all counted as 200, none",
@@ -213,24 +316,22 @@ func TestRunCheckWrongUnderConcurrency(t *testing.T) {
 	}
 
 	// One connection to a fresh server (none of the requests above still in
-	// its handler): one request at a time, every body right. Responses 0,
-	// 100, 200, ... of the connection are checked.
+	// its handler): one request at a time, every body right, every one checked.
 	s.Close()
 	o.Addr, o.Connections = newServer(t, wrongUnderConcurrency()).addr(), 1
 	r = run(t, o)
-	if r.Responses == 0 || r.Connects != 0 || len(r.Errors) != 0 || r.Checked != (r.Responses+99)/100 {
-		t.Errorf("1 connection: %d responses, %d reconnects, errors %v %v, %d checked; want > 0, 0, none, %d",
-			r.Responses, r.Connects, r.Errors, r.Examples, r.Checked, (r.Responses+99)/100)
+	if r.Responses == 0 || r.Connects != 0 || len(r.Errors) != 0 || r.Checked != r.Responses {
+		t.Errorf("1 connection: %d responses, %d reconnects, errors %v %v, %d checked; want > 0, 0, none, all",
+			r.Responses, r.Connects, r.Errors, r.Examples, r.Checked)
 	}
 }
 
-// The first response of each connection is checked: 4 connections at fewer
-// than 100 responses each (a 20 ms handler, 500 ms) give exactly 4 checks;
-// a server closing every connection has every response checked.
-func TestRunCheckFirstOfEachConnection(t *testing.T) {
+// Every response is checked, on every connection and across reconnects (a
+// server closing every connection), each once.
+func TestRunCheckEveryConnection(t *testing.T) {
 	var mu sync.Mutex
 	var calls int
-	check := func(status int, h http.Header, body []byte) error {
+	check := func(status int, h, body []byte) error {
 		mu.Lock()
 		calls++
 		mu.Unlock()
@@ -241,8 +342,8 @@ func TestRunCheckFirstOfEachConnection(t *testing.T) {
 		io.WriteString(w, helloJSON)
 	})
 	r := run(t, Options{Addr: slow.addr(), Path: "/json", Connections: 4, Duration: 500 * time.Millisecond, Timeout: 2 * time.Second, Check: check})
-	if r.Responses < 4 || r.Responses > 4*25 || r.Connects != 0 || r.Checked != 4 || calls != 4 || len(r.Errors) != 0 {
-		t.Errorf("%d responses, %d reconnects, %d checked, %d calls, errors %v; want 4..100, 0, 4, 4, none",
+	if r.Responses < 4 || r.Responses > 4*25 || r.Connects != 0 || r.Checked != r.Responses || calls != int(r.Responses) || len(r.Errors) != 0 {
+		t.Errorf("%d responses, %d reconnects, %d checked, %d calls, errors %v; want 4..100, 0, every one checked once, none",
 			r.Responses, r.Connects, r.Checked, calls, r.Errors)
 	}
 
@@ -289,7 +390,8 @@ func TestRunCheckExactHeaderAndBody(t *testing.T) {
 		var mu sync.Mutex
 		var bad []string
 		var calls int
-		check := func(status int, h http.Header, body []byte) error {
+		check := func(status int, head, body []byte) error {
+			h := headerOf(t, head)
 			mu.Lock()
 			defer mu.Unlock()
 			calls++
@@ -306,7 +408,7 @@ func TestRunCheckExactHeaderAndBody(t *testing.T) {
 			return nil
 		}
 		r := run(t, Options{Addr: s.addr(), Path: c.path, Connections: 2, Duration: 200 * time.Millisecond, Timeout: 2 * time.Second,
-			Check: check, CheckEvery: 1})
+			Check: check})
 		if r.Responses == 0 || r.Checked != r.Responses || calls != int(r.Responses) || len(r.Errors) != 0 {
 			t.Errorf("%s: %d responses, %d checked, %d calls, errors %v; want > 0 and every one checked once, no errors",
 				c.path, r.Responses, r.Checked, calls, r.Errors)
@@ -336,14 +438,15 @@ func TestResultCheckErrorsAreNotSocketErrors(t *testing.T) {
 	}
 }
 
-// BenchmarkRoundChecked is BenchmarkRound with a trivial Check at the
-// default sampling (1 in 100): the cost of keeping the sampled responses.
+// BenchmarkRoundChecked is BenchmarkRound with a trivial Check on every
+// response and the Date rule: the generator's own cost of checking (keeping
+// header lines and body), without the test type's rule (verify's benchmarks).
 func BenchmarkRoundChecked(b *testing.B) {
 	for _, depth := range []int{1, 16} {
 		b.Run(fmt.Sprintf("pipeline-%d", depth), func(b *testing.B) {
 			k := fakeRound(b, depth)
-			k.p.Check = func(int, http.Header, []byte) error { return nil }
-			k.p.CheckEvery = DefaultCheckEvery
+			k.p.Check = func(int, []byte, []byte) error { return nil }
+			k.p.DateStale = 24 * time.Hour
 			b.ReportAllocs()
 			for b.Loop() {
 				k.round()
@@ -360,9 +463,14 @@ func TestOptionsValidateCheckAndRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.CheckEvery != 100 || cfg.interval != 0 || cfg.maxMicros != 2_000_000 || cfg.maxUMicros != 2_000_000 {
-		t.Errorf("closed loop: CheckEvery %d, interval %v ns, maxMicros %d, maxUMicros %d; want 100, 0, 2000000, 2000000",
-			cfg.CheckEvery, cfg.interval, cfg.maxMicros, cfg.maxUMicros)
+	if cfg.CheckEvery != 1 || cfg.seed() != 0 || cfg.interval != 0 || cfg.maxMicros != 2_000_000 || cfg.maxUMicros != 2_000_000 {
+		t.Errorf("closed loop: CheckEvery %d, seed %d, interval %v ns, maxMicros %d, maxUMicros %d; want 1, 0, 0, 2000000, 2000000",
+			cfg.CheckEvery, cfg.seed(), cfg.interval, cfg.maxMicros, cfg.maxUMicros)
+	}
+	sampled := good
+	sampled.CheckEvery = 10
+	if cfg, err := sampled.validate(); err != nil || cfg.seed() == 0 {
+		t.Errorf("CheckEvery 10: seed %d, %v; want a seed drawn", cfg.seed(), err)
 	}
 	good.Rate = 1000
 	if cfg, err = good.validate(); err != nil {
@@ -378,6 +486,7 @@ func TestOptionsValidateCheckAndRate(t *testing.T) {
 		want   string
 	}{
 		{func(o *Options) { o.CheckEvery = -1 }, "load: options: CheckEvery is -1, want >= 1"},
+		{func(o *Options) { o.DateStale = -time.Second }, "load: options: DateStale is -1s, want >= 0 (0: no Date rule)"},
 		{func(o *Options) { o.Rate = -5 }, "load: options: Rate is -5, want >= 0 requests/s (0: closed loop)"},
 		{func(o *Options) { o.Rate = math.NaN() }, "load: options: Rate is NaN, want >= 0 requests/s (0: closed loop)"},
 		{func(o *Options) { o.Pipeline = 16 },
@@ -408,7 +517,7 @@ func keepCapStream() ([]byte, []response) {
 }
 
 // With keep set, a body up to maxKeptBytes is kept whole; a larger one is
-// counted but not kept (body nil, dropped), by Content-Length or chunked;
+// counted but not kept (body empty, dropped), by Content-Length or chunked;
 // the next response is kept again.
 func TestParseKeepCap(t *testing.T) {
 	data, want := keepCapStream()
@@ -421,9 +530,9 @@ func TestParseKeepCap(t *testing.T) {
 				t.Fatalf("%s reader, response %d: %+v, %v; want %+v", rname, i, resp, err, w)
 			}
 			kept := w.body <= maxKeptBytes
-			if p.dropped == kept || (p.body == nil) == kept || (kept && int64(len(p.body)) != w.body) {
-				t.Errorf("%s reader, response %d (%d body bytes): dropped %v, kept %d bytes (nil %v); want dropped %v",
-					rname, i, w.body, p.dropped, len(p.body), p.body == nil, !kept)
+			if p.dropped == kept || (len(p.body) == 0) == kept || (kept && int64(len(p.body)) != w.body) {
+				t.Errorf("%s reader, response %d (%d body bytes): dropped %v, kept %d bytes; want dropped %v",
+					rname, i, w.body, p.dropped, len(p.body), !kept)
 			}
 		}
 		if _, err := p.next(); err != io.EOF {
@@ -433,7 +542,7 @@ func TestParseKeepCap(t *testing.T) {
 	// A body to the end of the stream over the cap is dropped too.
 	p := newParser(strings.NewReader("HTTP/1.0 200 OK\r\n\r\n"+strings.Repeat("d", maxKeptBytes+10)), readBufSize)
 	p.keep = true
-	if resp, err := p.next(); err != nil || resp.body != maxKeptBytes+10 || !p.dropped || p.body != nil {
+	if resp, err := p.next(); err != nil || resp.body != maxKeptBytes+10 || !p.dropped || len(p.body) != 0 {
 		t.Errorf("close-delimited: %+v, %v, dropped %v, kept %d bytes; want %d bytes counted, dropped", resp, err, p.dropped, len(p.body), maxKeptBytes+10)
 	}
 }
@@ -445,12 +554,10 @@ func TestRoundCheckOverKeepCap(t *testing.T) {
 	data, want := keepCapStream()
 	k := fakeRoundData(t, len(want), data)
 	var sizes []int
-	k.p.Check = func(status int, h http.Header, body []byte) error {
+	k.p.Check = func(status int, head, body []byte) error {
 		sizes = append(sizes, len(body))
 		return nil
 	}
-	k.p.CheckEvery = 1
-	k.untilCheck = 0
 	if !k.round() {
 		t.Fatal("round ended the run")
 	}
@@ -459,7 +566,7 @@ func TestRoundCheckOverKeepCap(t *testing.T) {
 		t.Errorf("%d responses, %d checked, %d check errors, Check saw bodies of %v bytes; want 4, 4, 2, [%d 2]",
 			tl.responses, tl.checked, tl.errors[classIndex(Check)], sizes, maxKeptBytes)
 	}
-	if want := "check GET /plaintext: body 1048577 bytes, over the 1 MiB kept for a check"; tl.example[classIndex(Check)] != want {
+	if want := "check GET /plaintext: response 2 on its connection: body 1048577 bytes, over the 1 MiB kept for a check"; tl.example[classIndex(Check)] != want {
 		t.Errorf("example %q, want %q", tl.example[classIndex(Check)], want)
 	}
 }

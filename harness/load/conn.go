@@ -5,8 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"net"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -57,10 +58,16 @@ type conn struct {
 	ready time.Time
 
 	// Checks: untilCheck is how many responses pass before the next one is
-	// sampled (0: the next one); checks holds the sampled responses of the
-	// current batch, checked once the batch is read.
+	// checked (0: the next one; always 0 at CheckEvery 1); rng draws the gaps at
+	// a CheckEvery over 1. pos counts the responses on the current connection.
+	// date (dateN bytes) is the last Date value checked on it, first seen on a
+	// response complete at dateSeen.
 	untilCheck int
-	checks     []sampled
+	rng        *rand.Rand
+	pos        int64
+	dateN      int
+	date       [64]byte
+	dateSeen   time.Time
 
 	// TTFB: first is when the read that brought the current response's first byte
 	// returned (zero: none yet; closed loop); lastRead, when the last read that
@@ -69,30 +76,78 @@ type conn struct {
 	lastRead time.Time
 }
 
-// sampled is one response kept for Options.Check.
-type sampled struct {
-	status int
-	header http.Header
-	body   []byte    // nil when dropped
-	size   int64     // the body's length, bytes (decoded, if chunked)
-	at     time.Time // when it was complete
-	// dropped: the body was over the parser's maxKept and not kept; the response
-	// fails its check without calling Options.Check.
-	dropped bool
+// reconnected resets k's per-connection check state for a new connection:
+// its first response is checked, positions count from 1, no Date seen yet.
+func (k *conn) reconnected() {
+	k.untilCheck, k.pos, k.dateN = 0, 0, 0
 }
 
-// sample keeps the response the parser just completed, resp, complete at
-// done, for a check after the batch, and samples the next one CheckEvery
-// responses later.
-func (k *conn) sample(resp response, done time.Time) {
-	k.checks = append(k.checks, sampled{resp.status, k.parse.header, k.parse.body, resp.body, done, k.parse.dropped})
-	k.parse.header, k.parse.body = nil, nil
-	k.untilCheck = k.p.CheckEvery
+// counted advances the check schedule past one counted response: at
+// CheckEvery 1 every response is checked; above, the gap to the next checked
+// one is geometric with mean CheckEvery-1, drawn from the run's seed, so no
+// position is fixed.
+func (k *conn) counted() {
+	k.pos++
+	switch {
+	case k.untilCheck > 0:
+		k.untilCheck--
+	case k.p.CheckEvery > 1:
+		k.untilCheck = gap(k.rng.Float64(), k.p.CheckEvery)
+	}
 }
 
-func newConn(p *plan) *conn {
+// gap is the number of responses passed over before the next checked one,
+// for u uniform in [0, 1) and a check probability of 1/every (every > 1).
+func gap(u float64, every int) int {
+	return int(math.Floor(math.Log1p(-u) / math.Log1p(-1/float64(every))))
+}
+
+// check checks the response the parser just completed and kept, resp, the
+// k.pos-th on its connection (counted has not run yet), from the batch written
+// at sent and complete at done, with Options.Check, then its Date's age
+// (Options.DateStale). A failure counts as class Check, its example naming the
+// position; a body over MaxCheckBytes fails without a call.
+func (k *conn) check(resp response, sent, done time.Time) {
+	p := k.parse
+	k.tally.checked++
+	var err error
+	if p.dropped {
+		err = fmt.Errorf("body %d bytes, over the %s kept for a check", resp.body, sizeText(k.p.maxKept()))
+	} else {
+		err = k.p.Check(resp.status, p.head, p.body)
+	}
+	if err == nil && k.p.DateStale > 0 && p.dateN > 0 {
+		err = k.dateAge(sent, done)
+	}
+	if err != nil {
+		pos := k.pos + 1
+		k.tally.fail(Check, done, func() string {
+			return fmt.Sprintf("check GET %s: response %d on its connection: %s", k.p.Path, pos, err)
+		})
+	}
+}
+
+// dateAge checks the Date value of the response just parsed: the same value
+// as a response complete more than DateStale before this one's batch was sent
+// (so written later) is a cached Date (TFB's rule: Date changes every second).
+func (k *conn) dateAge(sent, done time.Time) error {
+	v := k.parse.date[:k.parse.dateN]
+	if k.dateN > 0 && bytes.Equal(v, k.date[:k.dateN]) {
+		if age := sent.Sub(k.dateSeen); age > k.p.DateStale {
+			return fmt.Errorf("Date %q unchanged for %.1f s on this connection, want a new value at least every %s (a cached Date)", v, age.Seconds(), k.p.DateStale)
+		}
+		return nil
+	}
+	k.dateN = copy(k.date[:], v)
+	k.dateSeen = done
+	return nil
+}
+
+// newConn makes the run's i-th connection (constant-rate mode, or a probe's).
+func newConn(p *plan, i int) *conn {
 	k := &conn{
 		p:      p,
+		rng:    p.newRand(i),
 		parse:  newParser(nil, readBufSize),
 		hist:   hdrhistogram.NewPacked(1, p.maxMicros, 3),
 		thist:  hdrhistogram.NewPacked(1, p.maxMicros, 3),
@@ -124,7 +179,7 @@ func (k *conn) open(ctx context.Context) error {
 	k.c = c
 	k.mu.Unlock()
 	k.parse.reset(c)
-	k.untilCheck = 0 // a connection's first response is always checked
+	k.reconnected()
 	return nil
 }
 
@@ -242,16 +297,13 @@ func (k *conn) round() bool {
 	if _, err := c.Write(p.batch); err != nil {
 		return k.fail(Write, err)
 	}
-	more := k.read(from, sent)
-	if len(k.checks) > 0 {
-		k.check()
-	}
-	return more
+	return k.read(from, sent)
 }
 
 // read reads the responses to the batch written at sent, records those complete
 // inside the window (latency and TTFB from from; uncorrected latency from sent),
-// keeps the sampled ones in k.checks, and reports whether the run goes on.
+// checks those due, and reports whether the run goes on. Bytes beyond the
+// batch's responses answer no request: a read error.
 func (k *conn) read(from, sent time.Time) bool {
 	p := k.p
 	for range p.Pipeline {
@@ -271,15 +323,26 @@ func (k *conn) read(from, sent time.Time) bool {
 			k.ready = done
 		}
 		if keep {
-			k.sample(resp, done)
+			k.check(resp, sent, done)
 		}
-		k.untilCheck--
+		k.counted()
 		if resp.close {
 			k.close()
 			return true
 		}
 	}
+	if k.parse.buffered() > 0 {
+		return k.fail(Read, k.parse.unrequested())
+	}
 	return true
+}
+
+// unrequested is the error for the bytes buffered past the last response of a
+// batch, quoting their start: the server sent more than was asked, and
+// counting them as responses would inflate RPS.
+func (p *parser) unrequested() error {
+	b := p.buf[p.r:p.w]
+	return fmt.Errorf("%d bytes after the last requested response (an unrequested response): %q", len(b), clip(b))
 }
 
 // next is parser.next reading from the connection, also returning when the read
@@ -308,29 +371,6 @@ func (k *conn) next() (response, time.Time, error) {
 			return response{}, first, err
 		}
 	}
-}
-
-// check runs Options.Check on the sampled responses in k.checks, counts them and
-// their failures, and empties k.checks; a body over Options.MaxCheckBytes fails
-// without a call.
-func (k *conn) check() {
-	for i := range k.checks {
-		s := &k.checks[i]
-		k.tally.checked++
-		if s.dropped {
-			k.tally.fail(Check, s.at, func() string {
-				return fmt.Sprintf("check GET %s: body %d bytes, over the %s kept for a check", k.p.Path, s.size, sizeText(k.p.maxKept()))
-			})
-			continue
-		}
-		if err := k.p.Check(s.status, s.header, s.body); err != nil {
-			k.tally.fail(Check, s.at, func() string {
-				return fmt.Sprintf("check GET %s: %s", k.p.Path, err)
-			})
-		}
-	}
-	clear(k.checks)
-	k.checks = k.checks[:0]
 }
 
 // sizeText renders a cap in bytes as "16 MiB" when it is whole MiB, else

@@ -13,7 +13,7 @@ import (
 
 func TestRecordClampsLatency(t *testing.T) {
 	p := &plan{config: config{Options: Options{Path: "/db", Timeout: 2 * time.Millisecond}, maxMicros: 2000}}
-	k := newConn(p)
+	k := newConn(p, 0)
 	t0 := time.Now()
 	// TTFB is clamped as latency is, and never above the response's latency.
 	k.record(response{status: 200, body: 7}, t0, t0.Add(3*time.Second), t0.Add(5*time.Second))                 // over Timeout: clamped to 2000 µs
@@ -70,7 +70,7 @@ func fakeRoundData(tb testing.TB, depth int, data []byte) *conn {
 	}
 	p := &plan{config: cfg, batch: batch(cfg.Options), win: context.Background(), start: time.Now()}
 	p.end = p.start.Add(time.Hour)
-	k := newConn(p)
+	k := newConn(p, 0)
 	c := &fakeConn{loopReader: loopReader{data: data}}
 	k.c = c
 	k.parse.reset(c)

@@ -144,7 +144,7 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, erro
 	conns := make([]*conn, p.Connections)
 	for i := range conns {
 		w := workers[i%len(workers)]
-		k := w.newConn(len(w.conns))
+		k := w.newConn(len(w.conns), i)
 		w.conns = append(w.conns, k)
 		conns[i] = &k.conn
 	}
@@ -206,10 +206,10 @@ func loopCount() int {
 	return n
 }
 
-// newConn makes a closed connection of w at index in w.conns, recording
-// into w's histograms.
-func (w *worker) newConn(index int) *lconn {
-	k := &lconn{conn: conn{p: w.p, parse: newParser(nil, readBufSize), dense: w.hist, tdense: w.ttfb}, fd: -1, index: index}
+// newConn makes a closed connection of w at index in w.conns, the run's i-th,
+// recording into w's histograms.
+func (w *worker) newConn(index, i int) *lconn {
+	k := &lconn{conn: conn{p: w.p, parse: newParser(nil, readBufSize), dense: w.hist, tdense: w.ttfb, rng: w.p.newRand(i)}, fd: -1, index: index}
 	k.parse.maxKept = w.p.maxKept()
 	return k
 }
@@ -542,7 +542,7 @@ func (w *worker) connected(k *lconn, cause unix.Errno) {
 		return
 	}
 	k.parse.reset(k)
-	k.untilCheck = 0 // a connection's first response is always checked
+	k.reconnected()
 	if !w.window {
 		k.state = lsIdle
 		w.setEvents(k, noInterest)
@@ -613,8 +613,9 @@ func (w *worker) readable(k *lconn) {
 }
 
 // consume takes the buffered responses of k's batch, complete at done, and once the
-// batch is complete checks the sampled ones and queues the next send. A response whose
-// first bytes are buffered but not yet stamped got them with the read at done (TTFB).
+// batch is complete queues the next send; bytes left over answer no request (a read
+// error). A response whose first bytes are buffered but not yet stamped got them with
+// the read at done (TTFB).
 func (w *worker) consume(k *lconn, done time.Time) {
 	check := w.p.Check != nil
 	for k.pending > 0 {
@@ -631,8 +632,9 @@ func (w *worker) consume(k *lconn, done time.Time) {
 			return
 		}
 	}
-	if len(k.checks) > 0 {
-		k.check()
+	if k.parse.buffered() > 0 {
+		w.fail(k, Read, k.parse.unrequested())
+		return
 	}
 	w.ready = append(w.ready, k)
 }
@@ -648,14 +650,11 @@ func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 	k.first = time.Time{}
 	w.latency += (float64(done.Sub(k.sent)) - w.latency) / latencyWeight
 	if k.parse.keep {
-		k.sample(resp, done)
+		k.check(resp, k.sent, done)
 	}
-	k.untilCheck--
+	k.counted()
 	k.pending--
 	if resp.close {
-		if len(k.checks) > 0 {
-			k.check()
-		}
 		w.closeFD(k)
 		w.connect(k, done)
 		return false
@@ -664,8 +663,8 @@ func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 }
 
 // fail handles k's failed write (op Write) or read (op Read): it closes the
-// connection and, unless the run is over, counts the error (classify), checks what
-// was sampled, and reconnects.
+// connection and, unless the run is over, counts the error (classify) and
+// reconnects.
 func (w *worker) fail(k *lconn, op Class, err error) {
 	now := time.Now()
 	w.closeFD(k)
@@ -674,8 +673,5 @@ func (w *worker) fail(k *lconn, op Class, err error) {
 	}
 	class, msg := w.p.classify(op, err)
 	k.tally.fail(class, now, msg)
-	if len(k.checks) > 0 {
-		k.check()
-	}
 	w.connect(k, now)
 }

@@ -41,7 +41,7 @@ func fakeLoop(tb testing.TB, depth int, path string) (*worker, int) {
 		unix.Close(fds[1])
 		wake.close()
 	})
-	k := w.newConn(0)
+	k := w.newConn(0, 0)
 	k.fd = fds[0]
 	w.conns = []*lconn{k}
 	if err := w.pl.add(k.fd, 0, readInterest); err != nil {

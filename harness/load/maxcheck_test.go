@@ -22,7 +22,7 @@ func TestRunMaxCheckBytes(t *testing.T) {
 			var mu sync.Mutex
 			var sizes []int
 			o := Options{Addr: s.addr(), Path: "/ssr?rows=10000", Connections: 1, Rate: rate, Duration: 500 * time.Millisecond, Timeout: 2 * time.Second,
-				CheckEvery: 1, MaxCheckBytes: max, Check: func(status int, h http.Header, b []byte) error {
+				CheckEvery: 1, MaxCheckBytes: max, Check: func(status int, h, b []byte) error {
 					mu.Lock()
 					defer mu.Unlock()
 					if len(b) != len(body) {
@@ -36,7 +36,7 @@ func TestRunMaxCheckBytes(t *testing.T) {
 				t.Fatalf("rate %v, MaxCheckBytes %d: %d responses, %d checked; want > 0, all", rate, max, r.Responses, r.Checked)
 			}
 			if max == 0 {
-				want := "check GET /ssr?rows=10000: body 2097152 bytes, over the 1 MiB kept for a check"
+				want := "check GET /ssr?rows=10000: response 1 on its connection: body 2097152 bytes, over the 1 MiB kept for a check"
 				if r.Errors[Check] != r.Checked || r.Examples[Check] != want || len(sizes) != 0 {
 					t.Errorf("rate %v, default cap: %d check errors of %d, example %q, Check called %d times; want all, %q, 0",
 						rate, r.Errors[Check], r.Checked, r.Examples[Check], len(sizes), want)

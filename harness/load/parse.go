@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 )
 
 // Parser limits. A response beyond them is a read error and its connection
@@ -60,11 +59,13 @@ type parser struct {
 	// every read. It is relative to r, so compaction and growth keep it.
 	scanned int
 
-	keep    bool        // keep the header and body of the response being read
-	header  http.Header // kept header lines, canonical keys, values as received
-	body    []byte      // kept body, decoded if chunked; empty (perhaps nil) if none
-	dropped bool        // the body outgrew maxKept and is not kept (body nil)
-	maxKept int         // the largest body kept, bytes (newParser: maxKeptBytes)
+	keep    bool   // keep the header lines and body of the response being read
+	head    []byte // kept header lines, each followed by CRLF, as received (buffer reused)
+	body    []byte // kept body, decoded if chunked (buffer reused)
+	dropped bool   // the body outgrew maxKept and is not kept (body empty)
+	maxKept int    // the largest body kept, bytes (newParser: maxKeptBytes)
+	dateN   int    // with keep: bytes of the Date value in date; 0: no Date header
+	date    [64]byte
 
 	wantSnip bool            // copy the first body bytes of non-2xx responses into snip
 	snipping bool            // copying them for the response being read
@@ -188,7 +189,7 @@ func (p *parser) skip() bool {
 func (p *parser) bodyBytes(b []byte) {
 	if p.keep && !p.dropped {
 		if len(p.body)+len(b) > p.maxKept {
-			p.body, p.dropped = nil, true
+			p.body, p.dropped = p.body[:0], true
 		} else {
 			p.body = append(p.body, b...)
 		}
@@ -248,9 +249,7 @@ func (p *parser) parse() (response, bool, error) {
 			if !ok {
 				return response{}, false, parseErrorf("malformed status line %q", clip(l))
 			}
-			if p.keep {
-				p.header, p.body = make(http.Header), nil
-			}
+			p.head, p.body, p.dateN = p.head[:0], p.body[:0], 0
 			p.dropped = false
 			p.resp = response{status: status}
 			p.http11, p.hdr, p.length = http11, len(l), -1
@@ -365,13 +364,17 @@ func (p *parser) headerLine(l []byte) error {
 	}
 	name := l[:colon]
 	if p.keep {
-		key := http.CanonicalHeaderKey(string(name))
-		p.header[key] = append(p.header[key], string(trimOWS(l[colon+1:])))
+		p.head = append(append(p.head, l...), '\r', '\n')
 	}
-	// The three headers that matter have names of different lengths: most
-	// lines are passed over on their length alone.
+	// The headers that matter have names of different lengths: most lines
+	// are passed over on their length alone.
 	switch len(name) {
 	case len("content-length"), len("transfer-encoding"), len("connection"):
+	case len("date"):
+		if p.keep && foldEqual(name, "date") && p.dateN == 0 {
+			p.dateN = copy(p.date[:], trimOWS(l[colon+1:]))
+		}
+		return nil
 	default:
 		return nil
 	}
@@ -421,7 +424,7 @@ func (p *parser) headersDone() (done bool, err error) {
 		if p.keep {
 			if p.length > int64(p.maxKept) {
 				p.dropped = true
-			} else {
+			} else if int64(cap(p.body)) < p.length {
 				p.body = make([]byte, 0, p.length)
 			}
 		}

@@ -46,7 +46,7 @@ func newProber(cfg config) *prober {
 	pc := config{Options: o, maxMicros: max(o.Timeout, o.Duration).Microseconds(), maxUMicros: o.Timeout.Microseconds(),
 		interval: float64(q.Interval)}
 	p := &plan{config: pc, batch: batch(o)}
-	return &prober{spec: *q, p: p, k: newConn(p)}
+	return &prober{spec: *q, p: p, k: newConn(p, 0)}
 }
 
 // open dials the probe's connection before the window, within Timeout, on

@@ -23,7 +23,7 @@ func fakeRate(tb testing.TB, rate float64, start time.Time, d time.Duration) *co
 		tb.Fatal(err)
 	}
 	p := &plan{config: cfg, batch: batch(cfg.Options), win: context.Background(), start: start, end: start.Add(d)}
-	k := newConn(p)
+	k := newConn(p, 0)
 	plain := "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!"
 	c := &fakeConn{loopReader: loopReader{data: []byte(plain)}}
 	k.c = c
@@ -206,28 +206,27 @@ func TestRunRateStall(t *testing.T) {
 		r.Uncorrected.ValueAtQuantile(50), r.Uncorrected.ValueAtQuantile(90), r.Uncorrected.ValueAtQuantile(99), r.Uncorrected.Max())
 }
 
-// Checks work in constant-rate mode as in closed-loop mode: the first
-// response of each connection, then 1 in CheckEvery.
+// Checks work in constant-rate mode as in closed-loop mode: every response,
+// or above CheckEvery 1 each connection's first and about 1 in CheckEvery.
 func TestRunRateCheck(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "Hello, World!") })
 	var mu sync.Mutex
 	var bodies []string
-	check := func(status int, h http.Header, body []byte) error {
+	check := func(status int, h, body []byte) error {
 		mu.Lock()
 		bodies = append(bodies, string(body))
 		mu.Unlock()
 		return nil
 	}
 	r := rateRun(t, Options{Addr: s.addr(), Path: "/plaintext", Connections: 2, Rate: 200, Duration: 500 * time.Millisecond,
-		Timeout: 2 * time.Second, Check: check, CheckEvery: 10})
-	// Each connection sends about 50 requests: its responses 0, 10, 20, ...
-	// are checked, ceil(n/10) of its n; over two connections, ceil(N/10) or
-	// one more of N.
+		Timeout: 2 * time.Second, Check: check, CheckEvery: 10, CheckSeed: 3})
+	// Each connection sends about 50 requests: its first and about 1 in 10
+	// of the others are checked (seed 3 draws the same every time).
 	if r.Responses < 90 || r.Connects != 0 || len(r.Errors) != 0 {
 		t.Fatalf("%d responses, %d reconnects, errors %v; want about 100, 0, none", r.Responses, r.Connects, r.Errors)
 	}
-	if lo, hi := (r.Responses+9)/10, (r.Responses+9)/10+1; r.Checked < lo || r.Checked > hi || int64(len(bodies)) != r.Checked {
-		t.Errorf("%d checked (%d calls) of %d responses, want %d..%d", r.Checked, len(bodies), r.Responses, lo, hi)
+	if r.Checked < 2 || r.Checked > r.Responses/3 || int64(len(bodies)) != r.Checked || r.CheckSeed != 3 {
+		t.Errorf("%d checked (%d calls) of %d responses, seed %d; want 2..%d, seed 3", r.Checked, len(bodies), r.Responses, r.CheckSeed, r.Responses/3)
 	}
 	if strings.Join(bodies, "") != strings.Repeat("Hello, World!", len(bodies)) {
 		t.Errorf("checked bodies %q, want Hello, World! each", bodies)

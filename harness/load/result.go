@@ -28,9 +28,12 @@ type Result struct {
 	// the first 200 body bytes.
 	Examples map[Class]string
 	// Checked counts the counted responses passed to Options.Check (0 when
-	// Check is nil): the first of every connection, then 1 in
-	// Options.CheckEvery. Errors[Check] of them failed.
+	// Check is nil): all of them at Options.CheckEvery 1. Errors[Check] of them
+	// failed.
 	Checked int64
+	// CheckSeed is the seed that chose the checked responses at a CheckEvery
+	// over 1 (record it to replay the choice); 0 when every response was checked.
+	CheckSeed uint64
 	// Latency is the counted responses' latency histogram, µs, 3 significant digits:
 	// in closed-loop mode from the write, 1 µs .. Options.Timeout; at a Rate corrected
 	// for coordinated omission (from the intended send time when behind schedule),

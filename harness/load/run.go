@@ -35,7 +35,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 
-	r := &Result{Window: cfg.Duration, Latency: hdrhistogram.New(1, cfg.maxMicros, 3), TTFB: hdrhistogram.New(1, cfg.maxMicros, 3)}
+	r := &Result{Window: cfg.Duration, CheckSeed: cfg.seed(), Latency: hdrhistogram.New(1, cfg.maxMicros, 3), TTFB: hdrhistogram.New(1, cfg.maxMicros, 3)}
 	if cfg.Rate > 0 {
 		r.Uncorrected = hdrhistogram.New(1, cfg.maxUMicros, 3)
 	}
@@ -92,7 +92,7 @@ func runConns(ctx context.Context, p *plan) ([]*conn, time.Time) {
 	cfg := p.config
 	conns := make([]*conn, cfg.Connections)
 	for i := range conns {
-		conns[i] = newConn(p)
+		conns[i] = newConn(p, i)
 		// Constant-rate mode: stagger the first sends evenly across one
 		// connection's interval.
 		conns[i].slot = float64(i) / float64(len(conns))

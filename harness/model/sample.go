@@ -78,8 +78,12 @@ type Sample struct {
 	// servers that are not Node.
 	EventLoop *EventLoop `json:"event_loop,omitempty"`
 	// Checked counts the responses checked under load against the test
-	// type's rule; failures are Errors["check"].
+	// type's rule (every response since method version 6, engine raw);
+	// failures are Errors["check"].
 	Checked int64 `json:"checked"`
+	// CheckSeed seeded the random choice of checked responses when only a
+	// share was checked (load.Options.CheckEvery > 1); 0 when every one was.
+	CheckSeed uint64 `json:"check_seed,omitempty"`
 	// Renders is how many times the server rendered the test's route in the
 	// sample (framework.yaml `render_counts`), nil without counts; Gate fails
 	// a sample whose Renders is below Responses (a hidden cache).

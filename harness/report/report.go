@@ -135,6 +135,7 @@ func methodRows(f *results.File, h probe.Host) [][]string {
 		{"Suite", fmt.Sprintf("`%s` (%s, sha256 %s), %s, frameworks shuffled per round", f.Suite.Name, f.Suite.File, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))},
 		{"Tests", testSettings(f.Suite.Tests)},
 		{"Gate", gateText(f.Suite.Tests)},
+		{"Checks", checksText(f.MethodVersion, f.Samples)},
 		{"Window", "only responses to requests sent and answered inside the window count; RPS = counted responses / window"},
 		{"Peak", "per level, the median RPS over rounds (a level with any failed round is not eligible); the peak is the highest such median; range = min–max over rounds at that level"},
 		{"Latency", "p50/p99 at the peak level from the rounds' merged HDR histograms (µs resolution, 3 significant digits); a closed loop at saturation, so latency restates throughput"},
@@ -142,6 +143,38 @@ func methodRows(f *results.File, h probe.Host) [][]string {
 		{"Server cost", "CPU time of the server's process tree during the window per response (ms); RSS = " + rssDefinition(h.OS)},
 		{"Method", fmt.Sprintf("method version %d, results schema %d", f.MethodVersion, f.SchemaVersion)},
 	}
+}
+
+// checksText says how many of the run's counted responses were checked under
+// load against their test's rule (method version 6 checks every one, engine
+// raw; engine hey checks none; before, each connection's first and 1 in 100),
+// and how many samples chose theirs at random.
+func checksText(method int, samples []model.Sample) string {
+	var responses, checked, failed int64
+	random := 0
+	for _, s := range samples {
+		responses += s.Responses
+		checked += s.Checked
+		failed += s.Errors["check"]
+		if s.CheckSeed != 0 {
+			random++
+		}
+	}
+	if method < 6 {
+		return fmt.Sprintf("each connection's first response and 1 in 100 after it (method version %d)", method)
+	}
+	var b strings.Builder
+	if checked >= responses {
+		fmt.Fprintf(&b, "every counted response checked under load against its test's rule (%s)", texttab.Thousands(float64(responses)))
+	} else {
+		fmt.Fprintf(&b, "%s of %s counted responses checked under load against their test's rule (%s; engine hey checks none)",
+			texttab.Thousands(float64(checked)), texttab.Thousands(float64(responses)), checkedShare(model.Sample{Responses: responses, Checked: checked}))
+	}
+	if random > 0 {
+		fmt.Fprintf(&b, "; %s checked a random share (its seed in results.json)", plural(random, "sample"))
+	}
+	fmt.Fprintf(&b, "; %s failed", texttab.Thousands(float64(failed)))
+	return b.String()
 }
 
 // rssDefinition is what the RSS column means on a host whose OS is os

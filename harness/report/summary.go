@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -38,7 +39,12 @@ func Summary(w io.Writer, target string, s model.Sample) error {
 		}
 	}
 	if s.Checked > 0 {
-		fmt.Fprintf(&b, "  checked     %s responses under load, %d failed\n", texttab.Thousands(float64(s.Checked)), s.Errors["check"])
+		fmt.Fprintf(&b, "  checked     %s of %s responses under load (%s), %d failed", texttab.Thousands(float64(s.Checked)),
+			texttab.Thousands(float64(s.Responses)), checkedShare(s), s.Errors["check"])
+		if s.CheckSeed != 0 {
+			fmt.Fprintf(&b, "; chosen at random, seed %d", s.CheckSeed)
+		}
+		b.WriteString("\n")
 	}
 	label := "latency"
 	if s.Uncorrected != nil {
@@ -96,4 +102,13 @@ func sortedCounts(m map[string]int64) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// checkedShare is the share of s's responses checked under load, "100%" when
+// every one was, else to one decimal ("1.0%"), never rounded up to 100%.
+func checkedShare(s model.Sample) string {
+	if s.Responses == 0 || s.Checked >= s.Responses {
+		return "100%"
+	}
+	return fmt.Sprintf("%.1f%%", math.Min(99.9, math.Floor(1000*float64(s.Checked)/float64(s.Responses))/10))
 }

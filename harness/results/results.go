@@ -26,8 +26,10 @@ const SchemaVersion = 1
 // MethodVersion is the version of the measurement method (docs/design.md,
 // Measurement method); results of different versions never compare. 2 gated
 // on render counts, 3 on harness faults, 4 made the generator nap before it
-// blocks (issue 13), 5 added the page workloads (issue 14).
-const MethodVersion = 5
+// blocks (issue 13), 5 added the page workloads (issue 14), 6 checks every
+// response under load and fails a cached Date or an unrequested response
+// (issue 33).
+const MethodVersion = 6
 
 // Suite records the suite a run followed.
 type Suite struct {

@@ -117,18 +117,20 @@ func TestBenchFaults(t *testing.T) {
 	}
 
 	// The reasons, per variant and level.
-	checkFailed := `\d+ responses failed their check under load \(e\.g\. check GET /json: body 1048577 bytes, over the 1 MiB kept for a check\)`
+	checkFailed := `\d+ responses failed their check under load \(e\.g\. check GET /json: response 1 on its connection: body 1048577 bytes, over the 1 MiB kept for a check\)`
 	hugeFailed := `^(harness fault, not the server's: the load generator's CPU set was saturated \(≥ 90% busy\): it measured the generator; the sample also failed: )?(\d+ responses, fewer than the minimum 50; )?` + checkFailed + `$`
 	hangFailed := func(responses int) string {
 		return fmt.Sprintf(`^%d responses, fewer than the minimum 50; socket errors: timeout \d+ \(e\.g\. read 127\.0\.0\.1:\d+: no complete response within 200ms\)$`, responses)
 	}
 	want := map[string]string{
 		"ok 2": `^$`, "ok 4": `^$`,
-		// Requests 4 to 30 answered, then exit status 2: the reconnects are
-		// refused (or reset, when the exit caught them in the accept queue).
-		"crash 2": `^27 responses, fewer than the minimum 50; socket errors: connect \d+(, read \d+)?(, write \d+)? \(e\.g\. connect 127\.0\.0\.1:\d+: connection (refused|reset by peer)\); server exited during the sample \(exit status 2\)$`,
+		// Requests 5 to 30 answered (1 to 3 are the ready poll and
+		// verification, 4 the check's reference body), then exit status 2: the
+		// reconnects are refused (or reset, when the exit caught them in the
+		// accept queue).
+		"crash 2": `^26 responses, fewer than the minimum 50; socket errors: connect \d+(, read \d+)?(, write \d+)? \(e\.g\. connect 127\.0\.0\.1:\d+: connection (refused|reset by peer)\); server exited during the sample \(exit status 2\)$`,
 		"crash 4": `^not measured: the server exited during json c=2 in round 1 \(exit status 2\)$`,
-		"hang 2":  hangFailed(27),
+		"hang 2":  hangFailed(26),
 		"hang 4":  hangFailed(0),
 		// Reading 1 MiB bodies may saturate the generator's CPU set, and on a
 		// busy machine the window may hold fewer than 50 of them.
@@ -214,8 +216,8 @@ func TestBenchFaults(t *testing.T) {
 		t.Errorf("%d report rows, want 7:\n%s", rows, table)
 	}
 	for _, note := range []string{
-		"- fault (crash): no peak: no level passed the gate in every round (2 connections, round 1: 27 responses, fewer than the minimum 50; socket errors: connect ",
-		"- fault (hang): no peak: no level passed the gate in every round (2 connections, round 1: 27 responses",
+		"- fault (crash): no peak: no level passed the gate in every round (2 connections, round 1: 26 responses, fewer than the minimum 50; socket errors: connect ",
+		"- fault (hang): no peak: no level passed the gate in every round (2 connections, round 1: 26 responses",
 		"- fault (huge): no peak: no level passed the gate in every round (2 connections, round 1: ",
 		"- fault (busy): no peak: no level passed the gate in every round (2 connections, round 1: harness fault, not the server's: SQLITE_BUSY",
 		"- fault (never-ready): not measured: start failed: framework fault variant never-ready: not ready after 1s",

@@ -77,7 +77,7 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 	}
 	r.logf("%s: %s of load", step, d)
 	sh := shot{path: suite.PathFor(testPath(t, test), max(n, 1)), n: n, conns: conns, pipeline: test.Pipeline, duration: d}
-	o, err := r.options(srv, test, sh)
+	o, err := r.options(ctx, srv, test, sh)
 	if err == nil {
 		_, err = o.engine.Run(ctx, o.Options)
 	}

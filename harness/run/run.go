@@ -660,7 +660,7 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 		if r.before(w, step) != "" {
 			r.total -= test.Warmup
 		} else {
-			o, err := r.options(srv, test, shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
+			o, err := r.options(ctx, srv, test, shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
 				conns: slices.Max(test.Concurrency), pipeline: test.Pipeline, duration: test.Warmup})
 			if err == nil {
 				_, err = o.engine.Run(ctx, o.Options)
@@ -782,9 +782,9 @@ type engineOptions struct {
 }
 
 // options builds the load run of one shot: the suite's engine, the test type's
-// request and (engine raw) its rule checked on sampled responses (verify.Checker;
-// for page, verify.PageChecker against the server's World read before each shot).
-func (r *runner) options(srv serverhost.Server, test suite.Test, sh shot) (engineOptions, error) {
+// request and (engine raw) the check of every response (verify.LoadChecker) with
+// the Date rule, against references taken now (loadRef).
+func (r *runner) options(ctx context.Context, srv serverhost.Server, test suite.Test, sh shot) (engineOptions, error) {
 	e, err := load.EngineFor(test.Engine)
 	if err != nil {
 		return engineOptions{}, err
@@ -794,18 +794,10 @@ func (r *runner) options(srv serverhost.Server, test suite.Test, sh shot) (engin
 		Pipeline: sh.pipeline, Rate: sh.rate, Duration: sh.duration, Timeout: test.Timeout,
 	}
 	if e.Name() == "raw" {
-		switch test.Type {
-		case model.Page:
-			o.Check = r.pageCheck(srv, sh.n)
-			if test.Cache == suite.CacheHit {
-				// A cached page may predate the copy's World (updates ran
-				// since it was rendered): its values were checked at
-				// verification; under load, the ids and the row count.
-				o.Check = verify.Checker(model.Page, verify.ExpectedPageRows(strconv.Itoa(sh.n)))
-			}
+		o.Check = r.loadCheck(ctx, srv, test, sh)
+		o.DateStale = load.DefaultDateStale
+		if test.Type == model.Page {
 			o.MaxCheckBytes = pageCheckBytes
-		default:
-			o.Check = verify.Checker(test.Type, verify.ExpectedRows(strconv.Itoa(sh.n)))
 		}
 	}
 	return engineOptions{e, o}, nil
@@ -815,25 +807,42 @@ func (r *runner) options(srv serverhost.Server, test suite.Test, sh shot) (engin
 // a 10,000-row page with its RSC or hydration payload is 1–3 MB.
 const pageCheckBytes = 16 << 20
 
-// worldReadTimeout bounds reading the World table before a page shot.
+// worldReadTimeout bounds reading the World table before a shot.
 const worldReadTimeout = 30 * time.Second
 
-// pageCheck is the check of a page shot of n rows under load (verify.PageChecker)
-// against the World of srv's copy read now, since updates change it between tests;
-// an unreadable copy fails every checked response, so the gate fails, not the run.
-func (r *runner) pageCheck(srv serverhost.Server, n int) func(int, http.Header, []byte) error {
-	ctx, cancel := context.WithTimeout(context.Background(), worldReadTimeout)
-	defer cancel()
-	db, err := srv.Database()
-	var world verify.World
-	if err == nil {
-		world, err = verify.WorldOf(ctx, db)
+// loadCheck is the check of every response of shot sh (verify.LoadChecker), its
+// references taken now: for json, plaintext and fortunes a body fetched from srv
+// (byte for byte when it passes the full rule, else the full rule decides); for
+// db, queries and page the World of srv's copy, which updates change between
+// tests. A cached page may predate the copy's World (its values were checked at
+// verification): ids and row count only. An unreadable World fails every
+// checked response, so the gate fails, not the run.
+func (r *runner) loadCheck(ctx context.Context, srv serverhost.Server, test suite.Test, sh shot) func(int, []byte, []byte) error {
+	ref := verify.LoadRef{Type: test.Type, Rows: verify.ExpectedRows(strconv.Itoa(sh.n))}
+	switch test.Type {
+	case model.Page:
+		ref.Rows = verify.ExpectedPageRows(strconv.Itoa(sh.n))
+		if test.Cache == suite.CacheHit {
+			return verify.LoadChecker(ref)
+		}
+		fallthrough
+	case model.DB, model.Queries:
+		ctx, cancel := context.WithTimeout(ctx, worldReadTimeout)
+		defer cancel()
+		db, err := srv.Database()
+		if err == nil {
+			ref.World, err = verify.WorldOf(ctx, db)
+		}
+		if err != nil {
+			err = fmt.Errorf("cannot check the rows: %w", err)
+			return func(int, []byte, []byte) error { return err }
+		}
+	case model.JSON, model.Plaintext, model.Fortunes:
+		if status, body, err := verify.Fetch(ctx, srv.BaseURL(), test.Type, sh.path, test.Timeout); err == nil && status == http.StatusOK {
+			ref.Body = body
+		}
 	}
-	if err != nil {
-		err = fmt.Errorf("cannot check the page's rows: %w", err)
-		return func(int, http.Header, []byte) error { return err }
-	}
-	return verify.PageChecker(world, verify.ExpectedPageRows(strconv.Itoa(n)))
+	return verify.LoadChecker(ref)
 }
 
 // key is the sample key of shot sh of test on target t in round.
@@ -855,7 +864,7 @@ func (r *runner) key(t Target, test suite.Test, sh shot, round int) model.Key {
 // memory could not be read (its figures left 0; the caller fails the gate unless
 // the server exited). Its errors, the engine's, end the run.
 func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (s model.Sample, unread, err error) {
-	o, err := r.options(srv, test, sh)
+	o, err := r.options(ctx, srv, test, sh)
 	if err != nil {
 		return model.Sample{}, nil, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}

@@ -16,7 +16,7 @@ import (
 func FromResult(k model.Key, r *load.Result) (model.Sample, error) {
 	s := model.Sample{
 		Key: k, Window: r.Window.Seconds(), Responses: r.Responses, Success: r.Success,
-		RPS: r.RPS(), SocketErrors: r.SocketErrors(), Checked: r.Checked, BodyBytes: r.BodyBytes,
+		RPS: r.RPS(), SocketErrors: r.SocketErrors(), Checked: r.Checked, CheckSeed: r.CheckSeed, BodyBytes: r.BodyBytes,
 		StatusCounts: map[string]int64{}, Errors: map[string]int64{}, Examples: map[string]string{},
 	}
 	for code, c := range r.StatusCounts {

@@ -79,16 +79,31 @@ type HitCounter struct {
 // Wrap returns check (nil: none) with every call also counted, a response
 // without the header as a miss; a miss is not a check failure: the gate
 // judges the counts (model.CacheHits).
-func (h *HitCounter) Wrap(check func(int, http.Header, []byte) error) func(int, http.Header, []byte) error {
-	return func(status int, header http.Header, body []byte) error {
+func (h *HitCounter) Wrap(check func(status int, head, body []byte) error) func(status int, head, body []byte) error {
+	return func(status int, head, body []byte) error {
 		h.checked.Add(1)
-		if !HitHeader(header, h.Header, h.Value) {
+		if !hitIn(head, h.Header, h.Value) {
 			h.misses.Add(1)
 		}
 		if check == nil {
 			return nil
 		}
-		return check(status, header, body)
+		return check(status, head, body)
+	}
+}
+
+// hitIn is HitHeader on a raw header section (HeaderValue's form), values
+// compared without regard to ASCII case.
+func hitIn(head []byte, header, value string) bool {
+	for rest := head; ; {
+		var v []byte
+		var ok bool
+		if v, rest, ok = nextHeader(rest, header); !ok {
+			return false
+		}
+		if equalFoldASCII(v, value) {
+			return true
+		}
 	}
 }
 

@@ -61,16 +61,16 @@ func TestCacheHit(t *testing.T) {
 
 func TestHitCounter(t *testing.T) {
 	h := &HitCounter{Header: "x-nextjs-cache", Value: "HIT"}
-	failing := func(int, http.Header, []byte) error { return fmt.Errorf("bad rows") }
-	hit := http.Header{"X-Nextjs-Cache": {"HIT"}}
-	miss := http.Header{"X-Nextjs-Cache": {"STALE"}}
+	failing := func(int, []byte, []byte) error { return fmt.Errorf("bad rows") }
+	hit := []byte("Server: x\r\nx-nextjs-cache: STALE\r\nX-Nextjs-Cache:  hit \r\n")
+	miss := []byte("X-Nextjs-Cache: STALE\r\nX-Cache: HIT\r\n")
 	if err := h.Wrap(nil)(200, hit, nil); err != nil {
 		t.Errorf("hit: %v", err)
 	}
 	if err := h.Wrap(nil)(200, miss, nil); err != nil {
 		t.Errorf("a miss is not a check failure: %v", err)
 	}
-	if err := h.Wrap(failing)(200, http.Header{}, nil); fmt.Sprint(err) != "bad rows" {
+	if err := h.Wrap(failing)(200, nil, nil); fmt.Sprint(err) != "bad rows" {
 		t.Errorf("the wrapped check's error: %v", err)
 	}
 	if checked, misses := h.Counts(); checked != 3 || misses != 2 {

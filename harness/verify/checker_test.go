@@ -9,10 +9,10 @@ import (
 )
 
 func TestChecker(t *testing.T) {
-	h := http.Header{
+	h := rawHead(http.Header{
 		"Server": {"x"}, "Date": {"Sun, 29 Nov 2026 19:00:00 GMT"},
 		"Content-Type": {"application/json"}, "Content-Length": {"27"},
-	}
+	})
 	check := Checker(model.JSON, 0)
 	if err := check(200, h, []byte(`{"message":"Hello, World!"}`)); err != nil {
 		t.Errorf("correct response: %v", err)

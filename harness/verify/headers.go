@@ -51,41 +51,51 @@ func joinValues(v []string) string {
 // or text/plain with an optional charset, text/html (fortunes, page) with
 // the charset required.
 func checkContentType(r *Result, t model.TestType, v string) {
-	var base string
-	var charsetRequired bool
-	switch t {
-	case model.Plaintext:
-		base = "text/plain"
-	case model.Fortunes, model.Page:
-		base, charsetRequired = "text/html", true
-	default:
-		base = "application/json"
-	}
+	base, charsetRequired := contentTypeRule(t)
 	if contentTypeOK(v, base, charsetRequired) {
 		return
 	}
-	want := base + " with optional ; charset=utf-8"
-	if charsetRequired {
-		want = base + "; charset=utf-8 (charset required)"
+	r.add(model.Fail, "Content-Type %q, want %s (TFB rules, %s)", v, contentTypeWant(base, charsetRequired), t)
+}
+
+// contentTypeRule returns test type t's Content-Type without parameters and
+// whether its charset parameter is required.
+func contentTypeRule(t model.TestType) (base string, charsetRequired bool) {
+	switch t {
+	case model.Plaintext:
+		return "text/plain", false
+	case model.Fortunes, model.Page:
+		return "text/html", true
 	}
-	r.add(model.Fail, "Content-Type %q, want %s (TFB rules, %s)", v, want, t)
+	return "application/json", false
+}
+
+// contentTypeWant words a Content-Type rule for a reason.
+func contentTypeWant(base string, charsetRequired bool) string {
+	if charsetRequired {
+		return base + "; charset=utf-8 (charset required)"
+	}
+	return base + " with optional ; charset=utf-8"
 }
 
 // contentTypeOK matches v as TFB's regular expression does:
 // ^base(; ?charset=(UTF|utf)-8)?$, the charset part required when
-// charsetRequired. The match is case-sensitive, as TFB's is.
-func contentTypeOK(v, base string, charsetRequired bool) bool {
-	rest, ok := strings.CutPrefix(v, base)
-	if !ok {
+// charsetRequired. The match is case-sensitive, as TFB's is. It does not
+// allocate (v a header value as a string, or raw bytes under load).
+func contentTypeOK[S string | []byte](v S, base string, charsetRequired bool) bool {
+	if len(v) < len(base) || string(v[:len(base)]) != base {
 		return false
 	}
-	if rest == "" {
+	rest := v[len(base):]
+	if len(rest) == 0 {
 		return !charsetRequired
 	}
-	rest, ok = strings.CutPrefix(rest, ";")
-	if !ok {
+	if rest[0] != ';' {
 		return false
 	}
-	rest = strings.TrimPrefix(rest, " ")
-	return rest == "charset=utf-8" || rest == "charset=UTF-8"
+	rest = rest[1:]
+	if len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+	}
+	return string(rest) == "charset=utf-8" || string(rest) == "charset=UTF-8"
 }

@@ -90,17 +90,12 @@ func PageResponse(world World, rows, status int, header http.Header, body []byte
 	return pageResponse(world, rows, model.Fail, status, header, body)
 }
 
-// PageChecker is Checker for a page test: PageResponse for rows rows against
-// world, read from the server's copy just before the sample. Only a fail is
-// an error, its reasons joined by "; "; safe for concurrent use.
-func PageChecker(world World, rows int) func(status int, header http.Header, body []byte) error {
-	return func(status int, header http.Header, body []byte) error {
-		r := pageResponse(world, rows, model.Fail, status, header, body)
-		if r.Status != model.Fail {
-			return nil
-		}
-		return errors.New(strings.Join(r.Reasons, "; "))
-	}
+// PageChecker is Checker for a page test: the page rule for rows rows
+// against world, read from the server's copy just before the sample
+// (LoadChecker with Type page). Only a fail is an error; safe for
+// concurrent use.
+func PageChecker(world World, rows int) func(status int, head, body []byte) error {
+	return LoadChecker(LoadRef{Type: model.Page, Rows: rows, World: world})
 }
 
 // pageResponse runs the page rules; body problems are capped at most (the

@@ -7,13 +7,14 @@ import (
 	"golang.org/x/net/html"
 )
 
-// Under load a 10,000-row page (1–2 MB) is checked 1 in 100 responses, so
-// the page rule has a fast path that allocates almost nothing: the HTML
-// tokenizer finds the first <table> start tag, and a byte scanner reads the
-// table in the form every adapter sends (explicit end tags, attributes,
-// white space, <thead>/<tbody>, comments such as hydration markers, plain
-// decimal text). Anything else, and
-// any wrong row, makes the fast path unsure, and pageTable decides.
+// Under load every response is checked, 10,000-row pages (1–2 MB) too, so
+// the page rule has a fast path that allocates nothing: a scanner that
+// reads markup as the HTML tokenizer does finds the first <table> start tag
+// (scanTableStart; the tokenizer itself when unsure), and a byte scanner
+// reads the table in the form every adapter sends (explicit end tags,
+// attributes, white space, <thead>/<tbody>, comments such as hydration
+// markers, plain decimal text). Anything else, and any wrong row, makes the
+// fast path unsure, and pageTable decides.
 
 // pageFast reports whether body's first <table>, in the usual form, holds
 // exactly rows rows (≤ 0: 1..10000) with ids 1..rows and world's values
@@ -25,8 +26,18 @@ func pageFast(body []byte, world World, rows int) bool {
 
 // firstTableStart returns the offset just past body's first <table> start
 // tag as the HTML tokenizer reads it (not in a script, comment or
-// attribute); a self-closing <table/> is not handled.
+// attribute); a self-closing <table/> is not handled. The markup before the
+// table is read without allocating (scanTableStart), by the tokenizer
+// itself when that is unsure.
 func firstTableStart(body []byte) (int, bool) {
+	if off, found, sure := scanTableStart(body); sure {
+		return off, found
+	}
+	return tokenTableStart(body)
+}
+
+// tokenTableStart is firstTableStart with the HTML tokenizer.
+func tokenTableStart(body []byte) (int, bool) {
 	z := html.NewTokenizer(bytes.NewReader(body))
 	off := 0
 	for {
@@ -184,6 +195,12 @@ func scanTag(b []byte) (n int, name string, closing bool) {
 		return 0, "", false // "<td1>", "<td=x>": another name
 	}
 	for j < len(b) {
+		for j < len(b) && !tagStop[b[j]] {
+			j++
+		}
+		if j == len(b) {
+			break
+		}
 		switch c := b[j]; {
 		case c == '>':
 			return j + 1, name, closing
@@ -207,6 +224,9 @@ func scanTag(b []byte) (n int, name string, closing bool) {
 	}
 	return 0, "", false
 }
+
+// tagStop marks the bytes scanTag's attribute loop stops at.
+var tagStop = [256]bool{'>': true, '"': true, '\'': true, '<': true, '/': true, '=': true}
 
 // isSpaceByte reports whether c is HTML white space.
 func isSpaceByte(c byte) bool {

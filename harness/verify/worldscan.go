@@ -39,6 +39,41 @@ func scanWorldArray(body []byte) (rows int, ok bool) {
 	}
 }
 
+// scanWorldRows reports whether body is, in canonical form, one World
+// object (single) or an array of rows of them (rows ≤ 0: 1..500), each with
+// its randomNumber equal to world's for its id (world nil: any in
+// 1..10000). False means "not sure", never "wrong": the caller's slow path
+// decides and explains.
+func scanWorldRows(body []byte, world World, single bool, rows int) bool {
+	s := worldScanner{b: body}
+	if single {
+		id, rn, ok := s.pair()
+		return ok && inWorld(world, id, rn) && s.end()
+	}
+	if !s.lit('[') {
+		return false
+	}
+	n := 0
+	for {
+		id, rn, ok := s.pair()
+		if !ok || !inWorld(world, id, rn) {
+			return false
+		}
+		n++
+		if s.lit(']') {
+			return s.end() && countOK(n, rows)
+		}
+		if !s.lit(',') {
+			return false
+		}
+	}
+}
+
+// inWorld reports whether row id holds randomNumber rn in world (nil: any).
+func inWorld(world World, id, rn int) bool {
+	return world == nil || id <= len(world) && world[id-1] == int64(rn)
+}
+
 // worldScanner is a cursor over a JSON body.
 type worldScanner struct {
 	b []byte
@@ -75,33 +110,44 @@ func (s *worldScanner) end() bool {
 
 // object consumes one canonical World object.
 func (s *worldScanner) object() bool {
+	_, _, ok := s.pair()
+	return ok
+}
+
+// pair consumes one canonical World object and returns its id and
+// randomNumber.
+func (s *worldScanner) pair() (id, randomNumber int, ok bool) {
 	if !s.lit('{') {
-		return false
+		return 0, 0, false
 	}
 	var seenID, seenRN bool
 	for k := 0; k < 2; k++ {
 		if k == 1 && !s.lit(',') {
-			return false
+			return 0, 0, false
 		}
+		var dst *int
 		switch s.key() {
 		case "id":
 			if seenID {
-				return false
+				return 0, 0, false
 			}
-			seenID = true
+			seenID, dst = true, &id
 		case "randomNumber":
 			if seenRN {
-				return false
+				return 0, 0, false
 			}
-			seenRN = true
+			seenRN, dst = true, &randomNumber
 		default:
-			return false
+			return 0, 0, false
 		}
-		if !s.lit(':') || !s.number() {
-			return false
+		if !s.lit(':') {
+			return 0, 0, false
+		}
+		if *dst, ok = s.number(); !ok {
+			return 0, 0, false
 		}
 	}
-	return s.lit('}')
+	return id, randomNumber, s.lit('}')
 }
 
 // key consumes a quoted key without escapes and returns it, or "" if the
@@ -119,20 +165,21 @@ func (s *worldScanner) key() string {
 	return ""
 }
 
-// number consumes an integer in 1..10000 without sign or leading zero.
-func (s *worldScanner) number() bool {
+// number consumes an integer in 1..10000 without sign or leading zero and
+// returns it.
+func (s *worldScanner) number() (int, bool) {
 	s.space()
 	n, digits := 0, 0
 	for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
 		if digits == 0 && s.b[s.i] == '0' || digits == 5 {
-			return false
+			return 0, false
 		}
 		n = n*10 + int(s.b[s.i]-'0')
 		digits++
 		s.i++
 	}
 	if s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		return false
+		return 0, false
 	}
-	return digits > 0 && n <= 10000
+	return n, digits > 0 && n <= worldMax
 }

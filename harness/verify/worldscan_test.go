@@ -52,3 +52,35 @@ func TestScanWorld(t *testing.T) {
 		}
 	}
 }
+
+// TestScanWorldRows: rows compared with a World (ids 1..3 hold 7, 8, 9).
+func TestScanWorldRows(t *testing.T) {
+	w := World{7, 8, 9}
+	cases := []struct {
+		body   string
+		world  World
+		single bool
+		rows   int
+		ok     bool
+	}{
+		{`{"id":2,"randomNumber":8}`, w, true, 0, true},
+		{` {"randomNumber":9,"id":3} `, w, true, 0, true},
+		{`{"id":2,"randomNumber":9}`, w, true, 0, false}, // not World's
+		{`{"id":4,"randomNumber":1}`, w, true, 0, false}, // not in World
+		{`{"id":4,"randomNumber":1}`, nil, true, 0, true},
+		{`[{"id":2,"randomNumber":8}]`, w, true, 0, false}, // db: an object
+		{`[{"id":2,"randomNumber":8},{"id":1,"randomNumber":7}]`, w, false, 2, true},
+		{`[{"id":2,"randomNumber":8},{"id":1,"randomNumber":7}]`, w, false, 0, true},
+		{`[{"id":2,"randomNumber":8},{"id":1,"randomNumber":7}]`, w, false, 3, false},
+		{`[{"id":2,"randomNumber":8},{"id":1,"randomNumber":8}]`, w, false, 2, false},
+		{`[{"id":2,"randomNumber":8},{"id":1,"randomNumber":8}]`, nil, false, 2, true},
+		{`[{"id":2,"randomNumber":10001}]`, nil, false, 1, false},
+		{`[]`, w, false, 0, false},
+		{`{"id":2,"randomNumber":8}`, w, false, 1, false},
+	}
+	for _, c := range cases {
+		if got := scanWorldRows([]byte(c.body), c.world, c.single, c.rows); got != c.ok {
+			t.Errorf("scanWorldRows(%q, %v, single %v, rows %d) = %v, want %v", c.body, c.world, c.single, c.rows, got, c.ok)
+		}
+	}
+}

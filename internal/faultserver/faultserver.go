@@ -1,8 +1,10 @@
 // Package faultserver is a misbehaving HTTP server for tests with every fault
 // tfbench must survive and explain (Mode): crashes, hangs, bad bytes and
 // lengths, resets, drips, huge or racy bodies, 500s, SQLITE_BUSY, escaping or
-// stubborn processes. It serves GET /json and /plaintext by the TFB rules and
-// /pids; Start runs it in process, Handler is the bare handler. As a process
+// stubborn processes; and servers that cheat under load (cheat.go). It
+// serves GET /json and /plaintext by the TFB rules, /db, /fortunes and
+// /ssr?rows=N (the page) from the dataset at Config.Database, and /pids;
+// Start runs it in process, Handler is the bare handler. As a process
 // (Command) it is any test binary whose TestMain calls Main when EnvServer
 // is "1", so nothing is built; Linux and darwin.
 package faultserver
@@ -92,7 +94,8 @@ const StubbornLine = "faultserver: stubborn: SIGTERM ignored"
 // modes lists every Mode, in the order of the error message of ParseMode.
 var modes = []Mode{ModeOK, ModeNeverReady, ModeCrash, ModeHang, ModeGarbage, ModeLengthLong,
 	ModeLengthShort, ModeReset, ModeDrip, ModeHuge, ModeRacy, ModeEvery10th500, ModeBusy,
-	ModeEscape, ModeStubborn}
+	ModeEscape, ModeStubborn, ModeCheatJSON, ModeCheatFortunes, ModeCheatDB, ModeCheatPage,
+	ModeExtraResponse}
 
 // Fixed bytes and times of the modes.
 const (
@@ -135,14 +138,20 @@ const (
 	// EnvHugeBytes holds Config.HugeBytes in bytes, ≥ 64; empty means
 	// DefaultHugeBytes.
 	EnvHugeBytes = "FAULT_HUGE_BYTES"
+	// EnvDatabase holds Config.Database: DATABASE_PATH, as tfbench gives
+	// every server.
+	EnvDatabase = "DATABASE_PATH"
 )
 
 // Config selects the fault.
 type Config struct {
 	// Mode is the fault; "" is ModeOK.
 	Mode Mode
-	// After is the number of requests (to /json or /plaintext, over all
-	// connections) answered correctly before the fault starts; ≥ 0.
+	// After is the number of requests (to /json, /plaintext, /db,
+	// /fortunes or /ssr, over all connections) answered correctly before
+	// the fault starts; ≥ 0. The faults of the modes before the cheat modes
+	// apply to /json and /plaintext only: the database paths are answered
+	// correctly in every mode but their own cheat.
 	After int64
 	// HugeBytes is ModeHuge's body size in bytes; 0 means DefaultHugeBytes.
 	// Bodies shorter than their envelope (36 bytes for json) are cut.
@@ -154,6 +163,9 @@ type Config struct {
 	// Log receives ModeBusy's log lines (the server log); nil means
 	// os.Stderr.
 	Log io.Writer
+	// Database is the SQLite dataset (World, Fortune) behind /db,
+	// /fortunes and /ssr, read on every request; "" answers them 500.
+	Database string
 }
 
 // ParseMode returns the Mode named s ("" is ModeOK). An unknown name is an
@@ -172,8 +184,8 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown mode %q (have %s)", s, strings.Join(names, ", "))
 }
 
-// ConfigFromEnv reads EnvMode, EnvAfter and EnvHugeBytes, leaving Crash and
-// Log nil; errors name the variable and its value.
+// ConfigFromEnv reads EnvMode, EnvAfter, EnvHugeBytes and EnvDatabase,
+// leaving Crash and Log nil; errors name the variable and its value.
 func ConfigFromEnv() (Config, error) {
 	var c Config
 	var err error
@@ -190,6 +202,7 @@ func ConfigFromEnv() (Config, error) {
 			return Config{}, fmt.Errorf("%s %q: not a byte count ≥ 64", EnvHugeBytes, s)
 		}
 	}
+	c.Database = os.Getenv(EnvDatabase)
 	return c, nil
 }
 
@@ -207,8 +220,8 @@ func Command(c Config, port int) (*exec.Cmd, error) {
 }
 
 // Environ returns the environment entries (EnvServer=1, the mode, After,
-// HugeBytes if set) that make a test binary run Main with c; PORT is the
-// caller's, and Crash and Log are not carried.
+// HugeBytes and Database if set) that make a test binary run Main with c;
+// PORT is the caller's, and Crash and Log are not carried.
 func (c Config) Environ() []string {
 	mode := c.Mode
 	if mode == "" {
@@ -218,6 +231,9 @@ func (c Config) Environ() []string {
 	if c.HugeBytes != 0 {
 		env = append(env, EnvHugeBytes+"="+strconv.FormatInt(c.HugeBytes, 10))
 	}
+	if c.Database != "" {
+		env = append(env, EnvDatabase+"="+c.Database)
+	}
 	return env
 }
 
@@ -226,7 +242,7 @@ func (c Config) Environ() []string {
 // (for Server.Close).
 type handler struct {
 	c        Config
-	served   atomic.Int64 // requests to /json and /plaintext so far
+	served   atomic.Int64 // requests to the test paths so far
 	inFlight atomic.Int64 // ModeRacy's requests in the handler now
 	crash    sync.Once
 	pids     []int         // Main's children, for /pids
@@ -238,6 +254,8 @@ type handler struct {
 	closed bool
 	raw    map[net.Conn]struct{} // hijacked connections still open
 	logMu  sync.Mutex
+
+	data database // /db, /fortunes and /ssr's database (cheat.go)
 }
 
 // Handler returns the fault server's http.Handler for c, an unknown Mode
@@ -285,12 +303,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"self":%d,"children":[%s]}`+"\n", os.Getpid(), joinInts(h.pids))
 		return
 	}
-	body, ctype, ok := correct(r.URL.Path)
-	if !ok {
+	if !testPath(r.URL.Path) {
 		http.NotFound(w, r)
 		return
 	}
 	k := h.served.Add(1) - h.c.After // the request's number within the fault
+	pos := connPosition(r)
+	body, ctype, simple := correct(r.URL.Path)
+	if !simple || h.c.Mode.cheats() { // the database paths, the cheat modes
+		h.serveCheat(w, r, k, pos)
+		return
+	}
 	if k <= 0 {
 		answer(w, 200, ctype, body)
 		return

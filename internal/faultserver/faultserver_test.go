@@ -143,7 +143,7 @@ func wantAnswer(t *testing.T, resp *http.Response, body string, status int, ctyp
 
 // ok mode: both test paths answer by the TFB rules on one keep-alive
 // connection; /pids lists no children in-process; other paths are 404 and
-// do not count.
+// do not count (the database paths: cheat_test.go).
 func TestOK(t *testing.T) {
 	t.Parallel()
 	s := start(t, Config{})
@@ -162,9 +162,9 @@ func TestOK(t *testing.T) {
 	if _, body := response(t, br, "/pids"); body != fmt.Sprintf(`{"self":%d,"children":[]}`+"\n", os.Getpid()) {
 		t.Errorf("/pids %q", body)
 	}
-	send(t, c, "/db")
-	if resp, _ := response(t, br, "/db"); resp.StatusCode != 404 {
-		t.Errorf("/db status %d, want 404", resp.StatusCode)
+	send(t, c, "/queries")
+	if resp, _ := response(t, br, "/queries"); resp.StatusCode != 404 {
+		t.Errorf("/queries status %d, want 404", resp.StatusCode)
 	}
 	if n := s.Served(); n != 3 {
 		t.Errorf("Served %d, want 3 (/json, /plaintext, /json)", n)
@@ -508,7 +508,7 @@ func TestCrashHandler(t *testing.T) {
 	}
 }
 
-// ParseMode knows all 15 modes and names an unknown one with the list.
+// ParseMode knows all 20 modes and names an unknown one with the list.
 func TestParseMode(t *testing.T) {
 	for _, m := range modes {
 		if got, err := ParseMode(string(m)); got != m || err != nil {
@@ -519,7 +519,7 @@ func TestParseMode(t *testing.T) {
 		t.Errorf(`ParseMode("") = %q, %v; want ok`, got, err)
 	}
 	_, err := ParseMode("slow")
-	want := `unknown mode "slow" (have ok, never-ready, crash, hang, garbage, length-long, length-short, reset, drip, huge, racy, every10th-500, busy, escape, stubborn)`
+	want := `unknown mode "slow" (have ok, never-ready, crash, hang, garbage, length-long, length-short, reset, drip, huge, racy, every10th-500, busy, escape, stubborn, cheat-json, cheat-fortunes, cheat-db, cheat-page, extra-response)`
 	if err == nil || err.Error() != want {
 		t.Errorf("ParseMode(slow): %v, want %s", err, want)
 	}

@@ -50,7 +50,7 @@ func Main() {
 		fail(err)
 	}
 	fmt.Printf("faultserver: mode %s, after %d: listening on %s\n", c.Mode, c.After, ln.Addr())
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ConnContext: ConnContext}
 	fail(srv.Serve(ln))
 }
 

@@ -20,7 +20,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(EnvServer) == "1" {
 		Main()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeTestData()
+	os.Exit(code)
 }
 
 // proc is a fault server process started by startProc.
@@ -231,7 +233,7 @@ func TestMainBadEnv(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"FAULT_MODE=slow", "PORT=0"}, `faultserver: FAULT_MODE: unknown mode "slow" (have ok, never-ready, crash, hang, garbage, length-long, length-short, reset, drip, huge, racy, every10th-500, busy, escape, stubborn)` + "\n"},
+		{[]string{"FAULT_MODE=slow", "PORT=0"}, `faultserver: FAULT_MODE: unknown mode "slow" (have ok, never-ready, crash, hang, garbage, length-long, length-short, reset, drip, huge, racy, every10th-500, busy, escape, stubborn, cheat-json, cheat-fortunes, cheat-db, cheat-page, extra-response)` + "\n"},
 		{[]string{"FAULT_MODE=hang", "FAULT_AFTER=x", "PORT=0"}, `faultserver: FAULT_AFTER "x": not a whole number ≥ 0` + "\n"},
 		{[]string{"FAULT_MODE=hang", "PORT="}, "faultserver: PORT is not set\n"},
 		{[]string{"FAULT_MODE=ok", "PORT=-1"}, "faultserver: listen tcp: address -1: invalid port\n"},

@@ -9,20 +9,28 @@ import (
 	"time"
 )
 
+// hijack takes w's connection over and tracks it (untrack it when done); false
+// when it cannot (answered 500 if w cannot be hijacked) or the server is
+// shutting down.
+func (h *handler) hijack(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter, bool) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, errNoHijack.Error(), http.StatusInternalServerError)
+		return nil, nil, false
+	}
+	conn, brw, err := hj.Hijack()
+	if err != nil || !h.track(conn) {
+		return nil, nil, false
+	}
+	return conn, brw, true
+}
+
 // serveRaw takes the connection over for the raw modes and writes their
 // bytes; length-short and drip answer the connection's next requests the
 // same way until one is for another path.
 func (h *handler) serveRaw(w http.ResponseWriter, path string) {
-	hj, ok := w.(http.Hijacker)
+	conn, brw, ok := h.hijack(w)
 	if !ok {
-		http.Error(w, errNoHijack.Error(), http.StatusInternalServerError)
-		return
-	}
-	conn, brw, err := hj.Hijack()
-	if err != nil {
-		return
-	}
-	if !h.track(conn) {
 		return
 	}
 	defer h.untrack(conn)

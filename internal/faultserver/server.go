@@ -31,7 +31,7 @@ func Start(c Config) (*Server, error) {
 		}
 	}
 	s.h = newHandler(c)
-	s.srv = &http.Server{Handler: s.h, ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{Handler: s.h, ReadHeaderTimeout: 10 * time.Second, ConnContext: ConnContext}
 	go s.srv.Serve(ln)
 	return s, nil
 }
@@ -42,8 +42,9 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // URL is "http://127.0.0.1:PORT", without a trailing slash.
 func (s *Server) URL() string { return "http://" + s.Addr() }
 
-// Served is the number of /json and /plaintext requests the server has
-// read so far, the ones answered correctly (Config.After) included.
+// Served is the number of requests to test paths (/json, /plaintext, /db,
+// /fortunes, /ssr) the server has read so far, the ones answered correctly
+// (Config.After) included.
 func (s *Server) Served() int64 { return s.h.served.Load() }
 
 // Close stops the server: it closes the listener and every connection
@@ -54,5 +55,6 @@ func (s *Server) Close() {
 		s.h.shutdown()
 		s.srv.Close()
 		s.h.wait()
+		s.h.closeDatabase()
 	})
 }

@@ -72,6 +72,41 @@ type Run struct {
 	// ServerCPU is the server process tree's CPU time during the run
 	// (probe.Tree's reading after minus before).
 	ServerCPU time.Duration
+	// Served is how many responses the server wrote during the run by its
+	// own count (its count after minus before), when Counted: the
+	// fixed-response servers count, the adapters do not.
+	Served  int64
+	Counted bool
+}
+
+// Gap is how many more responses the server wrote during r than r's
+// generator counted (negative: the generator counted more).
+func (r Run) Gap() int64 { return r.Served - r.Responses }
+
+// InFlight is the most requests a generator has in flight at once, its
+// connections × pipeline depth: the most responses the server may have
+// written in a run's window that its generator did not count by the
+// window's end.
+func (s Setting) InFlight() int64 { return int64(s.Connections) * int64(s.Pipeline) }
+
+// CountRule judges tfbench run r of a setting with inFlight requests in
+// flight against its server's count: tfbench must count no more responses
+// than the server wrote (0 <= Gap), and at most inFlight fewer (Gap <=
+// inFlight: only the requests in flight at the window's end may go
+// uncounted, as tfbench sends nothing outside its window). It returns ""
+// when r keeps the rule or its server does not count, else why not.
+func CountRule(r Run, inFlight int64) string {
+	switch {
+	case !r.Counted:
+		return ""
+	case r.Gap() < 0:
+		return fmt.Sprintf("counted %s responses, %s more than the server wrote (%s)",
+			thousands(float64(r.Responses)), thousands(float64(-r.Gap())), thousands(float64(r.Served)))
+	case r.Gap() > inFlight:
+		return fmt.Sprintf("counted %s responses, %s fewer than the server wrote (%s): more than the %s in flight",
+			thousands(float64(r.Responses)), thousands(float64(r.Gap())), thousands(float64(r.Served)), thousands(float64(inFlight)))
+	}
+	return ""
 }
 
 // CPUPer100k is the generator's CPU seconds per 100,000 responses; 0 for a
@@ -154,13 +189,24 @@ type Verdict struct {
 	// round 2: 3 errors (read 3)": a figure with failed requests is not a
 	// figure, so any fails the cell.
 	Errors []string
+	// Counts has one line per tfbench run that breaks CountRule, e.g.
+	// "tfbench round 2: counted 1,000 responses, 10 more than the server
+	// wrote (990)": any fails the cell.
+	Counts []string
+	// WrkCounts has one line per wrk run that counted more responses than
+	// the server wrote: said, but no target.
+	WrkCounts []string
 }
 
-// Pass reports whether the cell meets both targets without errors.
-func (v Verdict) Pass() bool { return v.RPSMet && v.CPUMet && len(v.Errors) == 0 }
+// Pass reports whether the cell meets both targets without errors and
+// keeps the count rule.
+func (v Verdict) Pass() bool {
+	return v.RPSMet && v.CPUMet && len(v.Errors) == 0 && len(v.Counts) == 0
+}
 
-// Verdict compares c's medians against c.Target. A cell without runs of
-// either generator has NaN ratios and meets neither target.
+// Verdict compares c's medians against c.Target and judges each tfbench
+// run by CountRule. A cell without runs of either generator has NaN ratios
+// and meets neither target.
 func (c *Cell) Verdict() Verdict {
 	v := Verdict{RPSRatio: math.NaN(), CPURatio: math.NaN()}
 	for _, g := range []struct {
@@ -175,6 +221,17 @@ func (c *Cell) Verdict() Verdict {
 				}
 				v.Errors = append(v.Errors, e)
 			}
+		}
+	}
+	for i, r := range c.Tfbench {
+		if why := CountRule(r, c.Setting.InFlight()); why != "" {
+			v.Counts = append(v.Counts, fmt.Sprintf("%s round %d: %s", Tfbench, i+1, why))
+		}
+	}
+	for i, r := range c.Wrk {
+		if r.Counted && r.Gap() < 0 {
+			v.WrkCounts = append(v.WrkCounts, fmt.Sprintf("%s round %d: counted %s responses, %s more than the server wrote (%s)",
+				Wrk, i+1, thousands(float64(r.Responses)), thousands(float64(-r.Gap())), thousands(float64(r.Served))))
 		}
 	}
 	ours, theirs := summaries(c.Tfbench), summaries(c.Wrk)

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -176,13 +177,18 @@ func Compare(ctx context.Context, cfg Config) (cells []*Cell, err error) {
 	one := func(c *Cell, gen string, d time.Duration) (Run, error) {
 		s := servers[c.Server]
 		shot := Shot{URL: "http://" + s.addr + c.Path, Setting: c.Setting, Type: c.Type, Duration: d}
+		if files != nil && !IsFixed(c.Server) {
+			// The source every adapter's copy is made from: the same rows,
+			// and no reader on the file the server writes.
+			shot.World = files.source
+		}
 		var argv []string
 		if gen == Wrk {
 			argv = append([]string{cfg.Wrk}, WrkArgs(shot, cfg.threads(), script)...)
 		} else {
 			argv = append([]string{cfg.Tfbench}, TfbenchArgs(shot)...)
 		}
-		r, err := runGenerator(ctx, gen, argv, cfg.Generator, s.pid)
+		r, err := runGenerator(ctx, gen, argv, cfg.Generator, s)
 		if s.exited != nil {
 			if why := s.exited(); why != "" {
 				return Run{}, fmt.Errorf("the %s server exited during the run: %s", s.name, why)
@@ -202,7 +208,7 @@ func Compare(ctx context.Context, cfg Config) (cells []*Cell, err error) {
 				if err != nil {
 					return nil, fmt.Errorf("warmup, %s: %w", c, err)
 				}
-				logf("warmup     %-34s %-8s %12s req/s  %d errors\n", c, gen, thousands(r.RPS), r.Errors)
+				logf("warmup     %-34s %-8s %12s req/s  %d errors%s\n", c, gen, thousands(r.RPS), r.Errors, servedLog(r))
 			}
 		}
 	}
@@ -222,18 +228,36 @@ func Compare(ctx context.Context, cfg Config) (cells []*Cell, err error) {
 				} else {
 					c.Tfbench = append(c.Tfbench, r)
 				}
-				logf("round %d/%d  %-34s %-8s %12s req/s  %.4f CPU s/100k resp  %d errors\n",
-					round+1, cfg.Rounds, c, gen, thousands(r.RPS), r.CPUPer100k(), r.Errors)
+				logf("round %d/%d  %-34s %-8s %12s req/s  %.4f CPU s/100k resp  %d errors%s\n",
+					round+1, cfg.Rounds, c, gen, thousands(r.RPS), r.CPUPer100k(), r.Errors, servedLog(r))
 			}
 		}
 	}
 	return cells, nil
 }
 
+// servedLog is a progress line's tail for r: the responses r's generator
+// counted against those its server wrote, when the server counts.
+func servedLog(r Run) string {
+	if !r.Counted {
+		return ""
+	}
+	return fmt.Sprintf("  %s responses, server wrote %s", thousands(float64(r.Responses)), thousands(float64(r.Served)))
+}
+
 // runGenerator runs argv pinned to cpus, waits for it, and parses its
-// report; it also reads the CPU time of the server process serverPID around
-// the run.
-func runGenerator(ctx context.Context, gen string, argv []string, cpus cpuset.Set, serverPID int) (Run, error) {
+// report; it also reads the CPU time of srv's process tree around the run
+// and, when srv counts its responses, that count: first before, last after
+// (so that the server's CPU time for the run's last requests is the run's).
+func runGenerator(ctx context.Context, gen string, argv []string, cpus cpuset.Set, srv *server) (Run, error) {
+	serverPID := srv.pid
+	var servedBefore int64
+	if srv.count != nil {
+		var err error
+		if servedBefore, err = srv.count(); err != nil {
+			return Run{}, err
+		}
+	}
 	before, err := probe.Tree(ctx, serverPID)
 	if err != nil {
 		return Run{}, fmt.Errorf("server process %d: %w", serverPID, err)
@@ -249,6 +273,14 @@ func runGenerator(ctx context.Context, gen string, argv []string, cpus cpuset.Se
 	wall := time.Since(start)
 	if err != nil {
 		return Run{}, fmt.Errorf("%s: %w: %s", strings.Join(argv, " "), err, clipOut(stderr.Bytes()))
+	}
+	var served int64
+	if srv.count != nil {
+		servedAfter, err := srv.count()
+		if err != nil {
+			return Run{}, err
+		}
+		served = servedAfter - servedBefore
 	}
 	after, err := probe.Tree(ctx, serverPID)
 	if err != nil {
@@ -268,6 +300,8 @@ func runGenerator(ctx context.Context, gen string, argv []string, cpus cpuset.Se
 		CPU:       cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
 		Wall:      wall,
 		ServerCPU: time.Duration((after.CPU - before.CPU) * float64(time.Second)),
+		Served:    served,
+		Counted:   srv.count != nil,
 	}, nil
 }
 
@@ -280,11 +314,19 @@ type server struct {
 	stop func() error
 	// exited, when set, says how the server ended once it has exited ("" while it runs).
 	exited func() string
+	// count, when set (the fixed-response servers), returns how many
+	// responses the server has written since it started.
+	count func() (int64, error)
 }
 
+// CountTimeout is how long a fixed-response server gets to answer a count
+// request: it answers once idle, at most a moment after a generator exits.
+const CountTimeout = 10 * time.Second
+
 // startServer starts self --serve kind pinned to cpus and reads its address
-// from its first output line; stop closes its stdin and waits (killing it
-// after 5 s: an error).
+// from its first output line; count writes a line to its stdin and reads
+// the number on its next output line (ServeMain); stop closes its stdin
+// and waits (killing it after 5 s: an error).
 func startServer(self, kind string, cpus cpuset.Set) (*server, error) {
 	cmd := exec.Command(self, "--serve", kind)
 	stdin, err := cmd.StdinPipe()
@@ -299,11 +341,44 @@ func startServer(self, kind string, cpus cpuset.Set) (*server, error) {
 	if err := cpuset.StartIn(cpus, cmd); err != nil {
 		return nil, fmt.Errorf("start %s server: %w", kind, err)
 	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	out := bufio.NewReader(stdout)
+	line, err := out.ReadString('\n')
 	if err != nil {
 		stdin.Close()
 		cmd.Wait()
 		return nil, fmt.Errorf("%s server (%s --serve %s) printed no address: %w", kind, self, kind, err)
+	}
+	// The rest of its output is count answers, one a line; lines closes
+	// when the output ends. Read before cmd.Wait (stop), which closes the
+	// pipe: the reader then ends with an error, and lines closes.
+	lines := make(chan string, 1)
+	go func() {
+		defer close(lines)
+		for {
+			l, err := out.ReadString('\n')
+			if err != nil {
+				return
+			}
+			lines <- strings.TrimSpace(l)
+		}
+	}()
+	count := func() (int64, error) {
+		if _, err := io.WriteString(stdin, "count\n"); err != nil {
+			return 0, fmt.Errorf("ask the %s server for its count: %w", kind, err)
+		}
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				return 0, fmt.Errorf("the %s server ended its output before it answered the count", kind)
+			}
+			n, err := strconv.ParseInt(l, 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("the %s server answered the count with %q, want a number", kind, l)
+			}
+			return n, nil
+		case <-time.After(CountTimeout):
+			return 0, fmt.Errorf("the %s server did not answer the count within %s", kind, CountTimeout)
+		}
 	}
 	stop := func() error {
 		stdin.Close()
@@ -320,13 +395,14 @@ func startServer(self, kind string, cpus cpuset.Set) (*server, error) {
 			return fmt.Errorf("%s server did not stop within 5s; killed", kind)
 		}
 	}
-	return &server{name: kind, addr: strings.TrimSpace(line), pid: cmd.Process.Pid, stop: stop}, nil
+	return &server{name: kind, addr: strings.TrimSpace(line), pid: cmd.Process.Pid, stop: stop, count: count}, nil
 }
 
 // ServeMain is the servers' side of Compare (--serve KIND): it prints
-// "127.0.0.1:PORT\n" to w and serves kind's Response until the fd stop (a
-// pollable one, e.g. a stdin pipe) becomes readable.
-func ServeMain(kind string, stop int, w io.Writer) error {
+// "127.0.0.1:PORT\n" to w and serves kind's Response until the fd ctl (a
+// pollable one, e.g. a stdin pipe) ends, answering each line read from ctl
+// with a line on w: the responses written so far (Serve).
+func ServeMain(kind string, ctl int, w io.Writer) error {
 	resp, err := Response(kind)
 	if err != nil {
 		return err
@@ -338,7 +414,7 @@ func ServeMain(kind string, stop int, w io.Writer) error {
 	if _, err := fmt.Fprintln(w, addr); err != nil {
 		return err
 	}
-	return Serve(fd, stop, resp)
+	return Serve(fd, ctl, w, resp)
 }
 
 // Pinning returns the CPU sets for the generators and the servers:

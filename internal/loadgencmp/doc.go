@@ -5,5 +5,7 @@
 // interleaved rounds after a warmup, medians and ranges of each generator's
 // own RPS and rusage CPU per 100,000 responses. A cell meets its Target
 // (FixedTarget, AdapterTarget) by the tfbench/wrk ratios of the medians and
-// misses on any failed request.
+// misses on any failed request, and on a fixed-response server on any round
+// that breaks CountRule: the server counts the responses it writes, and
+// tfbench must count no more, and at most connections × depth fewer.
 package loadgencmp

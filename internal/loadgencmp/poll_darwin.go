@@ -64,9 +64,15 @@ func (p *poller) want(fd int, write bool) error {
 	return p.ctl(2)
 }
 
-// wait blocks in one kevent(2) call until descriptors are ready and returns
-// how many; fd(i) is the i-th. EV_EOF keeps a descriptor ready.
-func (p *poller) wait() (int, error) { return unix.Kevent(p.kq, nil, p.evs, nil) }
+// wait returns how many descriptors are ready, in one kevent(2) call that
+// blocks until one is if block, else returns at once (0: none); fd(i) is
+// the i-th. EV_EOF keeps a descriptor ready.
+func (p *poller) wait(block bool) (int, error) {
+	if block {
+		return unix.Kevent(p.kq, nil, p.evs, nil)
+	}
+	return unix.Kevent(p.kq, nil, p.evs, &unix.Timespec{})
+}
 
 // fd is the descriptor of the i-th event of the last wait.
 func (p *poller) fd(i int) int { return int(p.evs[i].Ident) }

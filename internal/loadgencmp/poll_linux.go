@@ -47,9 +47,16 @@ func (p *poller) want(fd int, write bool) error {
 	return unix.EpollCtl(p.ep, unix.EPOLL_CTL_MOD, fd, &ev)
 }
 
-// wait blocks in one epoll_wait(2) until descriptors are ready and returns
-// how many; fd(i) is the i-th. A hang-up or an error counts as ready.
-func (p *poller) wait() (int, error) { return unix.EpollWait(p.ep, p.evs, -1) }
+// wait returns how many descriptors are ready, in one epoll_wait(2) call
+// that blocks until one is if block, else returns at once (0: none);
+// fd(i) is the i-th. A hang-up or an error counts as ready.
+func (p *poller) wait(block bool) (int, error) {
+	timeout := 0
+	if block {
+		timeout = -1
+	}
+	return unix.EpollWait(p.ep, p.evs, timeout)
+}
 
 // fd is the descriptor of the i-th event of the last wait.
 func (p *poller) fd(i int) int { return int(p.evs[i].Fd) }

@@ -16,12 +16,23 @@ type runSummaries struct {
 	rps, cpu       Summary // requests/s; CPU s per 100,000 requests
 	genUse, srvUse Summary // CPU use over the run's wall time, %: generator, server
 	errors         int64
+	// served is the server's counts of the runs with one (Run.Counted);
+	// gapMin and gapMax the least and largest Run.Gap of those.
+	served         Summary
+	gapMin, gapMax int64
 }
 
 func summaries(runs []Run) runSummaries {
-	var rps, cpu, gen, srv []float64
+	var rps, cpu, gen, srv, served []float64
 	var s runSummaries
 	for _, r := range runs {
+		if r.Counted {
+			if len(served) == 0 {
+				s.gapMin, s.gapMax = r.Gap(), r.Gap()
+			}
+			s.gapMin, s.gapMax = min(s.gapMin, r.Gap()), max(s.gapMax, r.Gap())
+			served = append(served, float64(r.Served))
+		}
 		rps = append(rps, r.RPS)
 		cpu = append(cpu, r.CPUPer100k())
 		if r.Wall > 0 {
@@ -31,45 +42,79 @@ func summaries(runs []Run) runSummaries {
 		s.errors += r.Errors
 	}
 	s.rps, s.cpu, s.genUse, s.srvUse = Summarize(rps), Summarize(cpu), Summarize(gen), Summarize(srv)
+	s.served = Summarize(served)
 	return s
 }
 
+// servedCols are the table's server count columns for s: the median count
+// and the range of the gaps (server − generator), "-" for a server that
+// does not count.
+func (s runSummaries) servedCols() (median, gaps string) {
+	if s.served.N == 0 {
+		return "-", "-"
+	}
+	return thousands(s.served.Median), thousands(float64(s.gapMin)) + "–" + thousands(float64(s.gapMax))
+}
+
 // Write prints cells as plain-text tables (per generator RPS and CPU
-// seconds per 100,000 responses, CPU use in % of one CPU; per cell the
-// ratios, PASS or MISS); it reports whether all pass, and w's first error.
+// seconds per 100,000 responses, CPU use in % of one CPU, the server's
+// count of responses and its gap to the generator's; per cell the ratios,
+// tfbench's largest gap against connections × depth, PASS or MISS); it
+// reports whether all pass, and w's first error.
 func Write(w io.Writer, cfg Config, cells []*Cell) (bool, error) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "tfbench load vs wrk: %d interleaved rounds of %s per generator and cell; generator CPUs %s (wrk -t%d), server CPUs %s\n\n",
 		cfg.Rounds, cfg.Duration, cpus(cfg.Generator), cfg.threads(), cpus(cfg.Server))
-	fmt.Fprintln(tw, "server\ttest\tsetting\tgenerator\tRPS median\tRPS min–max\tCPU s/100k resp median\tCPU s/100k resp min–max\tgenerator CPU use\tserver CPU use\terrors")
+	fmt.Fprintln(tw, "server\ttest\tsetting\tgenerator\tRPS median\tRPS min–max\tCPU s/100k resp median\tCPU s/100k resp min–max\tgenerator CPU use\tserver CPU use\terrors\tserver count median\tgap min–max")
 	for _, c := range cells {
 		for _, g := range []struct {
 			name string
 			runs []Run
 		}{{Tfbench, c.Tfbench}, {Wrk, c.Wrk}} {
 			s := summaries(g.runs)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s–%s\t%.4f\t%.4f–%.4f\t%.0f%%\t%.0f%%\t%d\n",
+			served, gaps := s.servedCols()
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s–%s\t%.4f\t%.4f–%.4f\t%.0f%%\t%.0f%%\t%d\t%s\t%s\n",
 				c.Server, c.Test(), c.Setting, g.name,
 				thousands(s.rps.Median), thousands(s.rps.Min), thousands(s.rps.Max),
-				s.cpu.Median, s.cpu.Min, s.cpu.Max, s.genUse.Median, s.srvUse.Median, s.errors)
+				s.cpu.Median, s.cpu.Min, s.cpu.Max, s.genUse.Median, s.srvUse.Median, s.errors, served, gaps)
 		}
 	}
-	fmt.Fprintln(tw, "\nratios tfbench/wrk of the medians against each cell's targets (fixed-response servers: issue 3; adapters: issue 13)")
-	fmt.Fprintln(tw, "server\ttest\tsetting\tRPS ratio\tRPS target\tCPU/resp ratio\tCPU target\tcell")
-	var errs []string
-	passed, rpsMet, cpuMet, withErrors := 0, 0, 0, 0
+	fmt.Fprintln(tw, "\nratios tfbench/wrk of the medians against each cell's targets (fixed-response servers: issue 3; adapters: issue 13); gap max: the most")
+	fmt.Fprintln(tw, "responses a fixed-response server wrote in a round beyond tfbench's count, against 0 to connections × depth (issue 33)")
+	fmt.Fprintln(tw, "server\ttest\tsetting\tRPS ratio\tRPS target\tCPU/resp ratio\tCPU target\tgap max\tgap target\tcell")
+	var errs, counts, wrkCounts []string
+	passed, rpsMet, cpuMet, withErrors, withCounts := 0, 0, 0, 0, 0
 	for _, c := range cells {
 		v := c.Verdict()
-		cell := pass(v.Pass())
+		var why []string
 		if len(v.Errors) > 0 {
-			cell += ": errors"
+			why = append(why, "errors")
 			withErrors++
 			for _, e := range v.Errors {
 				errs = append(errs, fmt.Sprintf("  %s: %s", c, e))
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t>= %.2f %s\t%.3f\t<= %.2f %s\t%s\n", c.Server, c.Test(), c.Setting,
-			v.RPSRatio, c.Target.RPS, pass(v.RPSMet), v.CPURatio, c.Target.CPU, pass(v.CPUMet), cell)
+		if len(v.Counts) > 0 {
+			why = append(why, "count")
+			withCounts++
+			for _, e := range v.Counts {
+				counts = append(counts, fmt.Sprintf("  %s: %s", c, e))
+			}
+		}
+		for _, e := range v.WrkCounts {
+			wrkCounts = append(wrkCounts, fmt.Sprintf("  %s: %s", c, e))
+		}
+		cell := pass(v.Pass())
+		if len(why) > 0 {
+			cell += ": " + strings.Join(why, ", ")
+		}
+		gapMax, gapTarget := "-", "-"
+		if s := summaries(c.Tfbench); s.served.N > 0 {
+			gapMax = thousands(float64(s.gapMax))
+			gapTarget = fmt.Sprintf("0–%s %s", thousands(float64(c.Setting.InFlight())), pass(len(v.Counts) == 0))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t>= %.2f %s\t%.3f\t<= %.2f %s\t%s\t%s\t%s\n", c.Server, c.Test(), c.Setting,
+			v.RPSRatio, c.Target.RPS, pass(v.RPSMet), v.CPURatio, c.Target.CPU, pass(v.CPUMet), gapMax, gapTarget, cell)
 		passed, rpsMet, cpuMet = passed+b2i(v.Pass()), rpsMet+b2i(v.RPSMet), cpuMet+b2i(v.CPUMet)
 	}
 	if err := tw.Flush(); err != nil {
@@ -78,9 +123,16 @@ func Write(w io.Writer, cfg Config, cells []*Cell) (bool, error) {
 	if len(errs) > 0 {
 		fmt.Fprintf(w, "\nruns with errors (a figure with failed requests is not a figure: the cell misses)\n%s\n", strings.Join(errs, "\n"))
 	}
+	if len(counts) > 0 {
+		fmt.Fprintf(w, "\ntfbench runs that break the count rule (no more responses than the server wrote, at most connections × depth fewer: the cell misses)\n%s\n",
+			strings.Join(counts, "\n"))
+	}
+	if len(wrkCounts) > 0 {
+		fmt.Fprintf(w, "\nwrk runs that counted more responses than the server wrote (said, not a target)\n%s\n", strings.Join(wrkCounts, "\n"))
+	}
 	all := passed == len(cells)
-	_, err := fmt.Fprintf(w, "\ntargets: %s (%d of %d cells pass; RPS target met in %d, CPU per response target met in %d, errors in %d)\n",
-		pass(all), passed, len(cells), rpsMet, cpuMet, withErrors)
+	_, err := fmt.Fprintf(w, "\ntargets: %s (%d of %d cells pass; RPS target met in %d, CPU per response target met in %d, errors in %d, count rule broken in %d)\n",
+		pass(all), passed, len(cells), rpsMet, cpuMet, withErrors, withCounts)
 	return all, err
 }
 

@@ -3,6 +3,7 @@ package loadgencmp
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -132,12 +133,25 @@ func Listen(port int) (fd int, addr string, err error) {
 type serverConn struct {
 	count   Counter
 	pending []byte // response bytes the socket did not take yet
+	// part is how many bytes of the response being written the socket has
+	// taken, 0..len(resp)-1: the connection's written bytes modulo
+	// len(resp), since it only ever writes whole responses in order.
+	part int
 }
 
-// Serve answers every request on the listening socket lfd with resp until
-// the fd stop (-1: none) is readable, from one locked thread with a level-
-// triggered poller, so it costs less per request than either generator.
-func Serve(lfd, stop int, resp []byte) error {
+// Serve answers every request on the listening socket lfd with resp, from
+// one locked thread with a level-triggered poller, so it costs less per
+// request than either generator, and counts the responses it writes: a
+// response counts once the socket has taken its last byte.
+//
+// It reads the control descriptor ctl (-1: none; a pollable one, e.g. a
+// stdin pipe) until end of file, then returns nil. Each line read from ctl
+// asks for the count: Serve answers it with one line on reply, the number
+// of responses written since it started in decimal, once nothing else is
+// ready (no connection readable, writable or closing), so that a
+// generator that has just exited has had its last requests answered and
+// its connections closed before the count is read.
+func Serve(lfd, ctl int, reply io.Writer, resp []byte) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var pl poller
@@ -148,9 +162,9 @@ func Serve(lfd, stop int, resp []byte) error {
 	if err := pl.add(lfd); err != nil {
 		return fmt.Errorf("%s listener: %w", pollAdd, err)
 	}
-	if stop >= 0 {
-		if err := pl.add(stop); err != nil {
-			return fmt.Errorf("%s stop: %w", pollAdd, err)
+	if ctl >= 0 {
+		if err := pl.add(ctl); err != nil {
+			return fmt.Errorf("%s control: %w", pollAdd, err)
 		}
 	}
 
@@ -163,6 +177,10 @@ func Serve(lfd, stop int, resp []byte) error {
 			unix.Close(fd)
 		}
 	}()
+	var (
+		written int64 // complete responses the sockets took, all connections
+		asked   int   // count requests (lines of ctl) not answered yet
+	)
 	closeConn := func(fd int) {
 		unix.Close(fd) // also takes it out of the poller
 		delete(conns, fd)
@@ -187,23 +205,45 @@ func Serve(lfd, stop int, resp []byte) error {
 				closeConn(fd)
 				return false
 			}
+			if c.part += n; c.part >= len(resp) {
+				written += int64(c.part / len(resp))
+				c.part %= len(resp)
+			}
 			b = b[n:]
 		}
 		return true
 	}
 	for {
-		n, err := pl.wait()
+		// With a count asked for, poll: the answer waits until a poll finds
+		// nothing ready.
+		n, err := pl.wait(asked == 0)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", pollWait, err)
 		}
+		if n == 0 && asked > 0 {
+			for ; asked > 0; asked-- {
+				if _, err := fmt.Fprintln(reply, written); err != nil {
+					return fmt.Errorf("answer the count: %w", err)
+				}
+			}
+			continue
+		}
 		for i := range n {
 			fd := pl.fd(i)
 			switch fd {
-			case stop:
-				return nil
+			case ctl:
+				r, err := unix.Read(ctl, in)
+				if err == unix.EAGAIN || err == unix.EINTR {
+					continue
+				}
+				if r <= 0 || err != nil {
+					return nil // end of file (or a broken ctl): stop
+				}
+				asked += bytes.Count(in[:r], []byte{'\n'})
+				continue
 			case lfd:
 				for {
 					cfd, err := accept(lfd)

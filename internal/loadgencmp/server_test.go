@@ -3,11 +3,15 @@ package loadgencmp
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -173,9 +177,16 @@ func TestServeBackpressure(t *testing.T) {
 }
 
 // startServe runs Serve with server kind kind on a fresh listener: its
-// address, the channel Serve's result arrives on, and stop, which makes the
-// stop descriptor readable (Serve then returns).
+// address, the channel Serve's result arrives on, and stop, which closes
+// the control pipe (Serve then returns).
 func startServe(t *testing.T, kind string) (addr string, served <-chan error, stop func()) {
+	addr, served, stop, _ = startCounting(t, kind)
+	return addr, served, stop
+}
+
+// startCounting is startServe plus count, which asks Serve for its count
+// over the control pipe and reads the answer line (within 5 s).
+func startCounting(t *testing.T, kind string) (addr string, served <-chan error, stop func(), count func() int64) {
 	t.Helper()
 	resp, err := Response(kind)
 	if err != nil {
@@ -185,12 +196,114 @@ func startServe(t *testing.T, kind string) (addr string, served <-chan error, st
 	if err != nil {
 		t.Fatal(err)
 	}
-	stopR, stopW, err := os.Pipe()
+	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stopR.Close() })
+	replyR, replyW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ctlR.Close(); replyR.Close(); replyW.Close() })
 	done := make(chan error, 1)
-	go func() { done <- Serve(lfd, int(stopR.Fd()), resp) }()
-	return addr, done, func() { stopW.Close() }
+	go func() { done <- Serve(lfd, int(ctlR.Fd()), replyW, resp) }()
+	replies := bufio.NewReader(replyR)
+	count = func() int64 {
+		t.Helper()
+		if _, err := io.WriteString(ctlW, "count\n"); err != nil {
+			t.Fatal(err)
+		}
+		replyR.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, err := replies.ReadString('\n')
+		if err != nil {
+			t.Fatalf("count: %v", err)
+		}
+		n, err := strconv.ParseInt(strings.TrimSuffix(line, "\n"), 10, 64)
+		if err != nil {
+			t.Fatalf("count: answer %q: %v", line, err)
+		}
+		return n
+	}
+	return addr, done, func() { ctlW.Close() }, count
+}
+
+// The server counts every response it writes, exactly: K pipelined
+// requests over a few connections, each connection's requests cut at
+// random across writes, give a count of K once the clients have read
+// their responses and closed, and 0 before; a count asked for while a
+// client's last requests are still unread is answered once they are
+// answered (the server waits for quiet), so it counts them too.
+func TestServeCounts(t *testing.T) {
+	for _, kind := range Kinds {
+		t.Run(kind, func(t *testing.T) {
+			addr, served, stop, count := startCounting(t, kind)
+			defer func() {
+				stop()
+				if err := <-served; err != nil {
+					t.Errorf("Serve after stop: %v, want nil", err)
+				}
+			}()
+			if n := count(); n != 0 {
+				t.Fatalf("count before any request: %d, want 0", n)
+			}
+			resp, _ := Response(kind)
+			req := "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+			perConn := []int{1, 16, 1000, 4097, 20000} // K = 25,114
+			var wg sync.WaitGroup
+			errs := make(chan error, len(perConn))
+			for _, k := range perConn {
+				wg.Go(func() {
+					c, err := net.Dial("tcp", addr)
+					if err != nil {
+						errs <- err
+						return
+					}
+					defer c.Close()
+					c.SetDeadline(time.Now().Add(10 * time.Second))
+					all := strings.Repeat(req, k)
+					rng := rand.New(rand.NewPCG(uint64(k), 2))
+					go func() {
+						for rest := all; len(rest) > 0; {
+							n := min(len(rest), 1+rng.IntN(3*len(req)))
+							if _, err := io.WriteString(c, rest[:n]); err != nil {
+								return
+							}
+							rest = rest[n:]
+						}
+					}()
+					if _, err := io.ReadFull(c, make([]byte, k*len(resp))); err != nil {
+						errs <- fmt.Errorf("%d responses: %w", k, err)
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+			want := int64(0)
+			for _, k := range perConn {
+				want += int64(k)
+			}
+			if n := count(); n != want {
+				t.Errorf("count after %d requests: %d, want %d", want, n, want)
+			}
+
+			// Requests a client sent but never read the answers of, and
+			// a close: the count waits until the server has answered
+			// them (10: their answers fit the socket at once, so the
+			// client's reset cannot fail a second write).
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.WriteString(c, strings.Repeat(req, 10)); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			if n := count(); n != want+10 {
+				t.Errorf("count after 10 more unread: %d, want %d", n, want+10)
+			}
+		})
+	}
 }

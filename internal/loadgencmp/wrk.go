@@ -42,7 +42,15 @@ type Shot struct {
 	Type model.TestType
 	// Duration is the window, whole seconds.
 	Duration time.Duration
+	// World is the dataset file (SQLite) the adapter serves, whose World
+	// table tfbench compares db, queries and page responses with (--world;
+	// WorldTypes); "" for a fixed-response server.
+	World string
 }
+
+// WorldTypes are the test types whose responses tfbench load checks
+// against the dataset's World table, given with --world.
+var WorldTypes = []model.TestType{model.DB, model.Queries, model.Page}
 
 // WrkArgs returns wrk's arguments for shot: threads threads, tfbench's
 // request headers, and for depth > 1 the pipelining script at script (depth
@@ -132,13 +140,19 @@ func ParseWrk(out string) (Report, error) {
 }
 
 // TfbenchArgs returns the arguments of `tfbench load` (without the program
-// name) for shot: `load URL -c N -d D --pipeline P [--type TYPE] --json`;
-// --type makes it send TYPE's Accept header and check 1 in 100 responses.
+// name) for shot: `load URL -c N -d D --pipeline P [--type TYPE [--world
+// PATH]] --json`; --type makes it send TYPE's Accept header and check its
+// responses, --world (WorldTypes, when shot.World is set) names the
+// dataset whose World table db, queries and page responses are compared
+// with.
 func TfbenchArgs(shot Shot) []string {
 	args := []string{"load", shot.URL, "-c", strconv.Itoa(shot.Setting.Connections), "-d", seconds(shot.Duration),
 		"--timeout", seconds(Timeout), "--pipeline", strconv.Itoa(shot.Setting.Pipeline)}
 	if shot.Type != "" {
 		args = append(args, "--type", string(shot.Type))
+		if shot.World != "" && slices.Contains(WorldTypes, shot.Type) {
+			args = append(args, "--world", shot.World)
+		}
 	}
 	return append(args, "--json")
 }

@@ -84,9 +84,11 @@ func TestParseTfbench(t *testing.T) {
 
 // The exact argv per kind of shot: a fixed-response server's (no Accept
 // header, no --type), and each adapter test's, whose Accept header is the
-// same for both generators (wrk's -H, tfbench's --type). Depth 1 runs wrk
-// without a script; deeper runs pass the depth to the pipelining script.
-// Durations are whole seconds, as wrk's -d reads them.
+// same for both generators (wrk's -H, tfbench's --type); tfbench gets the
+// dataset's path as --world for db, queries and page only (adapter shots
+// all carry it). Depth 1 runs wrk without a script; deeper runs pass the
+// depth to the pipelining script. Durations are whole seconds, as wrk's -d
+// reads them.
 func TestArgs(t *testing.T) {
 	const (
 		jsonAccept  = "Accept: application/json,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
@@ -94,6 +96,7 @@ func TestArgs(t *testing.T) {
 		plainAccept = "Accept: text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
 	)
 	c64, c256 := Settings[0], Settings[1]
+	const world = "/w/.tfbench/dataset/tfb.db"
 	cases := []struct {
 		name         string
 		shot         Shot
@@ -112,26 +115,43 @@ func TestArgs(t *testing.T) {
 			[]string{"load", "http://127.0.0.1:8080/", "-c", "256", "-d", "60s", "--timeout", "8s", "--pipeline", "16", "--json"},
 		},
 		{
-			"json", Shot{URL: "http://127.0.0.1:9000/json", Setting: c64, Type: model.JSON, Duration: 10 * time.Second}, 1,
+			"json", Shot{URL: "http://127.0.0.1:9000/json", Setting: c64, Type: model.JSON, Duration: 10 * time.Second, World: world}, 1,
 			[]string{"-t", "1", "-c", "64", "-d", "10s", "--timeout", "8s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/json"},
 			[]string{"load", "http://127.0.0.1:9000/json", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "json", "--json"},
 		},
 		{
-			"db", Shot{URL: "http://127.0.0.1:9000/db", Setting: c64, Type: model.DB, Duration: 10 * time.Second}, 1,
+			"db", Shot{URL: "http://127.0.0.1:9000/db", Setting: c64, Type: model.DB, Duration: 10 * time.Second, World: world}, 1,
 			[]string{"-t", "1", "-c", "64", "-d", "10s", "--timeout", "8s", "-H", jsonAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/db"},
-			[]string{"load", "http://127.0.0.1:9000/db", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "db", "--json"},
+			[]string{"load", "http://127.0.0.1:9000/db", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "db", "--world", world, "--json"},
 		},
 		{
-			"fortunes", Shot{URL: "http://127.0.0.1:9000/fortunes", Setting: c64, Type: model.Fortunes, Duration: 2 * time.Second}, 1,
+			"fortunes", Shot{URL: "http://127.0.0.1:9000/fortunes", Setting: c64, Type: model.Fortunes, Duration: 2 * time.Second, World: world}, 1,
 			[]string{"-t", "1", "-c", "64", "-d", "2s", "--timeout", "8s", "-H", htmlAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1", "http://127.0.0.1:9000/fortunes"},
 			[]string{"load", "http://127.0.0.1:9000/fortunes", "-c", "64", "-d", "2s", "--timeout", "8s", "--pipeline", "1", "--type", "fortunes", "--json"},
 		},
 		{
-			"plaintext", Shot{URL: "http://127.0.0.1:9000/plaintext", Setting: c256, Type: model.Plaintext, Duration: 10 * time.Second}, 1,
+			"plaintext", Shot{URL: "http://127.0.0.1:9000/plaintext", Setting: c256, Type: model.Plaintext, Duration: 10 * time.Second, World: world}, 1,
 			[]string{"-t", "1", "-c", "256", "-d", "10s", "--timeout", "8s", "-H", plainAccept, "-H", "Connection: keep-alive", "-H", "User-Agent: tfbench/1",
 				"-s", "/tmp/p.lua", "http://127.0.0.1:9000/plaintext", "--", "16"},
 			[]string{"load", "http://127.0.0.1:9000/plaintext", "-c", "256", "-d", "10s", "--timeout", "8s", "--pipeline", "16", "--type", "plaintext", "--json"},
 		},
+	}
+	// queries and page take --world too (not among AdapterTests), and a shot
+	// without a dataset gets none.
+	queries := Shot{URL: "http://127.0.0.1:9000/queries?queries=20", Setting: c64, Type: model.Queries, Duration: 10 * time.Second, World: world}
+	page := Shot{URL: "http://127.0.0.1:9000/page?n=20", Setting: c64, Type: model.Page, Duration: 10 * time.Second, World: world}
+	noWorld := Shot{URL: "http://127.0.0.1:9000/db", Setting: c64, Type: model.DB, Duration: 10 * time.Second}
+	for _, c := range []struct {
+		shot Shot
+		want []string
+	}{
+		{queries, []string{"load", "http://127.0.0.1:9000/queries?queries=20", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "queries", "--world", world, "--json"}},
+		{page, []string{"load", "http://127.0.0.1:9000/page?n=20", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "page", "--world", world, "--json"}},
+		{noWorld, []string{"load", "http://127.0.0.1:9000/db", "-c", "64", "-d", "10s", "--timeout", "8s", "--pipeline", "1", "--type", "db", "--json"}},
+	} {
+		if got := TfbenchArgs(c.shot); !slices.Equal(got, c.want) {
+			t.Errorf("%s: TfbenchArgs\n%q\nwant\n%q", c.shot.Type, got, c.want)
+		}
 	}
 	for _, c := range cases {
 		if got := WrkArgs(c.shot, c.threads, "/tmp/p.lua"); !slices.Equal(got, c.wrk) {

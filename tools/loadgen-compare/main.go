@@ -1,8 +1,10 @@
 // Command loadgen-compare measures tfbench's load generator against wrk side
 // by side (issues 3 and 13; method: internal/loadgencmp), or with --memory
 // whether its resident memory stays flat over 60 s. Exit status: 0 every
-// target met (--memory: flat or not judged), 1 a target missed, 2 bad flags
-// or no wrk or tfbench, 3 a measurement failed or was interrupted.
+// target met (--memory: flat or not judged), 1 a target missed (a ratio,
+// a failed request, or tfbench's count against a fixed-response server's:
+// loadgencmp.CountRule), 2 bad flags or no wrk or tfbench, 3 a measurement
+// failed or was interrupted.
 //
 //	loadgen-compare [--servers LIST] [--rounds N] [--duration D] [--warmup D] [--tfbench PATH] [--wrk PATH] [--frameworks-dir DIR] [--work DIR]
 //	loadgen-compare --memory [--tfbench PATH] [--duration D]

@@ -47,6 +47,17 @@ func TestExitStatus(t *testing.T) {
 	if code != 1 || !strings.Contains(stdout.String(), "\ntargets: MISS (0 of 2 cells pass;") {
 		t.Errorf("missed targets: exit %d, stdout\n%s\nstderr\n%s", code, stdout.String(), stderr.String())
 	}
+	// The stand-ins send nothing: the server wrote 0 responses, which both
+	// counts exceed, read from the server's side.
+	for _, want := range []string{
+		"\n  length c=64 depth 1: tfbench round 1: counted 100 responses, 100 more than the server wrote (0)\n",
+		"\n  length c=256 depth 16: wrk round 1: counted 59,194 responses, 59,194 more than the server wrote (0)\n",
+		", count rule broken in 2)\n",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout\n%s\nholds no %q", stdout.String(), want)
+		}
+	}
 	stdout.Reset()
 	stderr.Reset()
 	code = cli(context.Background(), append(base, "--tfbench", broken), &stdout, &stderr)

@@ -1,0 +1,83 @@
+package load
+
+import (
+	"bufio"
+	"net"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// extraServer answers every request with helloJSON and, after every
+// extraEvery-th request of a connection, writes one more response nobody
+// asked for, in the same write. It returns the server's address.
+func extraServer(t *testing.T, extraEvery int) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	resp := "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Type: application/json\r\nContent-Length: 27\r\n\r\n" + helloJSON
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Go(func() {
+				defer c.Close()
+				r := bufio.NewReader(c)
+				for n := 1; ; n++ {
+					for { // one request: lines up to the empty one
+						l, err := r.ReadString('\n')
+						if err != nil {
+							return
+						}
+						if l == "\r\n" {
+							break
+						}
+					}
+					out := resp
+					if n%extraEvery == 0 {
+						out += resp
+					}
+					if _, err := c.Write([]byte(out)); err != nil {
+						return
+					}
+				}
+			})
+		}
+	})
+	return ln.Addr().String()
+}
+
+// A response nobody asked for is a read error naming it, not a counted
+// response, in closed-loop mode (at depths 1 and 4) and at a Rate.
+func TestRunUnrequestedResponse(t *testing.T) {
+	addr := extraServer(t, 5)
+	for _, c := range []struct {
+		name     string
+		pipeline int
+		rate     float64
+	}{{"closed loop", 1, 0}, {"depth 4", 4, 0}, {"rate", 1, 200}} {
+		r := run(t, Options{Addr: addr, Path: "/json", Connections: 2, Pipeline: c.pipeline, Rate: c.rate,
+			Duration: 300 * time.Millisecond, Timeout: time.Second, Check: checkHello})
+		onlyClasses(t, r, Read)
+		if r.Errors[Read] == 0 || r.Responses == 0 || r.Checked != r.Responses {
+			t.Errorf("%s: %d read errors, %d responses, %d checked; want > 0, > 0, all", c.name, r.Errors[Read], r.Responses, r.Checked)
+		}
+		want := regexp.MustCompile(`^read ` + regexp.QuoteMeta(addr) + `: 109 bytes after the last requested response \(an unrequested response\): "HTTP/1\.1 200 OK\\r\\nServer: x\\r\\nContent-Type: application/json\\r\\nCont"$`)
+		if !want.MatchString(r.Examples[Read]) {
+			t.Errorf("%s: example %q, want a match for %s", c.name, r.Examples[Read], want)
+		}
+		// Each error closes its connection after 5 requests: about one per
+		// 5 responses, never more errors than responses.
+		if r.Errors[Read] > r.Responses || !strings.Contains(r.Examples[Read], "unrequested") {
+			t.Errorf("%s: %d read errors for %d responses", c.name, r.Errors[Read], r.Responses)
+		}
+	}
+}
