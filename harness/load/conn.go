@@ -337,14 +337,6 @@ func (k *conn) read(from, sent time.Time) bool {
 	return true
 }
 
-// unrequested is the error for the bytes buffered past the last response of a
-// batch, quoting their start: the server sent more than was asked, and
-// counting them as responses would inflate RPS.
-func (p *parser) unrequested() error {
-	b := p.buf[p.r:p.w]
-	return fmt.Errorf("%d bytes after the last requested response (an unrequested response): %q", len(b), clip(b))
-}
-
 // next is parser.next reading from the connection, also returning when the read
 // that brought the response's first byte returned (TTFB's end). It stamps every
 // read that brings bytes (lastRead).

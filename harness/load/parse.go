@@ -575,5 +575,13 @@ func isParseError(err error) bool {
 	return errors.As(err, &pe)
 }
 
+// unrequested is the error for the bytes buffered past the last response of a
+// batch, quoting their start: the server sent more than was asked, and
+// counting them as responses would inflate RPS.
+func (p *parser) unrequested() error {
+	b := p.buf[p.r:p.w]
+	return fmt.Errorf("%d bytes after the last requested response (an unrequested response): %q", len(b), clip(b))
+}
+
 // buffered is how many read bytes the parser has not consumed yet.
 func (p *parser) buffered() int { return p.w - p.r }

@@ -15,44 +15,29 @@ import (
 // asked for, in the same write. It returns the server's address.
 func extraServer(t *testing.T, extraEvery int) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
 	resp := "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Type: application/json\r\nContent-Length: 27\r\n\r\n" + helloJSON
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
+	return acceptEach(t, func(c net.Conn, _ *sync.WaitGroup) {
+		defer c.Close()
+		r := bufio.NewReader(c)
+		for n := 1; ; n++ {
+			for { // one request: lines up to the empty one
+				l, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if l == "\r\n" {
+					break
+				}
+			}
+			out := resp
+			if n%extraEvery == 0 {
+				out += resp
+			}
+			if _, err := c.Write([]byte(out)); err != nil {
 				return
 			}
-			wg.Go(func() {
-				defer c.Close()
-				r := bufio.NewReader(c)
-				for n := 1; ; n++ {
-					for { // one request: lines up to the empty one
-						l, err := r.ReadString('\n')
-						if err != nil {
-							return
-						}
-						if l == "\r\n" {
-							break
-						}
-					}
-					out := resp
-					if n%extraEvery == 0 {
-						out += resp
-					}
-					if _, err := c.Write([]byte(out)); err != nil {
-						return
-					}
-				}
-			})
 		}
 	})
-	return ln.Addr().String()
 }
 
 // A response nobody asked for is a read error naming it, not a counted

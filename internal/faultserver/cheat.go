@@ -151,12 +151,10 @@ func (h *handler) serveExtra(w http.ResponseWriter, r *http.Request, pos int64) 
 		if _, err := io.WriteString(conn, out); err != nil || closing {
 			return
 		}
-		req, err := http.ReadRequest(brw.Reader)
-		if err != nil {
+		req, ok := nextRequest(brw.Reader)
+		if !ok {
 			return
 		}
-		io.Copy(io.Discard, req.Body)
-		req.Body.Close()
 		path, query, closing = req.URL.Path, req.URL.Query(), req.Close
 		if testPath(path) {
 			h.served.Add(1)

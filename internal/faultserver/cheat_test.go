@@ -285,17 +285,6 @@ func TestExtraResponse(t *testing.T) {
 
 // Environ and ConfigFromEnv carry Database as DATABASE_PATH.
 func TestCheatEnviron(t *testing.T) {
-	in := Config{Mode: ModeCheatPage, After: 100, Database: "/tmp/x/tfbench.db"}
-	env := in.Environ()
-	if want := "[TFBENCH_FAULT_SERVER=1 FAULT_MODE=cheat-page FAULT_AFTER=100 DATABASE_PATH=/tmp/x/tfbench.db]"; fmt.Sprint(env) != want {
-		t.Errorf("Environ %v, want %s", env, want)
-	}
-	t.Setenv(EnvHugeBytes, "")
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	if c, err := ConfigFromEnv(); err != nil || c.Mode != in.Mode || c.After != in.After || c.Database != in.Database {
-		t.Errorf("round trip: %+v, %v; want %+v", c, err, in)
-	}
+	environRoundTrip(t, Config{Mode: ModeCheatPage, After: 100, Database: "/tmp/x/tfbench.db"},
+		"[TFBENCH_FAULT_SERVER=1 FAULT_MODE=cheat-page FAULT_AFTER=100 DATABASE_PATH=/tmp/x/tfbench.db]")
 }

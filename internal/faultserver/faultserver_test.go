@@ -556,20 +556,28 @@ func TestConfigFromEnv(t *testing.T) {
 		}
 	}
 
-	in := Config{Mode: ModeHuge, After: 7, HugeBytes: 4096}
+	environRoundTrip(t, Config{Mode: ModeHuge, After: 7, HugeBytes: 4096}, "[TFBENCH_FAULT_SERVER=1 FAULT_MODE=huge FAULT_AFTER=7 FAULT_HUGE_BYTES=4096]")
+	if env := (Config{}).Environ(); fmt.Sprint(env) != "[TFBENCH_FAULT_SERVER=1 FAULT_MODE=ok FAULT_AFTER=0]" {
+		t.Errorf("zero Config Environ %v", env)
+	}
+}
+
+// environRoundTrip asserts that in.Environ() prints as want and that
+// ConfigFromEnv reads it back as in (the fields the environment carries).
+func environRoundTrip(t *testing.T, in Config, want string) {
+	t.Helper()
 	env := in.Environ()
-	if want := "[TFBENCH_FAULT_SERVER=1 FAULT_MODE=huge FAULT_AFTER=7 FAULT_HUGE_BYTES=4096]"; fmt.Sprint(env) != want {
+	if fmt.Sprint(env) != want {
 		t.Errorf("Environ %v, want %s", env, want)
 	}
 	t.Setenv(EnvHugeBytes, "")
+	t.Setenv(EnvDatabase, "")
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	if c, err := ConfigFromEnv(); err != nil || c.Mode != in.Mode || c.After != in.After || c.HugeBytes != in.HugeBytes {
+	c, err := ConfigFromEnv()
+	if err != nil || c.Mode != in.Mode || c.After != in.After || c.HugeBytes != in.HugeBytes || c.Database != in.Database {
 		t.Errorf("round trip: %+v, %v; want %+v", c, err, in)
-	}
-	if env := (Config{}).Environ(); fmt.Sprint(env) != "[TFBENCH_FAULT_SERVER=1 FAULT_MODE=ok FAULT_AFTER=0]" {
-		t.Errorf("zero Config Environ %v", env)
 	}
 }

@@ -25,6 +25,18 @@ func (h *handler) hijack(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter, bo
 	return conn, brw, true
 }
 
+// nextRequest reads a taken-over connection's next request and discards its
+// body; false when the connection ended or sent no valid request.
+func nextRequest(r *bufio.Reader) (*http.Request, bool) {
+	req, err := http.ReadRequest(r)
+	if err != nil {
+		return nil, false
+	}
+	io.Copy(io.Discard, req.Body)
+	req.Body.Close()
+	return req, true
+}
+
 // serveRaw takes the connection over for the raw modes and writes their
 // bytes; length-short and drip answer the connection's next requests the
 // same way until one is for another path.
@@ -74,12 +86,10 @@ func (h *handler) serveRaw(w http.ResponseWriter, path string) {
 		default:
 			return
 		}
-		req, err := http.ReadRequest(brw.Reader)
-		if err != nil {
+		req, ok := nextRequest(brw.Reader)
+		if !ok {
 			return
 		}
-		io.Copy(io.Discard, req.Body)
-		req.Body.Close()
 		h.served.Add(1)
 		path = req.URL.Path
 	}
