@@ -2,8 +2,6 @@ package verify
 
 import (
 	"bytes"
-	"net/http"
-	"net/textproto"
 )
 
 // A response's header section as the load generator hands it to a check
@@ -19,35 +17,6 @@ import (
 func HeaderValue(head []byte, name string) ([]byte, bool) {
 	v, _, ok := nextHeader(head, name)
 	return v, ok
-}
-
-// HeaderOf returns head's header lines as an http.Header: canonical keys,
-// values OWS-trimmed in order, an obsolete folded line (starting with space
-// or tab) joined to the previous value with a space, lines without a colon
-// skipped. It allocates: for slow paths and messages.
-func HeaderOf(head []byte) http.Header {
-	h := http.Header{}
-	var last string // canonical key of the previous line, "" if none
-	for rest := head; len(rest) > 0; {
-		var line []byte
-		line, rest = nextLine(rest)
-		if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
-			if v := h[last]; last != "" && len(v) > 0 {
-				if cont := trimOWS(line); len(cont) > 0 {
-					v[len(v)-1] += " " + string(cont)
-				}
-			}
-			continue
-		}
-		colon := bytes.IndexByte(line, ':')
-		if colon <= 0 {
-			last = ""
-			continue
-		}
-		last = textproto.CanonicalMIMEHeaderKey(string(line[:colon]))
-		h[last] = append(h[last], string(trimOWS(line[colon+1:])))
-	}
-	return h
 }
 
 // nextHeader finds the first header line of head named name and returns its

@@ -3,7 +3,6 @@ package verify
 import (
 	"maps"
 	"net/http"
-	"reflect"
 	"slices"
 	"testing"
 )
@@ -41,27 +40,6 @@ func TestHeaderValue(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(100, func() { HeaderValue(head, "content-type") }); allocs != 0 {
 		t.Errorf("HeaderValue allocates %.0f times, want 0", allocs)
-	}
-}
-
-func TestHeaderOf(t *testing.T) {
-	head := []byte("server: tfb\r\nDate:Sun, 29 Nov 2026 19:00:00 GMT\r\n" +
-		"content-type: text/plain \r\nx-two: a\r\nX-Two: b\r\nX-Folded: a\r\n\t b \r\nno colon\r\n: no name\r\n" +
-		"Transfer-Encoding: chunked\nLast: no end")
-	want := http.Header{
-		"Server":            {"tfb"},
-		"Date":              {"Sun, 29 Nov 2026 19:00:00 GMT"},
-		"Content-Type":      {"text/plain"},
-		"X-Two":             {"a", "b"},
-		"X-Folded":          {"a b"},
-		"Transfer-Encoding": {"chunked"},
-		"Last":              {"no end"},
-	}
-	if got := HeaderOf(head); !reflect.DeepEqual(got, want) {
-		t.Errorf("HeaderOf = %q\nwant %q", got, want)
-	}
-	if got := HeaderOf(nil); len(got) != 0 {
-		t.Errorf("HeaderOf(nil) = %q, want empty", got)
 	}
 }
 

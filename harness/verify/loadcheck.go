@@ -158,7 +158,11 @@ func (c *loadCheck) headers(head []byte) error {
 		return errors.New(strings.Join(missing, "; "))
 	}
 	if cts > 1 {
-		if v := joinValues(HeaderOf(head)["Content-Type"]); !contentTypeOK(v, c.ctBase, c.ctCharset) {
+		var all []string
+		for v, rest, ok := nextHeader(head, "Content-Type"); ok; v, rest, ok = nextHeader(rest, "Content-Type") {
+			all = append(all, string(v))
+		}
+		if v := joinValues(all); !contentTypeOK(v, c.ctBase, c.ctCharset) {
 			return fmt.Errorf("header Content-Type %q, want %s", v, contentTypeWant(c.ctBase, c.ctCharset))
 		}
 		return nil
