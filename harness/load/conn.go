@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/sys/cpu"
 )
 
 // reconnectBackoff is the pause after a failed connect before the next try,
@@ -21,7 +22,7 @@ import (
 const reconnectBackoff = 10 * time.Millisecond
 
 // plan is what every connection of one run shares, read-only once the window
-// has started (stop aside).
+// has started (stop, counted and stopAfter aside).
 type plan struct {
 	config
 	batch []byte          // Pipeline requests, written in one write
@@ -31,6 +32,36 @@ type plan struct {
 	stop  atomic.Bool     // set when the caller cancels the run
 	loops int             // closed loop: how many event loops (loopCount, read before a probe raises GOMAXPROCS)
 	probe *prober         // the interference probe; nil without Options.Probe
+	main  *plan           // the probe's plan: the run's, whose count-based end (stopTime) ends its window too; else nil
+
+	// Closed loop with Options.Responses (loop.go, worker.share): the responses
+	// the event loops counted, each adding its own once per step, and from the
+	// moment they reach Responses when the window ends, ns after start (0: not
+	// yet; it ends at end). reached is closed then. On cache lines of their own,
+	// so that the loops' adds do not evict the fields they read per response.
+	_         cpu.CacheLinePad
+	counted   atomic.Int64
+	stopAfter atomic.Int64
+	_         cpu.CacheLinePad
+	reached   chan struct{}
+}
+
+// stopTime is when the window ends on its response count (Options.Responses), and
+// whether that time is set yet; a probe's plan answers for its run's.
+func (p *plan) stopTime() (time.Time, bool) {
+	if p.main != nil {
+		p = p.main
+	}
+	off := p.stopAfter.Load()
+	return p.start.Add(time.Duration(off)), off != 0
+}
+
+// windowEnd is when the window ends: its count-based end if set, else end.
+func (p *plan) windowEnd() time.Time {
+	if t, ok := p.stopTime(); ok {
+		return t
+	}
+	return p.end
 }
 
 // conn is one connection's counts, histograms, parser and sampled responses,
@@ -206,7 +237,7 @@ func (k *conn) abort() {
 // over reports whether the run is over at time now: the window has ended or
 // the caller cancelled. Errors seen when it is over are not counted.
 func (k *conn) over(now time.Time) bool {
-	return !now.Before(k.p.end) || k.p.stop.Load() || k.p.win.Err() != nil
+	return !now.Before(k.p.windowEnd()) || k.p.stop.Load() || k.p.win.Err() != nil
 }
 
 // run is the connection's loop inside the window. Opening a connection that

@@ -64,6 +64,8 @@ func (Hey) Run(ctx context.Context, o Options) (*Result, error) {
 		return bad("Check is set, want nil: hey discards response bodies and cannot check them")
 	case cfg.Probe != nil:
 		return bad("Probe is set, want nil: hey runs no interference probe")
+	case cfg.Responses > 0:
+		return bad("Responses is %d, want 0: a window that ends on a response count needs engine raw", cfg.Responses)
 	case cfg.Connections > heyRequestCap:
 		return bad("Connections is %d, want <= %d", cfg.Connections, heyRequestCap)
 	}

@@ -435,6 +435,7 @@ func TestHeyOptionErrors(t *testing.T) {
 		{func(o *Options) { o.Pipeline = 16 }, "load: options: Pipeline is 16, want 1: hey does not pipeline (engine hey)"},
 		{func(o *Options) { o.Rate = 1000 }, "load: options: Rate is 1000 requests/s, want 0: hey has no constant-rate mode (engine hey)"},
 		{func(o *Options) { o.Check = func(int, []byte, []byte) error { return nil } }, "load: options: Check is set, want nil: hey discards response bodies and cannot check them (engine hey)"},
+		{func(o *Options) { o.Responses, o.MinDuration = 50, 200*time.Millisecond }, "load: options: Responses is 50, want 0: a window that ends on a response count needs engine raw (engine hey)"},
 		{func(o *Options) { o.Scheme = "ftp" }, `load: options: Scheme is "ftp", want http or https`},
 		{func(o *Options) { o.HTTP2 = true }, `load: options: HTTP2 is set with Scheme "http", want https (HTTP/2 is negotiated over TLS; no h2c)`},
 	} {

@@ -93,6 +93,8 @@ type worker struct {
 	pl      poller        // the level-triggered epoll set or kqueue, and its events
 	conns   []*lconn
 	window  bool      // the window has started: connects and errors count
+	end     time.Time // the window's end as the worker knows it: p.end, or its count-based end (share)
+	endSet  bool      // end is the count-based end
 	nextDue time.Time // no connection's due time is earlier; zero: none
 	ready   []*lconn  // connections whose batch is complete: they send after this round of events
 	// hist is the latency histogram of all the worker's connections, µs
@@ -105,6 +107,9 @@ type worker struct {
 	// latency is a moving average of the worker's batch latencies, ns
 	// (the last ~latencyWeight batches): what napFor scales the nap by.
 	latency float64
+	// counted is the responses the worker counted; shared, how many of them it has
+	// added to p.counted (share, with Options.Responses).
+	counted, shared int64
 }
 
 // Naps (see wait): latency/napFraction, at most maxNap, none under minNap. A nap
@@ -119,7 +124,9 @@ const (
 
 // runLoops runs closed-loop mode for p on the workers, connections opened before
 // the window, and returns every connection's counts and when the caller cancelled
-// (zero if not). Its error is for a failed poller or wake-up set-up only.
+// (zero if not). Its error is for a failed poller or wake-up set-up only. With
+// Options.Responses the window may end early (share): the wake-up then ends the
+// workers still blocked in a wait, and the probe stops with them.
 func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, error) {
 	wake, err := newWaker()
 	if err != nil {
@@ -155,14 +162,30 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, erro
 		close(finished)
 		<-watched // so that wake is not written after it is closed
 	}()
+	if p.Responses > 0 {
+		p.reached = make(chan struct{})
+	}
+	reached := p.reached
 	go func() {
 		defer close(watched)
-		select {
-		case <-ctx.Done():
-			stopped <- time.Now()
-			p.stop.Store(true)
-			wake.wake()
-		case <-finished:
+		var at <-chan time.Time // the count-based end, once a worker set it (share)
+		for {
+			select {
+			case <-ctx.Done():
+				stopped <- time.Now()
+				p.stop.Store(true)
+				wake.wake()
+				return
+			case <-reached:
+				t := time.NewTimer(time.Until(p.windowEnd()))
+				defer t.Stop()
+				at, reached = t.C, nil
+			case <-at:
+				wake.wake() // a worker blocked in a wait that began before it knew the end
+				at = nil
+			case <-finished:
+				return
+			}
 		}
 	}()
 
@@ -182,11 +205,16 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, erro
 	win, cancel := context.WithDeadline(ctx, p.end)
 	defer cancel()
 	p.win = win
-	p.probe.start(p, &wg)
+	var probe sync.WaitGroup
+	p.probe.start(p, &probe)
 	for _, w := range workers {
 		wg.Go(w.run)
 	}
 	wg.Wait()
+	if _, ok := p.stopTime(); ok {
+		cancel() // the window ended on its count: the probe's ends with it
+	}
+	probe.Wait()
 	select {
 	case at := <-stopped:
 		return conns, workers, at, nil
@@ -310,7 +338,7 @@ func (w *worker) run() {
 // start starts the window for the worker's connections: those connected
 // before it write their first batch, the others connect.
 func (w *worker) start() {
-	w.window = true
+	w.window, w.end = true, w.p.end
 	now := time.Now()
 	for _, k := range w.conns {
 		if k.state == lsIdle {
@@ -327,13 +355,16 @@ func (w *worker) start() {
 func (w *worker) step() bool {
 	p := w.p
 	now := time.Now()
-	if !now.Before(p.end) || p.stop.Load() {
+	if p.Responses > 0 {
+		w.share(now)
+	}
+	if !now.Before(w.end) || p.stop.Load() {
 		return false
 	}
 	if !w.nextDue.IsZero() && !now.Before(w.nextDue) {
 		w.scan(now)
 	}
-	wait := p.end.Sub(now)
+	wait := w.end.Sub(now)
 	if !w.nextDue.IsZero() {
 		wait = min(wait, w.nextDue.Sub(now))
 	}
@@ -343,6 +374,9 @@ func (w *worker) step() bool {
 	}
 	if err != nil {
 		return false // only for a broken poller (EBADF, EINVAL): nothing to count
+	}
+	if p.Responses > 0 && !w.endSet {
+		w.takeEnd() // another worker may have set it during the wait
 	}
 	for i := range n {
 		// On Linux event is the epoll data, cause 0 and fault false: the
@@ -379,6 +413,35 @@ func (w *worker) step() bool {
 	}
 	w.ready = w.ready[:0]
 	return true
+}
+
+// share adds the responses w counted since its last step, at now, to the run's
+// count and takes the window's end from the plan (w.end). The first worker to find
+// the count at Responses or more sets the end: start+MinDuration or now, whichever
+// is later (at most end). One atomic add per step, none per response; a loop
+// takes the end again after its wait, so only the responses of a step whose wait
+// returned before another loop set it can complete after it and count.
+func (w *worker) share(now time.Time) {
+	p := w.p
+	if n := w.counted - w.shared; n > 0 {
+		w.shared = w.counted
+		if p.counted.Add(n) >= p.Responses && p.stopAfter.Load() == 0 {
+			off := min(max(p.MinDuration, now.Sub(p.start), 1), p.Duration)
+			if p.stopAfter.CompareAndSwap(0, int64(off)) {
+				close(p.reached)
+			}
+		}
+	}
+	if !w.endSet {
+		w.takeEnd()
+	}
+}
+
+// takeEnd takes the window's count-based end from the plan (w.end), if it is set.
+func (w *worker) takeEnd() {
+	if t, ok := w.p.stopTime(); ok {
+		w.end, w.endSet = t, true
+	}
 }
 
 // ceilMillis is d in whole milliseconds rounded up, at least 0: epoll_wait's
@@ -559,7 +622,7 @@ func (w *worker) connected(k *lconn, cause unix.Errno) {
 // start after the window is not sent.
 func (w *worker) send(k *lconn) {
 	now := time.Now()
-	if !now.Before(w.p.end) {
+	if !now.Before(w.end) {
 		return
 	}
 	k.sent, k.pending, k.wrote, k.first = now, w.p.Pipeline, 0, time.Time{}
@@ -643,10 +706,11 @@ func (w *worker) consume(k *lconn, done time.Time) {
 // the batch goes on: one after the window is not counted; one with Connection: close
 // is, then the connection reopens and the rest of the batch is abandoned.
 func (w *worker) response(k *lconn, resp response, done time.Time) bool {
-	if done.After(w.p.end) {
+	if done.After(w.end) {
 		return false
 	}
 	k.record(resp, k.sent, k.first, done)
+	w.counted++
 	k.first = time.Time{}
 	w.latency += (float64(done.Sub(k.sent)) - w.latency) / latencyWeight
 	if k.parse.keep {

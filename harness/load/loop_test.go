@@ -49,7 +49,7 @@ func fakeLoop(tb testing.TB, depth int, path string) (*worker, int) {
 	}
 	k.events = readInterest
 	k.parse.reset(k)
-	w.window = true
+	w.window, w.end = true, p.end
 	k.state, k.sent, k.pending = lsReading, time.Now(), depth
 	return w, fds[1]
 }

@@ -57,8 +57,15 @@ type Options struct {
 	// seen on its connection more than DateStale before its request was sent
 	// (a cached Date); 0: no Date rule.
 	DateStale time.Duration
-	// Duration is the measured window (> 0).
+	// Duration is the measured window (> 0); with Responses, the longest one.
 	Duration time.Duration
+	// Responses, when > 0 (closed loop only), ends the window at the first moment
+	// it has counted at least Responses responses (any status) and lasted at least
+	// MinDuration; Result.Window is then that window. 0: the window is Duration.
+	Responses int64
+	// MinDuration is the shortest window when Responses is set (0 <= MinDuration
+	// <= Duration); unused without Responses.
+	MinDuration time.Duration
 	// Timeout bounds every response from its request's write (else class timeout),
 	// every connect and write, and is the latency histograms' maximum (>= 1 ms; at a
 	// Rate Result.Latency's is max(Timeout, Duration)).
@@ -167,6 +174,12 @@ func (o Options) validate() (config, error) {
 		return bad("DateStale is %s, want >= 0 (0: no Date rule)", o.DateStale)
 	case o.Rate < 0 || math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0):
 		return bad("Rate is %v, want >= 0 requests/s (0: closed loop)", o.Rate)
+	case o.Responses < 0:
+		return bad("Responses is %d, want >= 0 (0: the window is Duration)", o.Responses)
+	case o.MinDuration < 0 || o.MinDuration > o.Duration:
+		return bad("MinDuration is %s, want 0 to Duration (%s)", o.MinDuration, o.Duration)
+	case o.Responses > 0 && o.Rate > 0:
+		return bad("Responses is %d with Rate %v requests/s, want 0 (a constant-rate window is its Duration)", o.Responses, o.Rate)
 	case o.Rate > 0 && o.Pipeline > 1:
 		return bad("Pipeline is %d with Rate %v requests/s, want Pipeline 1 (constant-rate mode does not pipeline)", o.Pipeline, o.Rate)
 	case o.MaxCheckBytes < 0:

@@ -14,7 +14,7 @@ import (
 
 // prober runs a run's interference probe (Options.Probe): one connection of its
 // own plan, one pipelined request per Probe.Interval, sharing the main window
-// (start, end, win). A nil prober does nothing.
+// (start, end, win; main for a count-based end). A nil prober does nothing.
 type prober struct {
 	spec Probe
 	p    *plan
@@ -70,7 +70,7 @@ func (q *prober) start(main *plan, wg *sync.WaitGroup) {
 	if q == nil {
 		return
 	}
-	q.p.start, q.p.end, q.p.win = main.start, main.end, main.win
+	q.p.start, q.p.end, q.p.win, q.p.main = main.start, main.end, main.win, main
 	stop := context.AfterFunc(main.win, func() {
 		q.p.stop.Store(true)
 		q.k.abort()
@@ -109,7 +109,7 @@ func (q *prober) run() {
 			}
 			continue
 		}
-		if done.After(p.end) {
+		if done.After(p.windowEnd()) {
 			continue // answered after the window: not counted
 		}
 		k.record(resp, e.intended, first, done)
@@ -130,7 +130,7 @@ func (q *prober) write(queue chan<- probeSent) {
 	defer close(queue)
 	for slot := 0; ; slot++ {
 		intended := p.start.Add(time.Duration(float64(slot) * p.interval))
-		if !intended.Before(p.end) || !k.sleep(time.Until(intended)) {
+		if !intended.Before(p.windowEnd()) || !k.sleep(time.Until(intended)) {
 			return
 		}
 		k.mu.Lock()

@@ -9,8 +9,8 @@ import (
 // Result is one sample: what came back during the measured window.
 type Result struct {
 	// Window is the measured window actually used; Options.Duration unless
-	// the run was cancelled early, and 0 when the generator could not set
-	// itself up (Errors[Generator] 1, see Run).
+	// it ended on Options.Responses or the run was cancelled early, and 0 when
+	// the generator could not set itself up (Errors[Generator] 1, see Run).
 	Window time.Duration
 	// Responses counts responses whose request was sent and answered inside
 	// the window, whatever their status.

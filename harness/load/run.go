@@ -10,9 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Run is engine raw: it opens o.Connections connections, then for o.Duration runs
-// closed loops of o.Pipeline-deep batches, or at o.Rate one request at a time on
-// schedule, and returns the merged Result; network and generator trouble are Errors.
+// Run is engine raw: it opens o.Connections connections, then for o.Duration (closed
+// loop: or until o.Responses, see Options) runs closed loops of o.Pipeline-deep
+// batches, or at o.Rate one request at a time on schedule, and returns the merged
+// Result; network and generator trouble are Errors.
 // It fails only for bad options, a poller set-up, or ctx (returning what ran).
 func Run(ctx context.Context, o Options) (*Result, error) {
 	cfg, err := o.validate()
@@ -35,7 +36,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 
-	r := &Result{Window: cfg.Duration, CheckSeed: cfg.seed(), Latency: hdrhistogram.New(1, cfg.maxMicros, 3), TTFB: hdrhistogram.New(1, cfg.maxMicros, 3)}
+	end := p.windowEnd() // Duration after start, or earlier on a response count (Options.Responses)
+	r := &Result{Window: end.Sub(p.start), CheckSeed: cfg.seed(), Latency: hdrhistogram.New(1, cfg.maxMicros, 3), TTFB: hdrhistogram.New(1, cfg.maxMicros, 3)}
 	if cfg.Rate > 0 {
 		r.Uncorrected = hdrhistogram.New(1, cfg.maxUMicros, 3)
 	}
@@ -57,7 +59,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		r.TTFB.Merge(w.ttfb)
 	}
 	r.merge(tallies)
-	cancelled := !stoppedAt.IsZero() && stoppedAt.Before(p.end)
+	cancelled := !stoppedAt.IsZero() && stoppedAt.Before(end)
 	if cancelled { // inside the window
 		r.Window = max(stoppedAt.Sub(p.start), 0)
 	}
