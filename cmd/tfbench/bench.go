@@ -113,7 +113,15 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	line.Done()
 	if f != nil {
 		md := filepath.Join(filepath.Dir(path), "report.md")
-		if werr := writeReport(f, md); werr != nil && err == nil {
+		began := time.Now()
+		werr := writeReport(f, md)
+		if werr == nil && f.Time != nil {
+			// The report's time joins where the time went (results.Time).
+			f.Time.Report = time.Since(began).Seconds()
+			f.Time.Total += f.Time.Report
+			werr = results.Write(path, f)
+		}
+		if werr != nil && err == nil {
 			err = werr
 		}
 		fmt.Fprintf(stdout, "results: %s\nreport:  %s\n", path, md)
@@ -230,6 +238,9 @@ func summarize(w io.Writer, f *results.File) {
 			notPass = append(notPass, fmt.Sprintf("  %s: %s", fw.ID(), fw.Error))
 		}
 	}
+	if f.Time != nil {
+		fmt.Fprintln(w, timeLine(f.Time))
+	}
 	if !f.Finished.IsZero() {
 		fmt.Fprintf(w, "wall time %s; ", f.Finished.Sub(f.Started).Round(time.Second))
 	}
@@ -335,4 +346,12 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%d verdicts failed", failed)
 	}
 	return nil
+}
+
+// timeLine says where a run's time went (results.Time), m:ss each: "time:
+// builds 4:02 (runtime installs 0:03), server starts 1:10, ..., total 31:12".
+func timeLine(t *results.Time) string {
+	c := func(s float64) string { return progress.Clock(time.Duration(s * float64(time.Second))) }
+	return fmt.Sprintf("time: builds %s (runtime installs %s), server starts and stops %s, verification %s, warmups %s, measured windows %s, pauses %s, report %s; total %s",
+		c(t.Builds), c(t.RuntimeInstalls), c(t.ServerStarts), c(t.Verification), c(t.Warmups), c(t.Windows), c(t.Pauses), c(t.Report), c(t.Total))
 }

@@ -42,9 +42,11 @@ func TestSummarize(t *testing.T) {
 	f.Samples[len(f.Samples)-2].Gate = model.GateResult{Reason: "3 timeouts"} // fortunes round 1: no peak
 	f.Samples = append(f.Samples, model.Sample{Key: model.Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "json",
 		Connections: 8, Rate: 200, Round: 1}, RPS: 200, Gate: model.GateResult{Passed: true}}) // constant rate: no peak
+	f.Time = &results.Time{Builds: 62.4, RuntimeInstalls: 3, ServerStarts: 70, Verification: 20.2, Warmups: 45, Windows: 30, Pauses: 1.8, Report: 0.2, Total: 232.6}
 	var b strings.Builder
 	summarize(&b, f)
-	want := `wall time 4m12s; 14 samples, 1 failed the gate; 2 verification verdicts, 2 not a pass
+	want := `time: builds 1:02 (runtime installs 0:03), server starts and stops 1:10, verification 0:20, warmups 0:45, measured windows 0:30, pauses 0:02, report 0:00; total 3:53
+wall time 4m12s; 14 samples, 1 failed the gate; 2 verification verdicts, 2 not a pass
   nextjs/default fortunes: warn
   astro/default: build failed: exit status 1
 best per test (peak RPS, median over rounds):

@@ -27,7 +27,9 @@ type Level struct {
 	Connections int      `json:"connections"`
 	Pipeline    int      `json:"pipeline"`
 	Samples     []Sample `json:"-"`
-	// Eligible is true when every round at this level passed the gate.
+	// Eligible is true when every round at this level passed the gate and
+	// the level was measured in as many rounds as its series' most measured
+	// level (a level left after round 1, suite key keep_within, is not).
 	Eligible bool `json:"eligible"`
 	// Median, Min and Max are over the rounds' RPS (requests/s); the
 	// median interpolates like NumPy's default (montanaflynn/stats).
@@ -111,6 +113,10 @@ func peakOf(k Series, samples []Sample) Peak {
 		return keys[i][1] < keys[j][1]
 	})
 	p := Peak{Series: k}
+	rounds := 0
+	for _, ss := range byLevel {
+		rounds = max(rounds, len(ss))
+	}
 	var firstFail string
 	for _, lk := range keys {
 		ss := byLevel[lk]
@@ -125,6 +131,9 @@ func peakOf(k Series, samples []Sample) Peak {
 					firstFail = fmt.Sprintf("%d connections, round %d: %s", s.Connections, s.Round, s.Gate.Reason)
 				}
 			}
+		}
+		if len(ss) < rounds {
+			l.Eligible = false // left after round 1 (keep_within)
 		}
 		l.Median, _ = stats.Median(rps)
 		l.Min, _ = stats.Min(rps)

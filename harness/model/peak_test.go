@@ -67,3 +67,19 @@ func TestPeaksIgnoreConstantRateSamples(t *testing.T) {
 		t.Errorf("a constant-rate sample entered the peak: %+v", ps)
 	}
 }
+
+// A level measured only in round 1 (left after it: keep_within) is not
+// eligible, whatever its one value: the peak is a median over every round.
+func TestLevelLeftAfterRoundOneIsNotEligible(t *testing.T) {
+	ss := []Sample{sample(16, 1, 900, true), sample(64, 1, 1000, true)}
+	for r := 2; r <= 5; r++ {
+		ss = append(ss, sample(64, r, 800, true))
+	}
+	p := PeaksOf(ss).List[0]
+	if !p.OK || p.Level.Connections != 64 || p.Level.Median != 800 {
+		t.Fatalf("peak %+v, want c=64 at median 800", p.Level)
+	}
+	if p.Levels[0].Connections != 16 || p.Levels[0].Eligible || p.Levels[0].Median != 900 {
+		t.Errorf("c=16: %+v, want ineligible with its round-1 900", p.Levels[0])
+	}
+}

@@ -1,5 +1,7 @@
 package model
 
+import "time"
+
 // Key identifies a sample (docs/design.md, Sample key): framework, variant,
 // runtime, test, N, connections, pipeline depth, engine and round.
 type Key struct {
@@ -29,8 +31,10 @@ type Latency struct {
 // Sample is one measured window and everything measured during it.
 type Sample struct {
 	Key
-	// Window is the measured window in seconds.
-	Window float64 `json:"window_s"`
+	// Window is the measured window in seconds; At is when its load run
+	// began, connections opening first (zero in files from before issue 34).
+	Window float64   `json:"window_s"`
+	At     time.Time `json:"at,omitzero"`
 	// Responses counts responses sent and answered inside the window.
 	Responses int64 `json:"responses"`
 	// Success counts counted responses with status 200.

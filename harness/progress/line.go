@@ -32,25 +32,47 @@ type Step struct {
 	Rate float64
 	// Round is the current round, 1..Rounds.
 	Round, Rounds int
-	// Shot is this shot's planned measuring window (the suite's duration).
+	// Shot is this shot's expected measuring window (its earlier rounds'
+	// median, else the suite's duration).
 	Shot time.Duration
-	// Done is the planned measuring time (warmups and windows) finished
-	// before this shot; Total the whole run's (run.PlanSeconds, less what
-	// broken targets and failed verifications will not measure).
+	// Done is the plan's measuring time (warmups and windows) finished
+	// before this shot; Total the whole run's as it now stands (measured
+	// windows as measured, the rest expected: run's planState).
 	Done, Total time.Duration
-	// Elapsed is the wall time since measuring began (after the builds, so
-	// a build paid once does not inflate the ETA).
-	Elapsed time.Duration
+	// Elapsed is the wall time since the run began; Measuring since its
+	// measuring began, after the builds, less verification (paid once per
+	// variant, in round 1): 0 during the builds.
+	Elapsed, Measuring time.Duration
+	// Build, when set, names the adapter about to be built: a build step,
+	// the Builds-th... with BuildsDone finished and BuildsLeft the time the
+	// builds not done yet are expected to take (this one included).
+	Build              string
+	Builds, BuildsDone int
+	BuildsLeft         time.Duration
 }
 
-// ETA is the wall time left, to the second: (Total − Done) × Elapsed ÷
-// Done, so the starts and checks between shots count; 0 until Done > 0 and
-// once Done ≥ Total.
+// BuildGuess is a build's expected wall time before any build of the run
+// has finished (then their mean is used): an npm ci from a warm cache and a
+// bundler build on 2 CPUs; a build found unchanged takes a second or two.
+const BuildGuess = 30 * time.Second
+
+// PriorOverhead is the ratio of wall time to planned measuring time (warmups
+// and windows) assumed before any of it is done: server starts,
+// verification and the pauses between samples add to the plan.
+const PriorOverhead = 1.2
+
+// ETA is the wall time left, to the second: BuildsLeft, plus the measuring
+// left, (Total − Done) × Measuring ÷ Done, so the starts and checks between
+// shots count (Total × PriorOverhead while Done = 0); 0 once nothing is left.
 func ETA(s Step) time.Duration {
-	if s.Done <= 0 || s.Total <= s.Done {
-		return 0
+	left := float64(s.BuildsLeft)
+	if s.Total > s.Done {
+		ratio := PriorOverhead
+		if s.Done > 0 {
+			ratio = float64(s.Measuring) / float64(s.Done)
+		}
+		left += float64(s.Total-s.Done) * ratio
 	}
-	left := float64(s.Total-s.Done) * float64(s.Elapsed) / float64(s.Done)
 	return time.Duration(math.Round(left/float64(time.Second))) * time.Second
 }
 
@@ -66,12 +88,17 @@ func Clock(d time.Duration) string {
 
 // Text is s as the live line shows it, e.g. "round 2/5 · nextjs/default ·
 // fortunes c=64 · 3:05 elapsed · ETA 7:40", with N and the rate where they
-// apply and no ETA while Done = 0.
+// apply; a build step "build 3/9 · nextjs · 0:41 elapsed · ETA 31:10".
 func (s Step) Text() string { return s.where() + s.when() }
 
-// where is Text's first part: "round 2/5 · nextjs/default · fortunes c=64".
+// where is Text's first part: "round 2/5 · nextjs/default · fortunes c=64",
+// or "build 3/9 · nextjs".
 func (s Step) where() string {
 	var b strings.Builder
+	if s.Build != "" {
+		fmt.Fprintf(&b, "build %d/%d · %s", s.BuildsDone+1, s.Builds, s.Build)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "round %d/%d · %s · %s", s.Round, s.Rounds, s.ID, s.Test)
 	if s.N > 0 {
 		fmt.Fprintf(&b, " N=%d", s.N)
@@ -86,7 +113,7 @@ func (s Step) where() string {
 // when is Text's last part: " · 3:05 elapsed · ETA 7:40".
 func (s Step) when() string {
 	t := " · " + Clock(s.Elapsed) + " elapsed"
-	if s.Done > 0 {
+	if s.Total > 0 || s.BuildsLeft > 0 {
 		t += " · ETA " + Clock(ETA(s))
 	}
 	return t
@@ -201,10 +228,14 @@ func (l *Line) line(out *strings.Builder, text string) {
 	case !l.live && l.pending:
 		l.pending = false
 		s := l.step
-		s.Elapsed += l.now().Sub(l.stepAt)
-		s.Done += s.Shot
+		since := l.now().Sub(l.stepAt)
+		s.Elapsed += since
+		if s.Build == "" {
+			s.Measuring += since
+			s.Done += s.Shot
+		}
 		out.WriteString(text + " (" + Clock(s.Elapsed) + " elapsed")
-		if s.Done > 0 {
+		if s.Total > 0 || s.BuildsLeft > 0 {
 			out.WriteString(", ETA " + Clock(ETA(s)))
 		}
 		out.WriteString(")\n")

@@ -13,26 +13,30 @@ import (
 )
 
 // step is round 2 of 5 of nextjs/default on fortunes at c=64, 3:05 into
-// measuring with an ETA of 7:40: 37 of 129 planned seconds done, each
-// planned second taking 5 s of wall time, 92 × 5 s = 460 s left.
+// measuring (4:05 into the run) with an ETA of 7:40: 37 of 129 planned
+// seconds done, each planned second taking 5 s of wall time, 92 × 5 s =
+// 460 s left.
 var step = Step{ID: model.ID{Framework: "nextjs", Variant: "default"}, Test: "fortunes", Connections: 64, Round: 2, Rounds: 5,
-	Shot: 5 * time.Second, Done: 37 * time.Second, Total: 129 * time.Second, Elapsed: 185 * time.Second}
+	Shot: 5 * time.Second, Done: 37 * time.Second, Total: 129 * time.Second, Elapsed: 245 * time.Second, Measuring: 185 * time.Second}
 
 func TestETA(t *testing.T) {
 	cases := []struct {
 		s    Step
 		want time.Duration
 	}{
-		{Step{Done: 25 * time.Second, Total: 100 * time.Second, Elapsed: 40 * time.Second}, 2 * time.Minute},
+		{Step{Done: 25 * time.Second, Total: 100 * time.Second, Measuring: 40 * time.Second}, 2 * time.Minute},
 		{step, 7*time.Minute + 40*time.Second},
-		{Step{Done: 0, Total: 100 * time.Second, Elapsed: 40 * time.Second}, 0},
-		{Step{Done: 100 * time.Second, Total: 100 * time.Second, Elapsed: 40 * time.Second}, 0},
+		// Nothing measured yet: the plan × PriorOverhead (1.2).
+		{Step{Done: 0, Total: 100 * time.Second, Elapsed: 40 * time.Second}, 2 * time.Minute},
+		{Step{Done: 100 * time.Second, Total: 100 * time.Second, Measuring: 40 * time.Second}, 0},
 		// 1 s left at 1.4 wall seconds per planned second: rounded to 1 s.
-		{Step{Done: 10 * time.Second, Total: 11 * time.Second, Elapsed: 14 * time.Second}, time.Second},
+		{Step{Done: 10 * time.Second, Total: 11 * time.Second, Measuring: 14 * time.Second}, time.Second},
+		// A build step: 3 builds left at 20 s, then 100 s of plan × 1.2.
+		{Step{Build: "nextjs", Builds: 9, BuildsDone: 6, BuildsLeft: 60 * time.Second, Total: 100 * time.Second, Elapsed: 5 * time.Minute}, 3 * time.Minute},
 	}
 	for _, c := range cases {
 		if got := ETA(c.s); got != c.want {
-			t.Errorf("ETA(done %v of %v, elapsed %v) = %v, want %v", c.s.Done, c.s.Total, c.s.Elapsed, got, c.want)
+			t.Errorf("ETA(done %v of %v, measuring %v, builds left %v) = %v, want %v", c.s.Done, c.s.Total, c.s.Measuring, c.s.BuildsLeft, got, c.want)
 		}
 	}
 }
@@ -56,9 +60,11 @@ func TestStepText(t *testing.T) {
 		s    Step
 		want string
 	}{
-		{step, "round 2/5 · nextjs/default · fortunes c=64 · 3:05 elapsed · ETA 7:40"},
+		{step, "round 2/5 · nextjs/default · fortunes c=64 · 4:05 elapsed · ETA 7:40"},
+		{Step{Build: "nextjs", Builds: 9, BuildsDone: 2, BuildsLeft: 7 * 30 * time.Second, Total: 25 * time.Minute, Elapsed: 41 * time.Second},
+			"build 3/9 · nextjs · 0:41 elapsed · ETA 33:30"},
 		{queries, "round 1/1 · go-stdlib/default@new · queries N=20 c=16 · 0:12 elapsed"},
-		{rate, "round 2/5 · nextjs/default · fortunes 200 requests/s c=8 · 3:05 elapsed · ETA 7:40"},
+		{rate, "round 2/5 · nextjs/default · fortunes 200 requests/s c=8 · 4:05 elapsed · ETA 7:40"},
 	}
 	for _, c := range cases {
 		if got := c.s.Text(); got != c.want {
@@ -71,8 +77,8 @@ func TestStepText(t *testing.T) {
 // is cut so the elapsed time and ETA stay whole.
 func TestLiveLineKeepsETA(t *testing.T) {
 	for width, want := range map[int]string{
-		60: "round 2/5 · nextjs/default · fort… · 3:05 elapsed · ETA 7:40",
-		70: "round 2/5 · nextjs/default · fortunes c=64 · 3:05 elapsed · ETA 7:40",
+		60: "round 2/5 · nextjs/default · fort… · 4:05 elapsed · ETA 7:40",
+		70: "round 2/5 · nextjs/default · fortunes c=64 · 4:05 elapsed · ETA 7:40",
 		35: "round 2/5 · nextjs/default · fortu…", // under 10 runes left for the first part: cut at the end
 	} {
 		var b bytes.Buffer
@@ -146,7 +152,7 @@ func TestPlainLine(t *testing.T) {
 	l.Write([]byte("round 1/1: a/b json c=8: 9 RPS\n"))
 	l.Done()
 	want := "go-stdlib (go): cached build 0123456789ab\n" +
-		"round 2/5: nextjs/default fortunes c=64: 2066 RPS (3:05 elapsed, ETA 7:40)\n" +
+		"round 2/5: nextjs/default fortunes c=64: 2066 RPS (4:05 elapsed, ETA 7:40)\n" +
 		"nextjs/default: stop: exit status 1\n" +
 		"round 1/1: a/b json c=8: 9 RPS (0:04 elapsed, ETA 0:36)\n"
 	if got := b.String(); got != want {
@@ -171,7 +177,7 @@ func TestForFileOnAFileIsPlain(t *testing.T) {
 	l.Write([]byte("x\n"))
 	l.Done()
 	data, _ := os.ReadFile(f.Name())
-	if string(data) != "x (3:05 elapsed, ETA 6:23)\n" {
+	if string(data) != "x (4:05 elapsed, ETA 6:23)\n" {
 		t.Errorf("file holds %q", data)
 	}
 }

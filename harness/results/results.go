@@ -28,8 +28,10 @@ const SchemaVersion = 1
 // on render counts, 3 on harness faults, 4 made the generator nap before it
 // blocks (issue 13), 5 added the page workloads (issue 14), 6 checks every
 // response under load and fails a cached Date or an unrequested response
-// (issue 33).
-const MethodVersion = 6
+// (issue 33), 7 ends windows on a response count, measures after round 1
+// only the levels that can still be the peak and makes a level measured in
+// fewer rounds than its series ineligible (issue 34).
+const MethodVersion = 7
 
 // Suite records the suite a run followed.
 type Suite struct {
@@ -59,6 +61,14 @@ type Test struct {
 	// RateConnections its connection count.
 	Rate            float64 `json:"rate,omitempty"`
 	RateConnections int     `json:"rate_connections,omitempty"`
+	// Responses ends a window on that response count after MinDuration
+	// seconds (0 = fixed windows); KeepWithin is the share below round 1's
+	// best within which a level is measured again; RateRounds the rounds
+	// 1..RateRounds that run the rate sample (0 = all); suite.Settings.
+	Responses   int     `json:"responses,omitempty"`
+	MinDuration float64 `json:"min_duration_s,omitempty"`
+	KeepWithin  float64 `json:"keep_within,omitempty"`
+	RateRounds  int     `json:"rate_rounds,omitempty"`
 	// Probe is the interference probe's interval in seconds (0 = none);
 	// Cache the cache state measured ("hit", or "" for a render per request).
 	Probe float64 `json:"probe_s,omitempty"`
@@ -158,6 +168,27 @@ type File struct {
 	// --profile), one per framework variant and test; empty without it.
 	// Nothing of that round is a sample.
 	Profiles []Profile `json:"profiles,omitempty"`
+	// Time says where the run's wall time went (issue 34), rewritten with
+	// every sample; nil in files from before it.
+	Time *Time `json:"time,omitempty"`
+}
+
+// Time is where a run's wall time went, in seconds: the phases add up to
+// Total (Finished − Started, then the report). Pauses are the rest: set-up,
+// opening connections, reading CPU, memory and render counts, gaps.
+type Time struct {
+	Builds          float64 `json:"builds_s"`
+	RuntimeInstalls float64 `json:"runtime_installs_s"`
+	ServerStarts    float64 `json:"server_starts_s"` // starts and stops
+	Verification    float64 `json:"verification_s"`
+	Warmups         float64 `json:"warmups_s"`
+	Windows         float64 `json:"windows_s"` // the measured windows
+	Pauses          float64 `json:"pauses_s"`
+	Report          float64 `json:"report_s"`
+	Total           float64 `json:"total_s"`
+	// MeasuringStarted is when the first target's first round began
+	// (after the builds); zero until then.
+	MeasuringStarted time.Time `json:"measuring_started,omitzero"`
 }
 
 // Source is the checkout a run measured: `git rev-parse HEAD` and whether
@@ -331,6 +362,14 @@ func (r *Recorder) Sample(s model.Sample) error {
 	return r.write()
 }
 
+// SetTime records where the run's time went so far (a copy of t); the next
+// write (Sample, Finish) saves it.
+func (r *Recorder) SetTime(t Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.Time = &t
+}
+
 // Finish sets the run's final status (Complete or Interrupted) and end
 // time and rewrites the file.
 func (r *Recorder) Finish(status string) error {
@@ -361,6 +400,7 @@ func SuiteOf(s *suite.Suite, tests []suite.Test, rounds int) Suite {
 			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
 			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
 			Probe: t.Probe.Seconds(), Cache: t.Cache,
+			Responses: t.Responses, MinDuration: t.MinDuration.Seconds(), KeepWithin: t.KeepWithin, RateRounds: t.RateRounds,
 		})
 	}
 	return out

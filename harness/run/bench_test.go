@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -148,19 +149,42 @@ func TestBenchRoundsAndLabel(t *testing.T) {
 	if !slices.Equal(rounds, []int{1, 2}) {
 		t.Errorf("sample rounds %v, want [1 2]", rounds)
 	}
+	// Where the time went: the windows are the samples', two warmups ran,
+	// and the phases add up to the total.
+	if tm := f.Time; tm == nil || tm.MeasuringStarted.IsZero() || tm.Warmups < 0.2 || tm.ServerStarts <= 0 || tm.Verification <= 0 {
+		t.Errorf("time %+v", tm)
+	} else {
+		if w := f.Samples[0].Window + f.Samples[1].Window; tm.Windows != w {
+			t.Errorf("windows %v s, want the samples' %v s", tm.Windows, w)
+		}
+		sum := tm.Builds + tm.RuntimeInstalls + tm.ServerStarts + tm.Verification + tm.Warmups + tm.Windows + tm.Pauses + tm.Report
+		if math.Abs(sum-tm.Total) > 1e-6 || tm.Total > f.Finished.Sub(f.Started).Seconds()+1e-3 {
+			t.Errorf("phases add up to %v s, total %v s, run %v", sum, tm.Total, f.Finished.Sub(f.Started))
+		}
+	}
+	if f.Samples[0].At.Before(f.Started) || !f.Samples[1].At.After(f.Samples[0].At) {
+		t.Errorf("sample starts %v, %v after the run's %v", f.Samples[0].At, f.Samples[1].At, f.Started)
+	}
 	ms := time.Millisecond
 	want := []progress.Step{
 		{ID: model.ID{Framework: "fake", Variant: "default@new"}, Test: "json", Connections: 2, Round: 1, Rounds: 2, Shot: 300 * ms, Done: 100 * ms, Total: 800 * ms},
 		{ID: model.ID{Framework: "fake", Variant: "default@new"}, Test: "json", Connections: 2, Round: 2, Rounds: 2, Shot: 300 * ms, Done: 500 * ms, Total: 800 * ms},
 	}
+	// First the build: the ETA from the first second is one build guessed
+	// at progress.BuildGuess, then the plan.
+	if len(steps) == 0 || steps[0].Build != "fake" || steps[0].Builds != 1 || steps[0].BuildsDone != 0 ||
+		steps[0].BuildsLeft != progress.BuildGuess || steps[0].Total != 800*ms {
+		t.Fatalf("first step %+v, want the build of fake with the plan's 800 ms", steps)
+	}
+	steps = steps[1:]
 	if len(steps) != len(want) {
 		t.Fatalf("%d progress steps, want %d: %+v", len(steps), len(want), steps)
 	}
 	for i := range steps {
-		if steps[i].Elapsed <= 0 || (i > 0 && steps[i].Elapsed <= steps[i-1].Elapsed) {
-			t.Errorf("step %d: elapsed %v after %v", i, steps[i].Elapsed, steps[max(i-1, 0)].Elapsed)
+		if steps[i].Elapsed <= 0 || (i > 0 && steps[i].Elapsed <= steps[i-1].Elapsed) || steps[i].Measuring <= 0 || steps[i].Measuring > steps[i].Elapsed {
+			t.Errorf("step %d: elapsed %v after %v, measuring %v", i, steps[i].Elapsed, steps[max(i-1, 0)].Elapsed, steps[i].Measuring)
 		}
-		steps[i].Elapsed = 0
+		steps[i].Elapsed, steps[i].Measuring = 0, 0
 		if steps[i] != want[i] {
 			t.Errorf("step %d: %+v, want %+v", i, steps[i], want[i])
 		}

@@ -161,6 +161,7 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	if err != nil {
 		status = results.Interrupted
 	}
+	r.rec.SetTime(r.timeSpent())
 	if ferr := r.rec.Finish(status); err == nil {
 		err = ferr
 	}
@@ -201,10 +202,14 @@ type runner struct {
 	// firstDir is the absolute source folder of each adapter name's first
 	// target: its build keeps the plain build folder (buildTag).
 	firstDir map[string]string
-	// Progress: planned measuring time done and in all (less what broken
-	// targets and failed tests will not measure), and when measuring began.
-	done, total time.Duration
-	measuring   time.Time
+	// Progress and time accounting: when the run and its measuring began,
+	// the warmup time spent, where the time went (results.Time) and the
+	// builds done and their wall time.
+	began, measuring time.Time
+	warmed           time.Duration
+	spent            results.Time
+	buildsDone       int
+	buildWall        time.Duration
 	// sameMachine: the server host is this machine (same hostname).
 	sameMachine bool
 	// linkBytes is the measured link capacity to a server host of its own,
@@ -300,6 +305,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	if err != nil {
 		r.logf("results record no source commit: %v", err)
 	}
+	r.began = time.Now()
 	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Source: src, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: results.SuiteOf(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	var err2 error
 	r.rec, err2 = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
@@ -340,13 +346,8 @@ func (r *runner) bench(ctx context.Context) error {
 	if err := r.beforeMeasure(ctx); err != nil {
 		return err
 	}
-	perTarget := r.plan(r.cfg.Tests)
-	for _, t := range r.cfg.Targets {
-		if _, bad := r.broken[t.ID()]; !bad {
-			r.total += time.Duration(r.cfg.Rounds) * perTarget
-		}
-	}
 	r.measuring = time.Now()
+	r.spent.MeasuringStarted = r.measuring.UTC()
 	for round := 1; round <= r.cfg.Rounds; round++ {
 		for _, i := range sweep.Order(len(r.cfg.Targets), r.cfg.Seed, round) {
 			t := r.cfg.Targets[i]
@@ -369,13 +370,27 @@ func (r *runner) bench(ctx context.Context) error {
 // marks the targets that need it broken, and the run goes on.
 func (r *runner) buildAll(ctx context.Context) error {
 	tried := map[string]bool{}
+	builds := 0
+	for _, t := range r.cfg.Targets {
+		if k := r.buildKey(t); !tried[k] {
+			tried[k] = true
+			builds++
+		}
+	}
+	clear(tried)
 	for _, t := range r.cfg.Targets {
 		key := r.buildKey(t)
 		if tried[key] {
 			continue
 		}
 		tried[key] = true
-		if err := r.build(ctx, t); err != nil {
+		r.buildStep(t, builds)
+		began := time.Now()
+		err := r.build(ctx, t)
+		r.buildWall += time.Since(began)
+		r.buildsDone++
+		r.spent.Builds += time.Since(began).Seconds()
+		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -441,6 +456,8 @@ func (r *runner) build(ctx context.Context, t Target) error {
 		return err
 	}
 	r.builds[r.buildKey(t)] = b
+	r.spent.Builds -= b.Install.Seconds()
+	r.spent.RuntimeInstalls += b.Install.Seconds()
 	r.logf("%s (%s): %s", t.Spec.Name, slug, b.Text)
 	return nil
 }
@@ -474,8 +491,9 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 	if err := r.host.Gone(); err != nil {
 		return err
 	}
-	left := time.Duration(r.cfg.Rounds - round + 1) // rounds left for t, this one included
+	began := time.Now()
 	srv, stop, err := r.start(ctx, t, fmt.Sprintf("%s-%s-r%d", t.Spec.Name, t.VariantName(), round))
+	r.spent.ServerStarts += time.Since(began).Seconds()
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -485,18 +503,19 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 		}
 		r.logf("round %d: %s: %v", round, t.ID(), err)
 		r.broken[t.ID()] = "start failed: " + err.Error()
-		r.total -= left * r.plan(r.cfg.Tests)
 		return r.rec.Framework(r.frameworkRecord(t))
 	}
-	defer stop()
+	defer func() {
+		began := time.Now()
+		stop()
+		r.spent.ServerStarts += time.Since(began).Seconds()
+	}()
 	if !r.verified[t.ID()] {
-		if err := r.verify(ctx, t, srv); err != nil {
+		began := time.Now()
+		err := r.verify(ctx, t, srv)
+		r.spent.Verification += time.Since(began).Seconds()
+		if err != nil {
 			return err
-		}
-		for _, test := range r.cfg.Tests {
-			if r.failed[t.ID()][test.Name] {
-				r.total -= left * testPlan(test)
-			}
 		}
 	}
 	w := &serverWatch{srv: srv, target: t, round: round}
@@ -658,31 +677,31 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 	if test.Warmup > 0 {
 		step := test.Name + " warmup"
 		if r.before(w, step) != "" {
-			r.total -= test.Warmup
+			r.warmed += test.Warmup // not run: the plan counts it as done
 		} else {
 			o, err := r.options(ctx, srv, test, shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
 				conns: slices.Max(test.Concurrency), pipeline: test.Pipeline, duration: test.Warmup})
+			began := time.Now()
 			if err == nil {
 				_, err = o.engine.Run(ctx, o.Options)
 			}
+			r.spent.Warmups += time.Since(began).Seconds()
 			if err != nil {
 				return fmt.Errorf("%s %s warmup: %w", t.ID(), test.Name, err)
 			}
-			r.done += test.Warmup
+			r.warmed += test.Warmup
 			if w.exitedDuring() != "" {
 				r.serverExited(w, "during "+step)
 			}
 		}
 	}
 	var shots []shot
-	for _, n := range ns {
-		for _, c := range test.Concurrency {
-			shots = append(shots, shot{path: suite.PathFor(path, n), n: n, conns: c, pipeline: test.Pipeline, duration: test.Duration})
+	for _, p := range roundShots(test, round, r.round1(t.ID(), test.Name)) {
+		sh := shot{path: suite.PathFor(path, p.n), n: p.n, conns: p.conns, pipeline: test.Pipeline, rate: p.rate, duration: test.Duration, window: true}
+		if p.rate > 0 {
+			sh.pipeline = 1
 		}
-	}
-	if test.Rate > 0 {
-		n := test.Headline()
-		shots = append(shots, shot{path: suite.PathFor(path, n), n: n, conns: test.RateConnections, pipeline: 1, rate: test.Rate, duration: test.Duration})
+		shots = append(shots, sh)
 	}
 	for _, sh := range shots {
 		if ctx.Err() != nil {
@@ -691,10 +710,9 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 		step := test.Name + nText(sh.n) + " " + sh.level()
 		if why := r.before(w, step); why != "" {
 			s := sweep.Skipped(r.key(t, test, sh, round), why)
-			if err := r.rec.Sample(s); err != nil {
+			if err := r.sample(s); err != nil {
 				return err
 			}
-			r.total -= sh.duration
 			r.logf("round %d/%d: %s %s: %s", round, r.cfg.Rounds, t.ID(), step, s.Gate.Reason)
 			continue
 		}
@@ -713,10 +731,10 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 		case unread != nil:
 			s.Gate = failGate(s.Gate, "server CPU and memory unread: "+unread.Error())
 		}
-		if err := r.rec.Sample(s); err != nil {
+		r.spent.Windows += s.Window
+		if err := r.sample(s); err != nil {
 			return err
 		}
-		r.done += sh.duration
 		r.logf("round %d/%d: %s %s: %s", round, r.cfg.Rounds, t.ID(), step, summary(s))
 		if exited != "" {
 			r.serverExited(w, "during "+step)
@@ -725,32 +743,95 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 	return nil
 }
 
-// plan is the planned measuring time of tests in one round on one target.
-func (r *runner) plan(tests []suite.Test) time.Duration {
-	var d time.Duration
-	for _, t := range tests {
-		d += testPlan(t)
-	}
-	return d
-}
-
-// progress hands Config.Progress the shot about to be measured.
+// progress hands Config.Progress the shot about to be measured, with the
+// plan's measuring time done and in all (planState.measuring).
 func (r *runner) progress(t Target, test suite.Test, sh shot, round int) {
 	if r.cfg.Progress == nil {
 		return
 	}
+	p := r.planState()
+	done, total := p.measuring()
+	var earlier []float64
+	for _, s := range p.samples {
+		if keyOf(s) == (shotKey{t.ID(), test.Name, sh.n, sh.conns, sh.rate}) {
+			earlier = append(earlier, s.Window)
+		}
+	}
 	r.cfg.Progress(progress.Step{
 		ID: t.ID(), Test: test.Name, N: sh.n, Connections: sh.conns, Rate: sh.rate,
-		Round: round, Rounds: r.cfg.Rounds, Shot: sh.duration, Done: r.done, Total: r.total, Elapsed: time.Since(r.measuring),
+		Round: round, Rounds: r.cfg.Rounds, Shot: expectedWindow(test, earlier), Done: done, Total: total,
+		Elapsed: time.Since(r.began), Measuring: time.Since(r.measuring) - time.Duration(r.spent.Verification*float64(time.Second)),
 	})
 }
 
-// shot is one load run: a sample's or the warmup's.
+// buildStep hands Config.Progress the build about to run: the ETA is then
+// the builds left (each the mean of those done, else progress.BuildGuess)
+// and the plan's longest measuring time (PlanSeconds) with
+// progress.PriorOverhead.
+func (r *runner) buildStep(t Target, builds int) {
+	if r.cfg.Progress == nil {
+		return
+	}
+	per := progress.BuildGuess
+	if r.buildsDone > 0 {
+		per = r.buildWall / time.Duration(r.buildsDone)
+	}
+	_, total := r.planState().measuring()
+	r.cfg.Progress(progress.Step{
+		ID: t.ID(), Build: t.Spec.Name, Builds: builds, BuildsDone: r.buildsDone,
+		BuildsLeft: time.Duration(builds-r.buildsDone) * per, Total: total, Elapsed: time.Since(r.began),
+	})
+}
+
+// planState is the run's plan as it stands: the targets not broken, the
+// tests each measures, the samples so far.
+func (r *runner) planState() planState {
+	var ids []model.ID
+	for _, t := range r.cfg.Targets {
+		if _, bad := r.broken[t.ID()]; !bad {
+			ids = append(ids, t.ID())
+		}
+	}
+	return planState{
+		tests: r.cfg.Tests, targets: ids, rounds: r.cfg.Rounds, samples: r.rec.File().Samples, warmed: r.warmed,
+		skip: func(id model.ID, test string) bool { return r.failed[id][test] },
+	}
+}
+
+// round1 is target id's round-1 samples of test (closed loop), what
+// keptLevels decides later rounds by.
+func (r *runner) round1(id model.ID, test string) []model.Sample {
+	var out []model.Sample
+	for _, s := range r.rec.File().Samples {
+		if s.ID == id && s.Test == test && s.Round == 1 && s.Rate == 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// sample records s with the run's time so far (results.Time).
+func (r *runner) sample(s model.Sample) error {
+	r.rec.SetTime(r.timeSpent())
+	return r.rec.Sample(s)
+}
+
+// timeSpent is where the run's time went so far: Pauses is the rest (set-up,
+// reading CPU, memory and render counts, opening connections, gaps).
+func (r *runner) timeSpent() results.Time {
+	t := r.spent
+	t.Total = time.Since(r.began).Seconds()
+	t.Pauses = max(0, t.Total-(t.Builds+t.RuntimeInstalls+t.ServerStarts+t.Verification+t.Warmups+t.Windows))
+	return t
+}
+
+// shot is one load run: a sample's (window) or the warmup's.
 type shot struct {
 	path               string
 	n, conns, pipeline int
 	rate               float64 // requests/s; 0 = closed loop
 	duration           time.Duration
+	window             bool // a measured window, not a warmup
 }
 
 func (sh shot) level() string {
@@ -824,6 +905,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	logFrom := srv.LogMark()
 	before, usageErr := srv.Usage(ctx)
 	genBefore, genErr := probe.Self(ctx)
+	at := time.Now()
 	res, err := o.engine.Run(ctx, o.Options)
 	if err != nil {
 		return model.Sample{}, nil, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
@@ -850,7 +932,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	if err != nil {
 		return s, nil, err
 	}
-	s.Renders = renders
+	s.At, s.Renders = at.UTC(), renders
 	switch {
 	case hits != nil:
 		checked, misses := hits.Counts()

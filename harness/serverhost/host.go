@@ -83,6 +83,9 @@ type Build struct {
 	Runtime string
 	// Text is the build's one-line summary for the run's log.
 	Text string
+	// Install is the time spent installing (or finding) the runtime, part of
+	// the build's wall time; 0 from a server host of its own.
+	Install time.Duration
 }
 
 // StartRequest asks for one server of a build.

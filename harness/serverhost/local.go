@@ -106,10 +106,12 @@ func (h *Local) Build(ctx context.Context, req BuildRequest) (Build, error) {
 	if req.Progress != nil {
 		progress = io.MultiWriter(lf, req.Progress)
 	}
+	began := time.Now()
 	rt, err := runtimes.EnsureRuntime(ctx, spec, s.Dir, runtimes.RuntimesDir(h.cfg.WorkDir), progress)
 	if err != nil {
 		return Build{}, err
 	}
+	install := time.Since(began)
 	b, err := stage.Stage(ctx, s, filepath.Join(h.cfg.WorkDir, req.Stage), rt, out)
 	if err != nil {
 		return Build{}, fmt.Errorf("%w (log: %s)", err, logPath)
@@ -117,7 +119,7 @@ func (h *Local) Build(ctx context.Context, req BuildRequest) (Build, error) {
 	h.mu.Lock()
 	h.builds[req.Stage] = &localBuild{b, rt}
 	h.mu.Unlock()
-	return Build{ID: req.Stage, Hash: b.Hash, Runtime: rt.String(), Text: b.String()}, nil
+	return Build{ID: req.Stage, Hash: b.Hash, Runtime: rt.String(), Text: b.String(), Install: install}, nil
 }
 
 // Start copies the dataset to RunDir/db/TAG.db and starts the build's

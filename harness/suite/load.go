@@ -242,6 +242,12 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if t.Engine == "hey" && (t.Pipeline > 1 || t.Rate > 0) {
 		return t, p.Errorf(n, "engine", "test %q: engine hey neither pipelines nor runs at a constant rate (pipeline %d, rate %g)", t.Name, t.Pipeline, t.Rate)
 	}
+	if t.Responses > 0 && t.MinDuration > t.Duration {
+		return t, p.Errorf(n, "min_duration", "test %q: min_duration %s is longer than duration %s, the longest window", t.Name, t.MinDuration, t.Duration)
+	}
+	if t.Engine == "hey" && t.Responses > 0 {
+		return t, p.Errorf(n, "responses", "test %q: engine hey cannot end a window on a response count (responses %d)", t.Name, t.Responses)
+	}
 	if t.RateConnections == 0 {
 		t.RateConnections = slices.Min(t.Concurrency)
 	}
@@ -306,10 +312,24 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "min_responses must be at least 1")
 		}
 	case "gate":
-		s.Gate, err = p.gate(v, key)
+		s.Gate, err = p.percent(v, key)
 	case "engine":
 		if s.Engine, err = p.Str(v, key); err == nil && !slices.Contains(Engines, s.Engine) {
 			err = p.Errorf(v, key, "unknown engine %q (want one of %s)", s.Engine, strings.Join(Engines, ", "))
+		}
+	case "responses":
+		if s.Responses, err = p.Int(v, key); err == nil && s.Responses < 0 {
+			err = p.Errorf(v, key, "responses must not be negative (0 turns it off)")
+		}
+	case "min_duration":
+		s.MinDuration, err = p.duration(v, key, true)
+	case "keep_within":
+		if s.KeepWithin, err = p.percent(v, key); err == nil && s.KeepWithin >= 1 {
+			err = p.Errorf(v, key, "%s keeps every level: write a share below 100%% (0%% turns it off)", strings.TrimSpace(v.Value))
+		}
+	case "rate_rounds":
+		if s.RateRounds, err = p.Int(v, key); err == nil && s.RateRounds < 0 {
+			err = p.Errorf(v, key, "rate_rounds must not be negative (0: every round)")
 		}
 	case "rate":
 		s.Rate, err = p.rate(v, key)
@@ -323,7 +343,7 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "%s is below 1ms: the probe is one request per interval on one connection", v.Value)
 		}
 	default:
-		err = p.Errorf(k, key, "unknown key (want duration, warmup, timeout, concurrency, pipeline, gate, min_responses, engine, rate, rate_connections, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)")
+		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)")
 	}
 	return err
 }
@@ -377,11 +397,11 @@ func (p parser) levels(v *yaml.Node, key string) ([]int, error) {
 	return ls, nil
 }
 
-// gate parses a percentage such as "100%" or "99.5%" into a share 0..1.
-func (p parser) gate(v *yaml.Node, key string) (float64, error) {
+// percent parses a percentage such as "100%" or "99.5%" into a share 0..1.
+func (p parser) percent(v *yaml.Node, key string) (float64, error) {
 	s := strings.TrimSpace(v.Value)
 	if v.Kind != yaml.ScalarNode || !strings.HasSuffix(s, "%") {
-		return 0, p.Errorf(v, key, "%q: write the gate as a percentage such as 100%%", v.Value)
+		return 0, p.Errorf(v, key, "%q: write %s as a percentage such as 100%%", v.Value, key)
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
 	if err != nil {

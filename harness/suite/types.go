@@ -19,8 +19,22 @@ const UserAgent = "tfbench/1"
 // Settings are the values a test may take from the suite's defaults or set
 // itself. Durations are wall-clock; Gate is a share in 0..1.
 type Settings struct {
-	// Duration is the measured window of one sample (one level, one round).
+	// Duration is the measured window of one sample (one level, one round);
+	// with Responses set, the longest window.
 	Duration time.Duration
+	// Responses, when > 0, ends a closed-loop window once it has counted this
+	// many responses and MinDuration has passed (engine raw; docs/method.md,
+	// "Windows"). 0: every window is Duration.
+	Responses int
+	// MinDuration is the shortest window when Responses is set (≤ Duration).
+	MinDuration time.Duration
+	// KeepWithin, when > 0, is the share (0..1) below round 1's best level of
+	// a test and N within which a level is measured again in later rounds
+	// (docs/method.md, "Levels after round 1"); 0 measures every level in every round.
+	KeepWithin float64
+	// RateRounds, when > 0, runs the constant-rate sample in rounds
+	// 1..RateRounds only; 0 runs it in every round.
+	RateRounds int
 	// Warmup is the unmeasured load run once per test and round at the
 	// highest level before the measured levels; 0 disables it.
 	Warmup time.Duration
