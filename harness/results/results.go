@@ -65,10 +65,12 @@ type Test struct {
 	// seconds (0 = fixed windows); KeepWithin is the share below round 1's
 	// best within which a level is measured again; RateRounds the rounds
 	// 1..RateRounds that run the rate sample (0 = all); suite.Settings.
-	Responses   int     `json:"responses,omitempty"`
-	MinDuration float64 `json:"min_duration_s,omitempty"`
-	KeepWithin  float64 `json:"keep_within,omitempty"`
-	RateRounds  int     `json:"rate_rounds,omitempty"`
+	Responses int `json:"responses,omitempty"`
+	// WarmupResponses ends the warmup on that response count (0 = off).
+	WarmupResponses int     `json:"warmup_responses,omitempty"`
+	MinDuration     float64 `json:"min_duration_s,omitempty"`
+	KeepWithin      float64 `json:"keep_within,omitempty"`
+	RateRounds      int     `json:"rate_rounds,omitempty"`
 	// Probe is the interference probe's interval in seconds (0 = none);
 	// Cache the cache state measured ("hit", or "" for a render per request).
 	Probe float64 `json:"probe_s,omitempty"`
@@ -400,7 +402,7 @@ func SuiteOf(s *suite.Suite, tests []suite.Test, rounds int) Suite {
 			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
 			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
 			Probe: t.Probe.Seconds(), Cache: t.Cache,
-			Responses: t.Responses, MinDuration: t.MinDuration.Seconds(), KeepWithin: t.KeepWithin, RateRounds: t.RateRounds,
+			Responses: t.Responses, WarmupResponses: t.WarmupResponses, MinDuration: t.MinDuration.Seconds(), KeepWithin: t.KeepWithin, RateRounds: t.RateRounds,
 		})
 	}
 	return out

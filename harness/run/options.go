@@ -32,9 +32,12 @@ func (r *runner) options(ctx context.Context, srv serverhost.Server, test suite.
 		Addr: srv.Addr(), Path: sh.path, Accept: test.Type.Accept(), Connections: sh.conns,
 		Pipeline: sh.pipeline, Rate: sh.rate, Duration: sh.duration, Timeout: test.Timeout,
 	}
-	if sh.window && sh.rate == 0 && test.Responses > 0 {
+	switch {
+	case sh.window && sh.rate == 0 && test.Responses > 0:
 		// suite key responses: the window ends on a response count (raw only).
 		o.Responses, o.MinDuration = int64(test.Responses), test.MinDuration
+	case !sh.window && test.WarmupResponses > 0:
+		o.Responses = int64(test.WarmupResponses) // warmup_responses: the warmup too
 	}
 	if e.Name() == "raw" {
 		o.Check = r.loadCheck(ctx, srv, test, sh)

@@ -31,20 +31,28 @@ func TestPlanSeconds(t *testing.T) {
 	if got := PlanSeconds([]suite.Test{queries, json}, 1, 1); got != 37 {
 		t.Errorf("queries and json: %v s, want 32 + 5 = 37", got)
 	}
-	// suites/engine.yaml's longest plan: json, db and fortunes 0.5 s warmup
-	// + (3 levels + the rate shot) × 1.5 s = 6.5 s each, plaintext 5 s,
-	// queries and updates 0.5 + 6 × 1.5 = 9.5 s each; page 1 s + (4 sizes ×
-	// 2 levels + 1) × 5 s = 46 s: 89.5 s per variant and round; rounds 3-5
-	// without the six rate shots: 80.5 s. 4 variants × 5 rounds: 1,682 s.
+	// suites/engine.yaml's header: 194 s per variant and round (the six
+	// tests 147 s, the page test 47 s); 4 variants × 5 rounds.
 	engine, err := suite.Load(filepath.Join("..", "..", "suites", "engine.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := PlanSeconds(engine.Tests, 1, 1); got != 89.5 {
-		t.Errorf("engine, 1 target, 1 round: %v s, want 89.5", got)
+	if got := PlanSeconds(engine.Tests, 1, 1); got != 194 {
+		t.Errorf("engine, 1 target, 1 round: %v s, want 194", got)
 	}
-	if got := PlanSeconds(engine.Tests, 4, 5); got != 1682 {
-		t.Errorf("engine, 4 targets, 5 rounds: %v s, want 1682", got)
+	if got := PlanSeconds(engine.Tests, 4, 5); got != 3880 {
+		t.Errorf("engine, 4 targets, 5 rounds: %v s, want 3880", got)
+	}
+	// suites/tfb-fast.yaml's longest plan: json, db and fortunes 0.5 s
+	// warmup + (3 levels + the rate shot) × 1.5 s = 6.5 s each, plaintext
+	// 5 s, queries and updates 0.5 + 6 × 1.5 = 9.5 s each: 43.5 s; rounds 3-5
+	// without the six rate shots: 34.5 s. 9 variants × 5 rounds: 1,714.5 s.
+	fast, err := suite.Load(filepath.Join("..", "..", "suites", "tfb-fast.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := PlanSeconds(fast.Tests, 9, 5); got != 1714.5 {
+		t.Errorf("tfb-fast, 9 targets, 5 rounds: %v s, want 1714.5", got)
 	}
 }
 

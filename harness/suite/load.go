@@ -245,8 +245,8 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if t.Responses > 0 && t.MinDuration > t.Duration {
 		return t, p.Errorf(n, "min_duration", "test %q: min_duration %s is longer than duration %s, the longest window", t.Name, t.MinDuration, t.Duration)
 	}
-	if t.Engine == "hey" && t.Responses > 0 {
-		return t, p.Errorf(n, "responses", "test %q: engine hey cannot end a window on a response count (responses %d)", t.Name, t.Responses)
+	if t.Engine == "hey" && (t.Responses > 0 || t.WarmupResponses > 0) {
+		return t, p.Errorf(n, "responses", "test %q: engine hey cannot end a window on a response count (responses %d, warmup_responses %d)", t.Name, t.Responses, t.WarmupResponses)
 	}
 	if t.RateConnections == 0 {
 		t.RateConnections = slices.Min(t.Concurrency)
@@ -321,6 +321,10 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 		if s.Responses, err = p.Int(v, key); err == nil && s.Responses < 0 {
 			err = p.Errorf(v, key, "responses must not be negative (0 turns it off)")
 		}
+	case "warmup_responses":
+		if s.WarmupResponses, err = p.Int(v, key); err == nil && s.WarmupResponses < 0 {
+			err = p.Errorf(v, key, "warmup_responses must not be negative (0 turns it off)")
+		}
 	case "min_duration":
 		s.MinDuration, err = p.duration(v, key, true)
 	case "keep_within":
@@ -343,7 +347,7 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "%s is below 1ms: the probe is one request per interval on one connection", v.Value)
 		}
 	default:
-		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)")
+		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, warmup_responses, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)")
 	}
 	return err
 }

@@ -17,9 +17,10 @@ func TestLoadShippedSuites(t *testing.T) {
 	want := map[string]string{
 		"tfb":      "json,plaintext,db,queries,fortunes,updates",
 		"tfb-full": "json,plaintext,db,queries,fortunes,updates",
+		"tfb-fast": "json,plaintext,db,queries,fortunes,updates",
 		"smoke":    "json,plaintext,db,queries,fortunes,updates,page,page",
 	}
-	for _, name := range []string{"tfb", "tfb-full", "smoke"} {
+	for _, name := range []string{"tfb", "tfb-full", "tfb-fast", "smoke"} {
 		s, err := Load(filepath.Join("..", "..", "suites", name+".yaml"))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -48,15 +49,14 @@ func TestLoadShippedSSRSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "ssr" || s.Rounds != 5 || len(s.Hash) != 64 || len(s.Tests) != 2 {
+	if s.Name != "ssr" || s.Rounds != 3 || len(s.Hash) != 64 || len(s.Tests) != 2 {
 		t.Fatalf("ssr: name %q, %d rounds, hash %q, %d tests", s.Name, s.Rounds, s.Hash, len(s.Tests))
 	}
 	page, hit := s.Tests[0], s.Tests[1]
 	if page.Type != model.Page || page.Path != "/ssr?rows={n}" || !slices.Equal(page.Queries, []int{10, 100, 1000, 10000}) || page.Cache != "" {
 		t.Errorf("ssr page test %+v", page)
 	}
-	if page.Rate != 3 || page.RateConnections != 2 || page.Probe != 20*time.Millisecond || !slices.Equal(page.Concurrency, []int{4, 16}) || page.MinResponses != 10 ||
-		page.Responses != 2000 || page.MinDuration != time.Second || page.Duration != 5*time.Second || page.KeepWithin != 0.15 || page.RateRounds != 0 {
+	if page.Rate != 3 || page.RateConnections != 2 || page.Probe != 20*time.Millisecond || !slices.Equal(page.Concurrency, []int{4, 16}) || page.MinResponses != 10 {
 		t.Errorf("ssr page settings %+v", page.Settings)
 	}
 	if hit.Name != "page-hit" || hit.Type != model.Page || hit.Cache != CacheHit || !slices.Equal(hit.Queries, []int{1000}) || hit.Rate != 0 || hit.Probe != 20*time.Millisecond {
@@ -94,16 +94,15 @@ func TestDefaultsMergeAndOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Rounds != 5 {
-		t.Errorf("rounds %d, want 5", s.Rounds)
+	if s.Rounds != 3 {
+		t.Errorf("rounds %d, want 3", s.Rounds)
 	}
 	byName := map[string]Test{}
 	for _, tt := range s.Tests {
 		byName[tt.Name] = tt
 	}
 	js := byName["json"]
-	if js.Duration != 1500*time.Millisecond || js.Responses != 10000 || js.MinDuration != time.Second || js.KeepWithin != 0.15 || js.RateRounds != 2 ||
-		js.Warmup != 500*time.Millisecond || js.Timeout != 8*time.Second || js.Gate != 1 || js.Pipeline != 1 || js.MinResponses != 100 {
+	if js.Duration != 5*time.Second || js.Warmup != 2*time.Second || js.Timeout != 8*time.Second || js.Gate != 1 || js.Pipeline != 1 || js.MinResponses != 100 {
 		t.Errorf("json settings %+v", js.Settings)
 	}
 	if got := js.Concurrency; len(got) != 3 || got[0] != 16 || got[2] != 256 {
@@ -255,12 +254,12 @@ func TestRateSettings(t *testing.T) {
 // TestPlanSettings holds issue 34's keys: windows ending on a response
 // count, levels kept after round 1, the constant-rate shot's rounds.
 func TestPlanSettings(t *testing.T) {
-	s, err := Parse("p.yaml", []byte("name: p\ndefaults: {duration: 3s, responses: 20000, min_duration: 1s, keep_within: 15%, rate: 200, rate_rounds: 2}\ntests:\n  - {name: j, type: json}\n  - {name: f, type: fortunes, responses: 0, keep_within: 0%, rate_rounds: 0}\n"))
+	s, err := Parse("p.yaml", []byte("name: p\ndefaults: {duration: 3s, responses: 20000, min_duration: 1s, warmup: 3s, warmup_responses: 5000, keep_within: 15%, rate: 200, rate_rounds: 2}\ntests:\n  - {name: j, type: json}\n  - {name: f, type: fortunes, responses: 0, keep_within: 0%, rate_rounds: 0}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	j, f := s.Tests[0], s.Tests[1]
-	if j.Responses != 20000 || j.MinDuration != time.Second || j.Duration != 3*time.Second || j.KeepWithin != 0.15 || j.RateRounds != 2 {
+	if j.Responses != 20000 || j.MinDuration != time.Second || j.Duration != 3*time.Second || j.KeepWithin != 0.15 || j.RateRounds != 2 || j.WarmupResponses != 5000 {
 		t.Errorf("json: responses %d, min_duration %s, duration %s, keep_within %v, rate_rounds %d", j.Responses, j.MinDuration, j.Duration, j.KeepWithin, j.RateRounds)
 	}
 	if f.Responses != 0 || f.KeepWithin != 0 || f.RateRounds != 0 {
@@ -270,9 +269,10 @@ func TestPlanSettings(t *testing.T) {
 		{"name: p\ndefaults: {responses: -1}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "responses": responses must not be negative (0 turns it off)`},
 		{"name: p\ndefaults: {min_duration: -1s}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "min_duration": -1s must not be negative (0s turns it off)`},
 		{"name: p\ntests:\n  - {name: j, type: json, duration: 2s, responses: 100, min_duration: 3s}\n", `p.yaml:3: key "min_duration": test "j": min_duration 3s is longer than duration 2s, the longest window`},
-		{"name: p\ntests:\n  - {name: j, type: json, engine: hey, responses: 100}\n", `p.yaml:3: key "responses": test "j": engine hey cannot end a window on a response count (responses 100)`},
+		{"name: p\ntests:\n  - {name: j, type: json, engine: hey, responses: 100}\n", `p.yaml:3: key "responses": test "j": engine hey cannot end a window on a response count (responses 100, warmup_responses 0)`},
 		{"name: p\ndefaults: {keep_within: 100%}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "keep_within": 100% keeps every level: write a share below 100% (0% turns it off)`},
 		{"name: p\ndefaults: {keep_within: 0.15}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "keep_within": "0.15": write keep_within as a percentage such as 100%`},
+		{"name: p\ndefaults: {warmup_responses: -2}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "warmup_responses": warmup_responses must not be negative (0 turns it off)`},
 		{"name: p\ndefaults: {rate_rounds: -2}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "rate_rounds": rate_rounds must not be negative (0: every round)`},
 	} {
 		if _, err := Parse("p.yaml", []byte(c.yaml)); err == nil || err.Error() != c.want {

@@ -36,8 +36,13 @@ type Settings struct {
 	// 1..RateRounds only; 0 runs it in every round.
 	RateRounds int
 	// Warmup is the unmeasured load run once per test and round at the
-	// highest level before the measured levels; 0 disables it.
+	// highest level before the measured levels; 0 disables it. With
+	// WarmupResponses, the longest warmup.
 	Warmup time.Duration
+	// WarmupResponses, when > 0, ends the warmup once it has counted this
+	// many responses (engine raw): a JIT warms by requests served, not by
+	// seconds. 0: the warmup is Warmup.
+	WarmupResponses int
 	// Timeout is the longest a response may take; a slower one is an error
 	// of class timeout.
 	Timeout time.Duration

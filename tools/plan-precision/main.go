@@ -4,8 +4,8 @@
 //
 //	go run ./tools/plan-precision --old A.json[,B.json...] --new C.json[,...] [--frameworks LIST]
 //
-// The old plan is today's 3 rounds of 5 s windows (suites/tfb-5s.yaml), the
-// new one suites/tfb.yaml's, measured in one session. Each side is one or
+// The old plan is the main suite's 3 rounds of 5 s windows (suites/tfb.yaml),
+// the new one a candidate's (suites/tfb-fast.yaml), measured in one session. Each side is one or
 // more results.json files concatenated into one run: the rounds of the k-th
 // file are renumbered after those of the files before it, so three one-round
 // runs make a 3-round side.

@@ -5,11 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/internal/golden"
 )
 
@@ -182,20 +180,5 @@ func TestPlanPrecisionFlags(t *testing.T) {
 	}
 	if stdout.Len() > 0 {
 		t.Errorf("stdout %q, want none", stdout.String())
-	}
-}
-
-// TestOldSuite: suites/tfb-5s.yaml, the plan the main suite had until issue
-// 34, loads: 3 rounds, 5 s windows at 16, 64 and 256 connections.
-func TestOldSuite(t *testing.T) {
-	s, err := suite.Load("../../suites/tfb-5s.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Name != "tfb-5s" || s.Rounds != 3 || s.Defaults.Duration != 5*time.Second || !slices.Equal(s.Defaults.Concurrency, []int{16, 64, 256}) {
-		t.Errorf("tfb-5s: name %q, %d rounds, %v windows at %v; want tfb-5s, 3 rounds, 5s at [16 64 256]", s.Name, s.Rounds, s.Defaults.Duration, s.Defaults.Concurrency)
-	}
-	if len(s.Tests) != 6 {
-		t.Errorf("tfb-5s has %d tests, want the six TFB tests", len(s.Tests))
 	}
 }
