@@ -12,8 +12,8 @@
 //
 // For each cell (framework variant × test × N) it takes each side's peak as
 // every report does (model.PeaksOf: the level with the highest median RPS
-// over rounds among the levels that passed the gate in every round; closed
-// loop only) and prints a row: the rounds at the peak level, the level, the
+// over rounds among the levels that passed the gate in every round and were
+// measured in every round; closed loop only) and prints a row: the rounds at the peak level, the level, the
 // median, the min–max range over rounds and the spread (max − min) / median.
 // Flags: "wider" when the new spread is larger than the old one; "moved" when
 // |new median − old median| > old max − old min (the new peak moved by more
@@ -340,7 +340,7 @@ func write(w io.Writer, a analysis) error {
 	}
 	fmt.Fprintf(&b, "- variants: %s\n\n", strings.Join(names, ", "))
 	b.WriteString("A cell is variant × test × N. Its peak on each side is the one reports show (model.PeaksOf): " +
-		"the level with the highest median RPS over rounds among the levels that passed the gate in every round " +
+		"the level with the highest median RPS over rounds among the levels that passed the gate in every round and were measured in every round " +
 		"(closed loop only; each side's files are one run, a file's rounds numbered after the files before it). " +
 		"Rounds: rounds measured at the peak level. " +
 		"Spread: (max − min) / median over those rounds. Δ median: new against old. " +
