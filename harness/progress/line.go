@@ -43,9 +43,9 @@ type Step struct {
 	// measuring began, after the builds, less verification (paid once per
 	// variant, in round 1): 0 during the builds.
 	Elapsed, Measuring time.Duration
-	// Build, when set, names the adapter about to be built: a build step,
-	// the Builds-th... with BuildsDone finished and BuildsLeft the time the
-	// builds not done yet are expected to take (this one included).
+	// Build, when set, makes this a build step: the adapter about to be
+	// built, one of Builds with BuildsDone finished; BuildsLeft is the time
+	// the builds not done yet are expected to take, this one included.
 	Build              string
 	Builds, BuildsDone int
 	BuildsLeft         time.Duration

@@ -318,13 +318,9 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "unknown engine %q (want one of %s)", s.Engine, strings.Join(Engines, ", "))
 		}
 	case "responses":
-		if s.Responses, err = p.Int(v, key); err == nil && s.Responses < 0 {
-			err = p.Errorf(v, key, "responses must not be negative (0 turns it off)")
-		}
+		s.Responses, err = p.count(v, key, "0 turns it off")
 	case "warmup_responses":
-		if s.WarmupResponses, err = p.Int(v, key); err == nil && s.WarmupResponses < 0 {
-			err = p.Errorf(v, key, "warmup_responses must not be negative (0 turns it off)")
-		}
+		s.WarmupResponses, err = p.count(v, key, "0 turns it off")
 	case "min_duration":
 		s.MinDuration, err = p.duration(v, key, true)
 	case "keep_within":
@@ -332,9 +328,7 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "%s keeps every level: write a share below 100%% (0%% turns it off)", strings.TrimSpace(v.Value))
 		}
 	case "rate_rounds":
-		if s.RateRounds, err = p.Int(v, key); err == nil && s.RateRounds < 0 {
-			err = p.Errorf(v, key, "rate_rounds must not be negative (0: every round)")
-		}
+		s.RateRounds, err = p.count(v, key, "0: every round")
 	case "rate":
 		s.Rate, err = p.rate(v, key)
 	case "rate_connections":
@@ -363,6 +357,15 @@ func (p parser) rate(v *yaml.Node, key string) (float64, error) {
 		return 0, p.Errorf(v, key, "%q is not a rate in requests/s (write 1000; 0 turns it off)", v.Value)
 	}
 	return f, nil
+}
+
+// count reads a non-negative integer; zero says what 0 means in the error.
+func (p parser) count(v *yaml.Node, key, zero string) (int, error) {
+	n, err := p.Int(v, key)
+	if err == nil && n < 0 {
+		err = p.Errorf(v, key, "%s must not be negative (%s)", key, zero)
+	}
+	return n, err
 }
 
 // duration reads a positive duration, or with zeroOK a non-negative one.
