@@ -22,7 +22,7 @@ func TestConfigErrorsStartNothing(t *testing.T) {
 		bad   = "testdata/frameworks-bad"
 		ok    = "testdata/suites/signal.yaml"
 	)
-	suiteKeys := "unknown key (want duration, responses, min_duration, warmup, warmup_responses, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)"
+	suiteKeys := "unknown key (want duration, responses, min_duration, warmup, warmup_responses, sample_warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)"
 	cases := []struct {
 		name         string
 		command      string

@@ -20,13 +20,14 @@ import (
 )
 
 func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("load", "load URL [-c N] [-d DURATION] [--pipeline N] [--rate R] [--timeout D] [--engine raw|hey] [--http2] [--type TYPE [--world DB]] [--probe PATH [--probe-interval D]] [--json]", stderr)
+	fs := newFlags("load", "load URL [-c N] [-d DURATION] [--warmup D] [--pipeline N] [--rate R] [--timeout D] [--engine raw|hey] [--http2] [--type TYPE [--world DB]] [--probe PATH [--probe-interval D]] [--json]", stderr)
 	var conns int
 	var dur time.Duration
 	fs.IntVar(&conns, "c", 64, "concurrency: open connections")
 	fs.IntVar(&conns, "connections", 64, "same as -c")
 	fs.DurationVar(&dur, "d", 10*time.Second, "measured window")
 	fs.DurationVar(&dur, "duration", 10*time.Second, "same as -d")
+	warmup := fs.Duration("warmup", 0, "closed loop, engine raw: run the load this long on the window's connections first, not counted, so the window opens on a running loop")
 	pipeline := fs.Int("pipeline", 1, "HTTP/1.1 pipelining depth (engine raw)")
 	rate := fs.Float64("rate", 0, "constant rate in requests/s over all connections, latency corrected for coordinated omission (wrk2's method); 0 = closed loop")
 	timeout := fs.Duration("timeout", 8*time.Second, "a slower response is an error of class timeout")
@@ -58,6 +59,7 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	o.Connections, o.Duration, o.Pipeline, o.Rate, o.Timeout, o.HTTP2 = conns, dur, *pipeline, *rate, *timeout, *http2
+	o.Warmup = *warmup
 	if *probePath != "" {
 		o.Probe = &load.Probe{Path: *probePath, Interval: *probeEvery}
 	}

@@ -66,6 +66,10 @@ func (Hey) Run(ctx context.Context, o Options) (*Result, error) {
 		return bad("Probe is set, want nil: hey runs no interference probe")
 	case cfg.Responses > 0:
 		return bad("Responses is %d, want 0: a window that ends on a response count needs engine raw", cfg.Responses)
+	case cfg.OnWindow != nil:
+		return bad("OnWindow is set, want nil: hey does not say when its window opens")
+	case cfg.Warmup > 0:
+		return bad("Warmup is %s, want 0: a window that opens on running load needs engine raw", cfg.Warmup)
 	case cfg.Connections > heyRequestCap:
 		return bad("Connections is %d, want <= %d", cfg.Connections, heyRequestCap)
 	}

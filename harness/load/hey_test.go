@@ -436,6 +436,8 @@ func TestHeyOptionErrors(t *testing.T) {
 		{func(o *Options) { o.Rate = 1000 }, "load: options: Rate is 1000 requests/s, want 0: hey has no constant-rate mode (engine hey)"},
 		{func(o *Options) { o.Check = func(int, []byte, []byte) error { return nil } }, "load: options: Check is set, want nil: hey discards response bodies and cannot check them (engine hey)"},
 		{func(o *Options) { o.Responses, o.MinDuration = 50, 200*time.Millisecond }, "load: options: Responses is 50, want 0: a window that ends on a response count needs engine raw (engine hey)"},
+		{func(o *Options) { o.Warmup = time.Second }, "load: options: Warmup is 1s, want 0: a window that opens on running load needs engine raw (engine hey)"},
+		{func(o *Options) { o.OnWindow = func() {} }, "load: options: OnWindow is set, want nil: hey does not say when its window opens (engine hey)"},
 		{func(o *Options) { o.Scheme = "ftp" }, `load: options: Scheme is "ftp", want http or https`},
 		{func(o *Options) { o.HTTP2 = true }, `load: options: HTTP2 is set with Scheme "http", want https (HTTP/2 is negotiated over TLS; no h2c)`},
 	} {

@@ -200,11 +200,25 @@ func runLoops(ctx context.Context, p *plan) ([]*conn, []*worker, time.Time, erro
 	p.probe.open(ctx, &wg)
 	wg.Wait()
 
-	p.start = time.Now()
+	// With Options.Warmup the loops start now and the window opens Warmup later.
+	p.start = time.Now().Add(p.Warmup)
 	p.end = p.start.Add(p.Duration)
 	win, cancel := context.WithDeadline(ctx, p.end)
 	defer cancel()
 	p.win = win
+	if p.OnWindow != nil {
+		var hook sync.WaitGroup
+		defer hook.Wait()
+		hook.Go(func() {
+			t := time.NewTimer(time.Until(p.start))
+			defer t.Stop()
+			select {
+			case <-t.C:
+				p.OnWindow()
+			case <-win.Done():
+			}
+		})
+	}
 	var probe sync.WaitGroup
 	p.probe.start(p, &probe)
 	for _, w := range workers {
@@ -584,6 +598,11 @@ func (w *worker) connectFailed(k *lconn, now time.Time, err error) {
 	if !w.window || k.over(now) {
 		return
 	}
+	if now.Before(w.p.start) { // Options.Warmup: not counted, tried again
+		k.state = lsBackoff
+		w.setDue(k, now.Add(reconnectBackoff))
+		return
+	}
 	class, msg := w.p.classify(Connect, err)
 	k.tally.fail(class, now, msg)
 	k.state = lsBackoff
@@ -614,7 +633,9 @@ func (w *worker) connected(k *lconn, cause unix.Errno) {
 	if k.over(now) {
 		return
 	}
-	k.tally.connects++
+	if !now.Before(w.p.start) {
+		k.tally.connects++ // a reconnect in the window
+	}
 	w.send(k)
 }
 
@@ -703,20 +724,22 @@ func (w *worker) consume(k *lconn, done time.Time) {
 }
 
 // response counts one response of k's batch, complete at done, and reports whether
-// the batch goes on: one after the window is not counted; one with Connection: close
-// is, then the connection reopens and the rest of the batch is abandoned.
+// the batch goes on: one after the window is not counted, nor one before it (the
+// warmup's); one with Connection: close reopens the connection, abandoning the batch.
 func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 	if done.After(w.end) {
 		return false
 	}
-	k.record(resp, k.sent, k.first, done)
-	w.counted++
-	k.first = time.Time{}
 	w.latency += (float64(done.Sub(k.sent)) - w.latency) / latencyWeight
-	if k.parse.keep {
-		k.check(resp, k.sent, done)
+	if !done.Before(w.p.start) { // else a response of the warmup (Options.Warmup)
+		k.record(resp, k.sent, k.first, done)
+		w.counted++
+		if k.parse.keep {
+			k.check(resp, k.sent, done)
+		}
+		k.counted()
 	}
-	k.counted()
+	k.first = time.Time{}
 	k.pending--
 	if resp.close {
 		w.closeFD(k)
@@ -733,6 +756,10 @@ func (w *worker) fail(k *lconn, op Class, err error) {
 	now := time.Now()
 	w.closeFD(k)
 	if k.over(now) {
+		return
+	}
+	if now.Before(w.p.start) { // Options.Warmup: not counted
+		w.connect(k, now)
 		return
 	}
 	class, msg := w.p.classify(op, err)

@@ -66,6 +66,14 @@ type Options struct {
 	// MinDuration is the shortest window when Responses is set (0 <= MinDuration
 	// <= Duration); unused without Responses.
 	MinDuration time.Duration
+	// Warmup (closed loop only) runs the load on the window's own connections this
+	// long just before the window, nothing counted: the window opens on a running
+	// loop, so the responses it counts are those completed in it, whenever sent.
+	Warmup time.Duration
+	// OnWindow, when set (closed loop only), is called on a goroutine of its own as
+	// the window opens, after Warmup; Run returns after it does, unless cancelled
+	// first. A caller reads the server's counters there so that they span the window.
+	OnWindow func()
 	// Timeout bounds every response from its request's write (else class timeout),
 	// every connect and write, and is the latency histograms' maximum (>= 1 ms; at a
 	// Rate Result.Latency's is max(Timeout, Duration)).
@@ -178,6 +186,12 @@ func (o Options) validate() (config, error) {
 		return bad("Responses is %d, want >= 0 (0: the window is Duration)", o.Responses)
 	case o.MinDuration < 0 || o.MinDuration > o.Duration:
 		return bad("MinDuration is %s, want 0 to Duration (%s)", o.MinDuration, o.Duration)
+	case o.Warmup < 0:
+		return bad("Warmup is %s, want >= 0 (0: the window opens as the first requests go)", o.Warmup)
+	case o.Warmup > 0 && o.Rate > 0:
+		return bad("Warmup is %s with Rate %v requests/s, want 0 (a constant-rate window opens on its schedule)", o.Warmup, o.Rate)
+	case o.OnWindow != nil && o.Rate > 0:
+		return bad("OnWindow is set with Rate %v requests/s, want nil (closed loop only)", o.Rate)
 	case o.Responses > 0 && o.Rate > 0:
 		return bad("Responses is %d with Rate %v requests/s, want 0 (a constant-rate window is its Duration)", o.Responses, o.Rate)
 	case o.Rate > 0 && o.Pipeline > 1:

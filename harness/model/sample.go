@@ -35,6 +35,9 @@ type Sample struct {
 	// began, connections opening first (zero in files from before issue 34).
 	Window float64   `json:"window_s"`
 	At     time.Time `json:"at,omitzero"`
+	// Warmup is the seconds the load ran on the window's connections before it
+	// opened, not counted (suite sample_warmup; 0: the window opened cold).
+	Warmup float64 `json:"warmup_s,omitempty"`
 	// Responses counts responses sent and answered inside the window.
 	Responses int64 `json:"responses"`
 	// Success counts counted responses with status 200.

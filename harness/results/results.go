@@ -29,8 +29,9 @@ const SchemaVersion = 1
 // blocks (issue 13), 5 added the page workloads (issue 14), 6 checks every
 // response under load and fails a cached Date or an unrequested response
 // (issue 33), 7 ends windows on a response count, measures after round 1
-// only the levels that can still be the peak and makes a level measured in
-// fewer rounds than its series ineligible (issue 34).
+// only the levels that can still be the peak, makes a level measured in
+// fewer rounds than its series ineligible and opens a window on running load
+// with sample_warmup (issue 34; each opt-in by suite key).
 const MethodVersion = 7
 
 // Suite records the suite a run followed.
@@ -67,10 +68,13 @@ type Test struct {
 	// 1..RateRounds that run the rate sample (0 = all); suite.Settings.
 	Responses int `json:"responses,omitempty"`
 	// WarmupResponses ends the warmup on that response count (0 = off).
-	WarmupResponses int     `json:"warmup_responses,omitempty"`
-	MinDuration     float64 `json:"min_duration_s,omitempty"`
-	KeepWithin      float64 `json:"keep_within,omitempty"`
-	RateRounds      int     `json:"rate_rounds,omitempty"`
+	WarmupResponses int `json:"warmup_responses,omitempty"`
+	// SampleWarmup is each closed-loop sample's own warmup, seconds, run on its
+	// connections just before its window (0 = the window opens cold).
+	SampleWarmup float64 `json:"sample_warmup_s,omitempty"`
+	MinDuration  float64 `json:"min_duration_s,omitempty"`
+	KeepWithin   float64 `json:"keep_within,omitempty"`
+	RateRounds   int     `json:"rate_rounds,omitempty"`
 	// Probe is the interference probe's interval in seconds (0 = none);
 	// Cache the cache state measured ("hit", or "" for a render per request).
 	Probe float64 `json:"probe_s,omitempty"`
@@ -402,7 +406,7 @@ func SuiteOf(s *suite.Suite, tests []suite.Test, rounds int) Suite {
 			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
 			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
 			Probe: t.Probe.Seconds(), Cache: t.Cache,
-			Responses: t.Responses, WarmupResponses: t.WarmupResponses, MinDuration: t.MinDuration.Seconds(), KeepWithin: t.KeepWithin, RateRounds: t.RateRounds,
+			Responses: t.Responses, WarmupResponses: t.WarmupResponses, SampleWarmup: t.SampleWarmup.Seconds(), MinDuration: t.MinDuration.Seconds(), KeepWithin: t.KeepWithin, RateRounds: t.RateRounds,
 		})
 	}
 	return out

@@ -32,6 +32,7 @@ func (r *runner) options(ctx context.Context, srv serverhost.Server, test suite.
 		Addr: srv.Addr(), Path: sh.path, Accept: test.Type.Accept(), Connections: sh.conns,
 		Pipeline: sh.pipeline, Rate: sh.rate, Duration: sh.duration, Timeout: test.Timeout,
 	}
+	o.Warmup = sh.warmup // sample_warmup: the window opens on running load
 	switch {
 	case sh.window && sh.rate == 0 && test.Responses > 0:
 		// suite key responses: the window ends on a response count (raw only).

@@ -96,7 +96,7 @@ func keyOf(s model.Sample) shotKey {
 // measuring is the plan's measuring time (warmups and windows) done and in
 // all: a measured shot counts its window, one not measured yet the median
 // of its windows in earlier rounds, else its test's duration (the longest
-// window); each warmup its suite length.
+// window); each warmup, and a closed-loop shot's sample_warmup, its suite length.
 func (p planState) measuring() (done, total time.Duration) {
 	type at struct {
 		shotKey
@@ -109,7 +109,7 @@ func (p planState) measuring() (done, total time.Duration) {
 		k := keyOf(s)
 		w := time.Duration(s.Window * float64(time.Second))
 		measured[at{k, s.Round}] = w
-		done += w
+		done += w + time.Duration(s.Warmup*float64(time.Second)) // the sample's own warmup ran before it
 		windows[k] = append(windows[k], s.Window)
 		if s.Round == 1 && s.Rate == 0 {
 			tk := [2]string{s.ID.String(), s.Test}
@@ -130,6 +130,9 @@ func (p planState) measuring() (done, total time.Duration) {
 						continue
 					}
 					total += expectedWindow(test, windows[k])
+					if sh.rate == 0 {
+						total += test.SampleWarmup
+					}
 				}
 			}
 		}
@@ -154,7 +157,8 @@ func expectedWindow(test suite.Test, earlier []float64) time.Duration {
 
 // PlanSeconds is a run's longest planned measuring time in seconds: per
 // target and round, each test's warmup plus one window of its duration per
-// shot (every N × level; the rate shot in its rounds). keep_within and
+// shot (every N × level, each closed-loop one after its sample_warmup; the rate
+// shot in its rounds). keep_within and
 // responses only shorten it. Builds, starts, verification and pauses are not
 // in it.
 func PlanSeconds(tests []suite.Test, targets, rounds int) float64 {
@@ -164,4 +168,27 @@ func PlanSeconds(tests []suite.Test, targets, rounds int) float64 {
 	}
 	_, total := planState{tests: tests, targets: ids, rounds: rounds}.measuring()
 	return total.Seconds()
+}
+
+// backlog is the closed-loop load just before a sample: the requests it kept in
+// flight (connections × depth) and its RPS. Its connections close, but the server
+// may still be serving those requests when the sample's load starts.
+type backlog struct {
+	inFlight int
+	rps      float64
+}
+
+// sampleWarmup is a closed-loop sample's own warmup (suite sample_warmup;
+// docs/method.md, "Windows"): at least sample_warmup, and long enough for the
+// server to serve the previous load's requests in flight at its RPS; at most the
+// test's duration. 0 without sample_warmup.
+func sampleWarmup(test suite.Test, prev backlog) time.Duration {
+	if test.SampleWarmup <= 0 {
+		return 0
+	}
+	d := test.SampleWarmup
+	if prev.rps > 0 {
+		d = max(d, time.Duration(float64(prev.inFlight)/prev.rps*float64(time.Second)))
+	}
+	return min(d, test.Duration)
 }

@@ -43,16 +43,16 @@ func TestPlanSeconds(t *testing.T) {
 	if got := PlanSeconds(engine.Tests, 4, 5); got != 3880 {
 		t.Errorf("engine, 4 targets, 5 rounds: %v s, want 3880", got)
 	}
-	// suites/tfb-fast.yaml's longest plan: json, db and fortunes 0.5 s
-	// warmup + (3 levels + the rate shot) × 1.5 s = 6.5 s each, plaintext
-	// 5 s, queries and updates 0.5 + 6 × 1.5 = 9.5 s each: 43.5 s; rounds 3-5
-	// without the six rate shots: 34.5 s. 9 variants × 5 rounds: 1,714.5 s.
+	// suites/tfb-fast.yaml's longest plan: per round six 1 s warmups and 21
+	// closed-loop windows of 1.5 s, each after its 0.25 s sample warmup
+	// (42.75 s), plus in rounds 1 and 2 six rate shots of 1.5 s (51.75 s).
+	// 9 variants × (2 × 51.75 + 3 × 42.75): 2,085.75 s.
 	fast, err := suite.Load(filepath.Join("..", "..", "suites", "tfb-fast.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := PlanSeconds(fast.Tests, 9, 5); got != 1714.5 {
-		t.Errorf("tfb-fast, 9 targets, 5 rounds: %v s, want 1714.5", got)
+	if got := PlanSeconds(fast.Tests, 9, 5); got != 2085.75 {
+		t.Errorf("tfb-fast, 9 targets, 5 rounds: %v s, want 2085.75", got)
 	}
 }
 
@@ -128,5 +128,46 @@ func TestPlanMeasuring(t *testing.T) {
 	p.targets, p.skip = append(p.targets, other), func(id model.ID, _ string) bool { return id == other }
 	if _, total := p.measuring(); total != 9500*time.Millisecond {
 		t.Errorf("with a skipped target: total %v, want 9.5 s", total)
+	}
+}
+
+// A closed-loop shot's own warmup counts in the plan: done as it ran
+// (Sample.Warmup), still to come at its suite length.
+func TestPlanMeasuringSampleWarmup(t *testing.T) {
+	json := suite.Test{Name: "json", Type: model.JSON, Settings: suite.Settings{Duration: 5 * time.Second, Concurrency: []int{16, 64}, SampleWarmup: 250 * time.Millisecond}}
+	id := model.ID{Framework: "a", Variant: "default"}
+	p := planState{tests: []suite.Test{json}, targets: []model.ID{id}, rounds: 1}
+	if done, total := p.measuring(); done != 0 || total != 10500*time.Millisecond {
+		t.Errorf("nothing measured: %v of %v, want 0 of 2 × (0.25 + 5) = 10.5 s", done, total)
+	}
+	a := passed(16, 1, 500)
+	a.Window, a.Warmup = 2, 0.75 // its warmup ran longer: the previous load's requests drained
+	p.samples = []model.Sample{a}
+	if done, total := p.measuring(); done != 2750*time.Millisecond || total != 8*time.Second {
+		t.Errorf("one sample: %v of %v, want 2.75 s of 2.75 + 5.25 = 8 s", done, total)
+	}
+}
+
+// A sample's own warmup: sample_warmup, longer while the previous load's
+// requests in flight drain at its RPS, at most the test's duration; none
+// without sample_warmup.
+func TestSampleWarmup(t *testing.T) {
+	test := suite.Test{Name: "plaintext", Settings: suite.Settings{Duration: 1500 * time.Millisecond, SampleWarmup: 250 * time.Millisecond}}
+	for _, c := range []struct {
+		prev backlog
+		want time.Duration
+	}{
+		{backlog{}, 250 * time.Millisecond},                               // nothing before it
+		{backlog{inFlight: 256, rps: 80000}, 250 * time.Millisecond},      // 3.2 ms to drain
+		{backlog{inFlight: 4096, rps: 6000}, 682666666 * time.Nanosecond}, // 256 × 16 at 6,000 RPS
+		{backlog{inFlight: 4096, rps: 1000}, 1500 * time.Millisecond},     // 4.1 s: the test's duration
+	} {
+		if got := sampleWarmup(test, c.prev); got != c.want {
+			t.Errorf("after %+v: %v, want %v", c.prev, got, c.want)
+		}
+	}
+	test.SampleWarmup = 0
+	if got := sampleWarmup(test, backlog{inFlight: 4096, rps: 6000}); got != 0 {
+		t.Errorf("without sample_warmup: %v, want 0", got)
 	}
 }

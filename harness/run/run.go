@@ -674,21 +674,25 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 	if len(ns) == 0 {
 		ns = []int{0}
 	}
+	var prev backlog // the load before a sample, whose requests may still be in flight
 	if test.Warmup > 0 {
 		step := test.Name + " warmup"
 		if r.before(w, step) != "" {
 			r.warmed += test.Warmup // not run: the plan counts it as done
 		} else {
-			o, err := r.options(ctx, srv, test, shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
-				conns: slices.Max(test.Concurrency), pipeline: test.Pipeline, duration: test.Warmup})
+			sh := shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
+				conns: slices.Max(test.Concurrency), pipeline: test.Pipeline, duration: test.Warmup}
+			o, err := r.options(ctx, srv, test, sh)
 			began := time.Now()
+			var res *load.Result
 			if err == nil {
-				_, err = o.engine.Run(ctx, o.Options)
+				res, err = o.engine.Run(ctx, o.Options)
 			}
 			r.spent.Warmups += time.Since(began).Seconds()
 			if err != nil {
 				return fmt.Errorf("%s %s warmup: %w", t.ID(), test.Name, err)
 			}
+			prev = backlog{inFlight: sh.conns * max(sh.pipeline, 1), rps: res.RPS()}
 			r.warmed += test.Warmup
 			if w.exitedDuring() != "" {
 				r.serverExited(w, "during "+step)
@@ -717,6 +721,9 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 			continue
 		}
 		r.progress(t, test, sh, round)
+		if sh.rate == 0 {
+			sh.warmup = sampleWarmup(test, prev)
+		}
 		s, unread, err := r.measure(ctx, t, srv, test, sh, round)
 		if ctx.Err() != nil {
 			return ctx.Err() // a window cut short by an interrupt is not a sample
@@ -732,6 +739,10 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 			s.Gate = failGate(s.Gate, "server CPU and memory unread: "+unread.Error())
 		}
 		r.spent.Windows += s.Window
+		r.spent.Warmups += s.Warmup // ran just before the window
+		if sh.rate == 0 {
+			prev = backlog{inFlight: sh.conns * max(sh.pipeline, 1), rps: s.RPS}
+		}
 		if err := r.sample(s); err != nil {
 			return err
 		}
@@ -749,7 +760,8 @@ type shot struct {
 	n, conns, pipeline int
 	rate               float64 // requests/s; 0 = closed loop
 	duration           time.Duration
-	window             bool // a measured window, not a warmup
+	window             bool          // a measured window, not a warmup
+	warmup             time.Duration // a closed-loop window's own warmup (sampleWarmup)
 }
 
 func (sh shot) level() string {
@@ -821,8 +833,18 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	}
 	elReset := r.eventLoopReset(ctx, t, srv, test, sh)
 	logFrom := srv.LogMark()
-	before, usageErr := srv.Usage(ctx)
-	genBefore, genErr := probe.Self(ctx)
+	var before probe.Usage
+	var genBefore float64
+	var usageErr, genErr error
+	read := func() { // CPU counters as the window opens
+		before, usageErr = srv.Usage(ctx)
+		genBefore, genErr = probe.Self(ctx)
+	}
+	if o.Warmup > 0 {
+		o.OnWindow = read // after the sample's own warmup
+	} else {
+		read()
+	}
 	at := time.Now()
 	res, err := o.engine.Run(ctx, o.Options)
 	if err != nil {
@@ -850,7 +872,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	if err != nil {
 		return s, nil, err
 	}
-	s.At, s.Renders = at.UTC(), renders
+	s.At, s.Renders, s.Warmup = at.UTC(), renders, sh.warmup.Seconds()
 	switch {
 	case hits != nil:
 		checked, misses := hits.Counts()

@@ -245,6 +245,9 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if t.Responses > 0 && t.MinDuration > t.Duration {
 		return t, p.Errorf(n, "min_duration", "test %q: min_duration %s is longer than duration %s, the longest window", t.Name, t.MinDuration, t.Duration)
 	}
+	if t.Engine == "hey" && t.SampleWarmup > 0 {
+		return t, p.Errorf(n, "sample_warmup", "test %q: engine hey cannot open a window on running load (sample_warmup %s)", t.Name, t.SampleWarmup)
+	}
 	if t.Engine == "hey" && (t.Responses > 0 || t.WarmupResponses > 0) {
 		return t, p.Errorf(n, "responses", "test %q: engine hey cannot end a window on a response count (responses %d, warmup_responses %d)", t.Name, t.Responses, t.WarmupResponses)
 	}
@@ -319,6 +322,8 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 		}
 	case "responses":
 		s.Responses, err = p.count(v, key, "0 turns it off")
+	case "sample_warmup":
+		s.SampleWarmup, err = p.duration(v, key, true)
 	case "warmup_responses":
 		s.WarmupResponses, err = p.count(v, key, "0 turns it off")
 	case "min_duration":
@@ -341,7 +346,7 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "%s is below 1ms: the probe is one request per interval on one connection", v.Value)
 		}
 	default:
-		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, warmup_responses, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)")
+		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, warmup_responses, sample_warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)")
 	}
 	return err
 }

@@ -254,16 +254,16 @@ func TestRateSettings(t *testing.T) {
 // TestPlanSettings holds issue 34's keys: windows ending on a response
 // count, levels kept after round 1, the constant-rate shot's rounds.
 func TestPlanSettings(t *testing.T) {
-	s, err := Parse("p.yaml", []byte("name: p\ndefaults: {duration: 3s, responses: 20000, min_duration: 1s, warmup: 3s, warmup_responses: 5000, keep_within: 15%, rate: 200, rate_rounds: 2}\ntests:\n  - {name: j, type: json}\n  - {name: f, type: fortunes, responses: 0, keep_within: 0%, rate_rounds: 0}\n"))
+	s, err := Parse("p.yaml", []byte("name: p\ndefaults: {duration: 3s, responses: 20000, min_duration: 1s, warmup: 3s, warmup_responses: 5000, sample_warmup: 250ms, keep_within: 15%, rate: 200, rate_rounds: 2}\ntests:\n  - {name: j, type: json}\n  - {name: f, type: fortunes, responses: 0, keep_within: 0%, rate_rounds: 0, sample_warmup: 0s}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	j, f := s.Tests[0], s.Tests[1]
-	if j.Responses != 20000 || j.MinDuration != time.Second || j.Duration != 3*time.Second || j.KeepWithin != 0.15 || j.RateRounds != 2 || j.WarmupResponses != 5000 {
-		t.Errorf("json: responses %d, min_duration %s, duration %s, keep_within %v, rate_rounds %d", j.Responses, j.MinDuration, j.Duration, j.KeepWithin, j.RateRounds)
+	if j.Responses != 20000 || j.MinDuration != time.Second || j.Duration != 3*time.Second || j.KeepWithin != 0.15 || j.RateRounds != 2 || j.WarmupResponses != 5000 || j.SampleWarmup != 250*time.Millisecond {
+		t.Errorf("json: responses %d, min_duration %s, duration %s, keep_within %v, rate_rounds %d, warmup_responses %d, sample_warmup %s", j.Responses, j.MinDuration, j.Duration, j.KeepWithin, j.RateRounds, j.WarmupResponses, j.SampleWarmup)
 	}
-	if f.Responses != 0 || f.KeepWithin != 0 || f.RateRounds != 0 {
-		t.Errorf("fortunes: responses %d, keep_within %v, rate_rounds %d, want all off", f.Responses, f.KeepWithin, f.RateRounds)
+	if f.Responses != 0 || f.KeepWithin != 0 || f.RateRounds != 0 || f.SampleWarmup != 0 {
+		t.Errorf("fortunes: responses %d, keep_within %v, rate_rounds %d, sample_warmup %s, want all off", f.Responses, f.KeepWithin, f.RateRounds, f.SampleWarmup)
 	}
 	for _, c := range []struct{ yaml, want string }{
 		{"name: p\ndefaults: {responses: -1}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "responses": responses must not be negative (0 turns it off)`},
@@ -273,6 +273,8 @@ func TestPlanSettings(t *testing.T) {
 		{"name: p\ndefaults: {keep_within: 100%}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "keep_within": 100% keeps every level: write a share below 100% (0% turns it off)`},
 		{"name: p\ndefaults: {keep_within: 0.15}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "keep_within": "0.15": write keep_within as a percentage such as 100%`},
 		{"name: p\ndefaults: {warmup_responses: -2}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "warmup_responses": warmup_responses must not be negative (0 turns it off)`},
+		{"name: p\ndefaults: {sample_warmup: -1s}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "sample_warmup": -1s must not be negative (0s turns it off)`},
+		{"name: p\ntests:\n  - {name: j, type: json, engine: hey, sample_warmup: 1s}\n", `p.yaml:3: key "sample_warmup": test "j": engine hey cannot open a window on running load (sample_warmup 1s)`},
 		{"name: p\ndefaults: {rate_rounds: -2}\ntests: [{name: j, type: json}]\n", `p.yaml:2: key "rate_rounds": rate_rounds must not be negative (0: every round)`},
 	} {
 		if _, err := Parse("p.yaml", []byte(c.yaml)); err == nil || err.Error() != c.want {

@@ -39,6 +39,10 @@ type Settings struct {
 	// highest level before the measured levels; 0 disables it. With
 	// WarmupResponses, the longest warmup.
 	Warmup time.Duration
+	// SampleWarmup is each closed-loop sample's own warmup: its load runs this
+	// long on the sample's connections just before the window opens, not
+	// counted (engine raw; docs/method.md, "Windows"). 0: the window opens cold.
+	SampleWarmup time.Duration
 	// WarmupResponses, when > 0, ends the warmup once it has counted this
 	// many responses (engine raw): a JIT warms by requests served, not by
 	// seconds. 0: the warmup is Warmup.
