@@ -35,6 +35,12 @@ type Host struct {
 	GeneratorCPUs string `json:"generator_cpus"`
 	ServerCPUs    string `json:"server_cpus"`
 	Disjoint      bool   `json:"disjoint"`
+	// CPUs are the pinned CPUs' SMT siblings and governors, Boost the boost
+	// state ("on", "off"; empty: unreadable) and SharedCores whether a generator
+	// CPU and a server CPU share a core (ReadTopology; Linux only).
+	CPUs        []CPU  `json:"cpus,omitempty"`
+	Boost       string `json:"boost,omitempty"`
+	SharedCores bool   `json:"shared_cores,omitempty"`
 }
 
 // NotPinned is what a run and its report say of a host without CPU

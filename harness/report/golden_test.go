@@ -10,6 +10,7 @@ import (
 	"github.com/tfbench/tfbench/internal/golden"
 
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
@@ -23,6 +24,11 @@ func tfbFixture(t *testing.T) *results.File {
 	f := siteFixture(t)
 	f.Command = []string{"tfbench", "bench", "--suite", "suites/smoke.yaml"}
 	f.Host.OS, f.Host.Kernel, f.Host.Arch, f.Host.GoVersion = "debian 12.8", "6.1.0", "x86_64", "go1.26.8"
+	// Issue 35's provenance: a virtual host, the pinned CPUs' cores (the
+	// generator and the server on one core's two threads), a dirty tree.
+	f.Host.Virtual, f.Host.Boost, f.Host.SharedCores = "kvm guest", "on", true
+	f.Host.CPUs = []probe.CPU{{ID: 0, Role: "generator", Siblings: "0-1", Governor: "performance"}, {ID: 1, Role: "server", Siblings: "0-1"}}
+	f.Source = &results.Source{Commit: "2ba518a0c1d2e3f405162738495a6b7c8d9e0f12", Dirty: true, DiffSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
 	byName := map[string]results.Test{}
 	for _, x := range f.Suite.Tests {
 		byName[x.Name] = x
@@ -111,5 +117,18 @@ func TestReportSiteTFBGolden(t *testing.T) {
 			continue
 		}
 		golden.Check(t, filepath.Join("site-tfb", name+".golden"), files[name])
+	}
+}
+
+// A suite with sample_warmup says so in the Window row; one without keeps
+// the sent-and-answered rule.
+func TestWindowText(t *testing.T) {
+	cold := []results.Test{{Name: "json"}}
+	if got := windowText(cold); got != "only responses to requests sent and answered inside the window count; RPS = counted responses / window" {
+		t.Errorf("cold windows: %q", got)
+	}
+	warm := []results.Test{{Name: "json"}, {Name: "fortunes", SampleWarmup: 0.25}}
+	if got := windowText(warm); got != "a closed-loop window opens on load already running on its connections (sample_warmup) and counts every response completed in it, whenever sent; otherwise only responses to requests sent and answered inside the window count; RPS = counted responses / window" {
+		t.Errorf("with sample_warmup: %q", got)
 	}
 }

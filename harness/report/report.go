@@ -85,13 +85,61 @@ func machineRows(f *results.File) [][]string {
 	if f.TwoHosts() {
 		return append(twoHostRows(f), methodRows(f, h)...)
 	}
-	return append([][]string{
+	rows := [][]string{
 		{"CPU", cpus},
 		{"Memory", fmt.Sprintf("%.1f GiB", float64(h.MemoryBytes)/(1<<30))},
 		{"OS, kernel", strings.TrimSpace(h.OS + ", " + h.Kernel + " " + h.Arch)},
-		{"Harness", h.GoVersion},
-		{"CPU sets", sets},
-	}, methodRows(f, h)...)
+	}
+	if h.Virtual != "" {
+		rows = append(rows, []string{"Virtualization", h.Virtual})
+	}
+	rows = append(rows, []string{"Harness", h.GoVersion}, []string{"CPU sets", sets})
+	if t := topologyText(h); t != "" {
+		rows = append(rows, []string{"CPU topology", t})
+	}
+	if s := f.Source; s != nil {
+		rows = append(rows, []string{"Source", sourceText(*s)})
+	}
+	return append(rows, methodRows(f, h)...)
+}
+
+// topologyText describes the pinned CPUs' cores, governors and boost state
+// (probe.ReadTopology): "CPU 0 (generator): SMT siblings 0,2, governor
+// performance; …; boost on"; empty when nothing was read.
+func topologyText(h probe.Host) string {
+	var parts []string
+	for _, c := range h.CPUs {
+		var facts []string
+		if c.Siblings != "" {
+			facts = append(facts, "SMT siblings "+c.Siblings)
+		}
+		if c.Governor != "" {
+			facts = append(facts, "governor "+c.Governor)
+		}
+		if len(facts) > 0 {
+			parts = append(parts, fmt.Sprintf("CPU %d (%s): %s", c.ID, c.Role, strings.Join(facts, ", ")))
+		}
+	}
+	if h.Boost != "" {
+		parts = append(parts, "boost "+h.Boost)
+	}
+	if h.SharedCores {
+		parts = append(parts, "**the generator and a server share a core: figures are per SMT thread, not per core**")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sourceText is the commit a run measured: the full SHA, "+dirty" and the
+// diff's hash (its first 12 hex digits) when the tree had changes.
+func sourceText(s results.Source) string {
+	if !s.Dirty {
+		return "`" + s.Commit + "`"
+	}
+	out := "`" + s.Commit + "` +dirty"
+	if s.DiffSHA256 != "" {
+		out += fmt.Sprintf(" (diff sha256 %s)", short(s.DiffSHA256))
+	}
+	return out
 }
 
 // twoHostRows describe a two-host run's machines (issue 18): each host's
@@ -136,13 +184,24 @@ func methodRows(f *results.File, h probe.Host) [][]string {
 		{"Tests", testSettings(f.Suite.Tests)},
 		{"Gate", gateText(f.Suite.Tests)},
 		{"Checks", checksText(f.MethodVersion, f.Samples)},
-		{"Window", "only responses to requests sent and answered inside the window count; RPS = counted responses / window"},
+		{"Window", windowText(f.Suite.Tests)},
 		{"Peak", "per level, the median RPS over rounds (a level with any failed round is not eligible); the peak is the highest such median; range = min–max over rounds at that level"},
 		{"Latency", "p50/p99 at the peak level from the rounds' merged HDR histograms (µs resolution, 3 significant digits); a closed loop at saturation, so latency restates throughput"},
 		{"Medians", "over rounds, interpolated like NumPy's default (montanaflynn/stats)"},
 		{"Server cost", "CPU time of the server's process tree during the window per response (ms); RSS = " + rssDefinition(h.OS)},
 		{"Method", fmt.Sprintf("method version %d, results schema %d", f.MethodVersion, f.SchemaVersion)},
 	}
+}
+
+// windowText is the report's Window row: which responses a window counts
+// (docs/method.md, Window), per the suite's sample_warmup.
+func windowText(tests []results.Test) string {
+	for _, t := range tests {
+		if t.SampleWarmup > 0 {
+			return "a closed-loop window opens on load already running on its connections (sample_warmup) and counts every response completed in it, whenever sent; otherwise only responses to requests sent and answered inside the window count; RPS = counted responses / window"
+		}
+	}
+	return "only responses to requests sent and answered inside the window count; RPS = counted responses / window"
 }
 
 // checksText says how many of the run's counted responses were checked under

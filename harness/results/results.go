@@ -204,6 +204,10 @@ type Time struct {
 type Source struct {
 	Commit string `json:"commit"` // full hex SHA
 	Dirty  bool   `json:"dirty"`
+	// DiffSHA256, when Dirty, is the sha256 (hex) of `git diff HEAD --binary`
+	// and each untracked file's name and content: two dirty runs with the same
+	// value ran the same tree (issue 35).
+	DiffSHA256 string `json:"diff_sha256,omitempty"`
 }
 
 // String is "COMMIT" or "COMMIT (dirty)".

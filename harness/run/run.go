@@ -290,6 +290,8 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 	host := probe.HostInfo(ctx)
 	if cfg.ServerHost == nil {
 		host.GeneratorCPUs, host.ServerCPUs, host.Disjoint = r.gen.String(), r.srv.String(), cpuset.Disjoint(r.gen, r.srv)
+		t := probe.ReadTopology(r.gen, r.srv)
+		host.CPUs, host.Boost, host.SharedCores = t.CPUs, t.Boost, t.SharedCores
 	} else {
 		info, err := r.host.Info(ctx)
 		if err != nil {

@@ -3,9 +3,14 @@ package run
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,7 +22,8 @@ const gitTimeout = 30 * time.Second
 
 // sourceOf is the checkout at dir as results.json records it
 // (results.Source): HEAD's commit from `git rev-parse HEAD`, dirty when
-// `git status --porcelain` lists anything. Nil and no error outside a git
+// `git status --porcelain` lists anything, then with the hash of the diff and the
+// untracked files (Source.DiffSHA256). Nil and no error outside a git
 // checkout or without git; any other git failure (a checkout git refuses to
 // read, e.g. another user's: "dubious ownership") is nil and an error that
 // names the command, for the run's log: the run goes on without a source.
@@ -48,5 +54,34 @@ func sourceOf(ctx context.Context, dir string) (*results.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &results.Source{Commit: strings.TrimSpace(head), Dirty: strings.TrimSpace(status) != ""}, nil
+	src := &results.Source{Commit: strings.TrimSpace(head), Dirty: strings.TrimSpace(status) != ""}
+	if src.Dirty {
+		diff, err := gitOut("diff", "HEAD", "--binary")
+		if err != nil {
+			return nil, err
+		}
+		untracked, err := gitOut("ls-files", "--others", "--exclude-standard", "-z", "--full-name")
+		if err != nil {
+			return nil, err
+		}
+		root, err := gitOut("rev-parse", "--show-toplevel")
+		if err != nil {
+			return nil, err
+		}
+		h := sha256.New()
+		io.WriteString(h, diff)
+		for _, name := range strings.Split(strings.TrimSuffix(untracked, "\x00"), "\x00") {
+			if name == "" {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(strings.TrimSpace(root), name))
+			if err != nil {
+				return nil, fmt.Errorf("the untracked file %s: %w", name, err)
+			}
+			fmt.Fprintf(h, "\x00%s\x00%d\x00", name, len(b))
+			h.Write(b)
+		}
+		src.DiffSHA256 = hex.EncodeToString(h.Sum(nil))
+	}
+	return src, nil
 }

@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,13 +51,24 @@ func TestSourceOf(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
 	os.WriteFile(filepath.Join(repo, "sub", "new.txt"), []byte("new\n"), 0o644)
-	if src, err := sourceOf(ctx, filepath.Join(repo, "sub")); err != nil || src == nil || *src != (results.Source{Commit: head, Dirty: true}) {
-		t.Errorf("an untracked file, read from a subfolder: %+v, %v; want commit %s, dirty", src, err, head)
+	// No tracked change: the hash is of the untracked file's name, size and content.
+	untracked := sha256.Sum256([]byte("\x00sub/new.txt\x004\x00new\n"))
+	if src, err := sourceOf(ctx, filepath.Join(repo, "sub")); err != nil || src == nil || *src != (results.Source{Commit: head, Dirty: true, DiffSHA256: hex.EncodeToString(untracked[:])}) {
+		t.Errorf("an untracked file, read from a subfolder: %+v, %v; want commit %s, dirty, diff %x", src, err, head, untracked)
+	}
+	os.WriteFile(filepath.Join(repo, "sub", "new.txt"), []byte("NEW\n"), 0o644)
+	if src, err := sourceOf(ctx, repo); err != nil || src == nil || src.DiffSHA256 == hex.EncodeToString(untracked[:]) {
+		t.Errorf("the untracked file changed: %+v, %v; want another diff hash", src, err)
 	}
 	os.Remove(filepath.Join(repo, "sub", "new.txt"))
 	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("b\n"), 0o644)
-	if src, err := sourceOf(ctx, repo); err != nil || src == nil || *src != (results.Source{Commit: head, Dirty: true}) {
-		t.Errorf("a changed file: %+v, %v; want commit %s, dirty", src, err, head)
+	diff, err := exec.Command("git", "-C", repo, "diff", "HEAD", "--binary").Output()
+	if err != nil || !strings.Contains(string(diff), "+b") {
+		t.Fatalf("git diff: %q, %v", diff, err)
+	}
+	changed := sha256.Sum256(diff)
+	if src, err := sourceOf(ctx, repo); err != nil || src == nil || *src != (results.Source{Commit: head, Dirty: true, DiffSHA256: hex.EncodeToString(changed[:])}) {
+		t.Errorf("a changed file: %+v, %v; want commit %s, dirty, diff %x", src, err, head, changed)
 	}
 
 	t.Run("another user's checkout", func(t *testing.T) {
