@@ -1,6 +1,8 @@
 package framework
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,6 +45,28 @@ var lockfiles = []struct {
 }{
 	{NPMLockfile, npmVersions},
 	{GoModFile, goVersions},
+}
+
+// LockfileHashes is the sha256 (hex) of each lockfile dir has, by file name:
+// package-lock.json and go.sum (the files that pin an adapter's packages).
+// Nil when it has none.
+func LockfileHashes(dir string) (map[string]string, error) {
+	var out map[string]string
+	for _, name := range []string{NPMLockfile, "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		sum := sha256.Sum256(data)
+		out[name] = hex.EncodeToString(sum[:])
+	}
+	return out, nil
 }
 
 // lockedVersions returns the locked version of each name from dir's lockfiles:

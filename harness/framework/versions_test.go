@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -43,5 +44,19 @@ func TestCutNodeModules(t *testing.T) {
 		if got != want {
 			t.Errorf("cutNodeModules(%q) = %q, %v; want %q", key, got, ok, want)
 		}
+	}
+}
+
+// LockfileHashes hashes the lockfiles an adapter has, none when it has none.
+func TestLockfileHashes(t *testing.T) {
+	dir := t.TempDir()
+	if h, err := LockfileHashes(dir); h != nil || err != nil {
+		t.Errorf("no lockfiles: %v, %v; want nil", h, err)
+	}
+	os.WriteFile(filepath.Join(dir, "go.sum"), []byte("abc"), 0o644)
+	h, err := LockfileHashes(dir)
+	// sha256("abc")
+	if err != nil || len(h) != 1 || h["go.sum"] != "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
+		t.Errorf("go.sum: %v, %v", h, err)
 	}
 }

@@ -28,6 +28,7 @@ func tfbFixture(t *testing.T) *results.File {
 	// generator and the server on one core's two threads), a dirty tree.
 	f.Host.Virtual, f.Host.Boost, f.Host.SharedCores = "kvm guest", "on", true
 	f.Host.CPUs = []probe.CPU{{ID: 0, Role: "generator", Siblings: "0-1", Governor: "performance"}, {ID: 1, Role: "server", Siblings: "0-1"}}
+	f.Tfbench = "2ba518a0c1d2e3f405162738495a6b7c8d9e0f12+dirty"
 	f.Source = &results.Source{Commit: "2ba518a0c1d2e3f405162738495a6b7c8d9e0f12", Dirty: true, DiffSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
 	byName := map[string]results.Test{}
 	for _, x := range f.Suite.Tests {

@@ -93,7 +93,7 @@ func machineRows(f *results.File) [][]string {
 	if h.Virtual != "" {
 		rows = append(rows, []string{"Virtualization", h.Virtual})
 	}
-	rows = append(rows, []string{"Harness", h.GoVersion}, []string{"CPU sets", sets})
+	rows = append(rows, []string{"Harness", harnessText(f, h)}, []string{"CPU sets", sets})
 	if t := topologyText(h); t != "" {
 		rows = append(rows, []string{"CPU topology", t})
 	}
@@ -101,6 +101,20 @@ func machineRows(f *results.File) [][]string {
 		rows = append(rows, []string{"Source", sourceText(*s)})
 	}
 	return append(rows, methodRows(f, h)...)
+}
+
+// harnessText is the harness's Go version and, when recorded, tfbench's own
+// (its first 12 characters, "+dirty" kept).
+func harnessText(f *results.File, h probe.Host) string {
+	if f.Tfbench == "" {
+		return h.GoVersion
+	}
+	v, dirty := strings.CutSuffix(f.Tfbench, "+dirty")
+	v = short(v)
+	if dirty {
+		v += "+dirty"
+	}
+	return h.GoVersion + ", tfbench " + v
 }
 
 // topologyText describes the pinned CPUs' cores, governors and boost state

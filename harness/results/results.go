@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -97,7 +98,10 @@ type Framework struct {
 	// build command, runtime version): two runs with the same Build ran
 	// the same code.
 	Build string `json:"build,omitempty"`
-	Error string `json:"error,omitempty"` // why it could not be built or started
+	// Lockfiles are the sha256 (hex) of the adapter's lockfiles, by file name
+	// (package-lock.json, go.sum), those it has.
+	Lockfiles map[string]string `json:"lockfiles,omitempty"`
+	Error     string            `json:"error,omitempty"` // why it could not be built or started
 }
 
 // Package is one locked dependency version of a framework.
@@ -149,7 +153,10 @@ type File struct {
 	Shard string `json:"shard,omitempty"`
 	// Source is the repository commit tfbench ran from (harness/run reads
 	// it with git at the run's start); nil outside a git checkout.
-	Source   *Source   `json:"source,omitempty"`
+	Source *Source `json:"source,omitempty"`
+	// Tfbench is the tfbench binary's own version as Go stamped it: its VCS
+	// revision ("+dirty" when modified) or module version; empty when unstamped.
+	Tfbench  string    `json:"tfbench,omitempty"`
 	Status   string    `json:"status"` // running, complete or interrupted
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished,omitzero"`
@@ -208,6 +215,33 @@ type Source struct {
 	// and each untracked file's name and content: two dirty runs with the same
 	// value ran the same tree (issue 35).
 	DiffSHA256 string `json:"diff_sha256,omitempty"`
+}
+
+// TfbenchVersion is this binary's version as Go stamped it at build time: the
+// VCS revision, "+dirty" when the tree was modified, else the module version
+// ("(devel)" for a plain build without VCS stamps); empty without build info.
+func TfbenchVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev string
+	var dirty bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return bi.Main.Version
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
 }
 
 // String is "COMMIT" or "COMMIT (dirty)".

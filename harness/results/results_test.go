@@ -3,6 +3,7 @@ package results
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -80,5 +81,14 @@ func TestVerificationLookup(t *testing.T) {
 	}
 	if _, ok := f.Verification(model.ID{Framework: "a", Variant: "v"}, "db"); ok {
 		t.Error("found a verdict that does not exist")
+	}
+}
+
+// A test binary carries build info: its version is its module's ("(devel)")
+// or, with VCS stamps, a revision; never empty.
+func TestTfbenchVersion(t *testing.T) {
+	v := TfbenchVersion()
+	if !regexp.MustCompile(`^(\(devel\)|v\d+\.\d+\.\d+.*|[0-9a-f]{40}(\+dirty)?)$`).MatchString(v) {
+		t.Errorf("TfbenchVersion %q, want (devel), a module version or a 40-digit revision", v)
 	}
 }

@@ -308,7 +308,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 		r.logf("results record no source commit: %v", err)
 	}
 	r.began = time.Now()
-	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Source: src, Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: results.SuiteOf(cfg.Suite, cfg.Tests, cfg.Rounds)}
+	f := &results.File{RunID: cfg.RunID, Command: cfg.Command, Shard: cfg.Shard.String(), Source: src, Tfbench: results.TfbenchVersion(), Started: time.Now().UTC(), Seed: cfg.Seed, Host: host, ServerHost: serverInfo, Suite: results.SuiteOf(cfg.Suite, cfg.Tests, cfg.Rounds)}
 	var err2 error
 	r.rec, err2 = results.NewRecorder(filepath.Join(r.runDir, "results.json"), f)
 	if err2 != nil {
@@ -481,6 +481,11 @@ func (r *runner) frameworkRecord(t Target) results.Framework {
 		f.Versions = append(f.Versions, results.Package{Name: p.Name, Version: p.Version})
 	}
 	f.Build = r.builds[r.buildKey(t)].Hash
+	if h, err := framework.LockfileHashes(t.Spec.Dir); err == nil {
+		f.Lockfiles = h
+	} else {
+		r.logf("%s: lockfiles unread: %v", t.ID(), err)
+	}
 	return f
 }
 
