@@ -297,6 +297,7 @@ func byteTick(v float64) string {
 func sweepPage(w io.Writer, s *results.Set, t TestTable, charts []sweepChart) error {
 	b := &builder{w: w}
 	b.printf("# %s\n\n", inline(t.Test.Name))
+	b.printf("%s\n\n", Provenance(s))
 	b.printf("[All tests](%s) · all rows as CSV: [%s](%s)\n\n", IndexFile, CSVFile, CSVFile)
 	b.printf("%s.\n\n", testText(t.Test))
 	var files []*results.File

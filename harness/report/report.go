@@ -55,8 +55,7 @@ func (b *builder) table(header []string, rows [][]string, align []texttab.Align)
 func (b *builder) header() {
 	f := b.f
 	b.printf("# tfbench: %s\n\n", f.Suite.Name)
-	when := f.Started.UTC().Format("2006-01-02 15:04 UTC")
-	b.printf("Run `%s`, %s, %s.\n\n", f.RunID, when, f.Status)
+	b.printf("%s Status: %s.\n\n", Provenance(&results.Set{Runs: []results.Run{{File: f}}}), f.Status)
 	if len(f.Command) > 0 {
 		b.printf("Command: `%s`\n\n", strings.Join(f.Command, " "))
 		if subset := subsetFlags(f.Command); subset != "" {

@@ -63,7 +63,7 @@ func Site(dir string, s *results.Set) ([]string, error) {
 			}
 		}
 		b.Reset()
-		if err := page(&b, t, len(bars) > 0); err != nil {
+		if err := page(&b, s, t, len(bars) > 0); err != nil {
 			return nil, err
 		}
 		files = append(files, file{t.Slug + ".md", bytes.Clone(b.Bytes())})
@@ -99,11 +99,13 @@ func index(w io.Writer, s *results.Set, ts []TestTable) error {
 	if !merged {
 		f := first
 		b.printf("# tfbench: %s\n\n", inline(f.Suite.Name))
-		b.printf("Run `%s`, %s, %s; method version %d, suite `%s` (sha256 %s), %s.\n\n",
-			f.RunID, date(f), f.Status, f.MethodVersion, f.Suite.Name, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))
+		b.printf("%s\n\n", Provenance(s))
+		b.printf("Status %s; method version %d, suite `%s` (sha256 %s), %s.\n\n",
+			f.Status, f.MethodVersion, f.Suite.Name, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))
 		command(b, f)
 	} else {
 		b.printf("# tfbench: %s, %d runs merged\n\n", inline(first.Suite.Name), len(s.Runs))
+		b.printf("%s\n\n", Provenance(s))
 		b.printf("Method version %d, suite `%s` (sha256 %s); the runs and their machines are listed below.\n\n",
 			s.MethodVersion(), first.Suite.Name, short(s.SuiteHash()))
 	}
@@ -214,9 +216,10 @@ func pct(r Row) string {
 }
 
 // page writes one test's page.
-func page(w io.Writer, t TestTable, withChart bool) error {
+func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 	b := &builder{w: w}
 	b.printf("# %s\n\n", inline(t.Test.Name))
+	b.printf("%s\n\n", Provenance(s))
 	b.printf("[All tests](%s) · all rows as CSV: [%s](%s)\n\n", IndexFile, CSVFile, CSVFile)
 	b.printf("%s.\n\n", testText(t.Test))
 	if withChart {

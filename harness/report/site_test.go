@@ -105,7 +105,7 @@ Each cell is the variant's peak RPS as a share of the best variant's on that tes
 		t.Errorf("index.md lacks the summary\n%s\n--- index.md:\n%s", wantSummary, index)
 	}
 	for _, want := range []string{
-		"# tfbench: smoke\n\nRun `r1`, 2026-11-29 19:30 UTC, complete; method version 1, suite `smoke` (sha256 0123456789ab), 2 rounds.\n",
+		"# tfbench: smoke\n\nRun `r1`, 2026-11-29 19:30 UTC, commit unknown, machine Test CPU, 2 logical CPUs.\n\nStatus complete; method version 1, suite `smoke` (sha256 0123456789ab), 2 rounds.\n",
 		"| CPU         | Test CPU, 2 logical CPUs ",
 		"| go-stdlib | default | modernc.org/sqlite v1.62.0, golang.org/x/sys v0.49.0 | go1.26.8     | html/template | `server`          | ran    |",
 	} {
@@ -114,6 +114,8 @@ Each cell is the variant's peak RPS as a share of the best variant's on that tes
 		}
 	}
 	wantJSON := `# json
+
+Run ` + "`r1`" + `, 2026-11-29 19:30 UTC, commit unknown, machine Test CPU, 2 logical CPUs.
 
 [All tests](index.md) · all rows as CSV: [results.csv](results.csv)
 
