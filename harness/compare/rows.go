@@ -366,6 +366,64 @@ func hostsOf(s *side) map[string]probe.Host {
 	return m
 }
 
+// filesOf maps a side's run labels to their files.
+func filesOf(s *side) map[string]*results.File {
+	m := map[string]*results.File{}
+	for _, r := range s.set.Runs {
+		m[r.Label] = r.File
+	}
+	return m
+}
+
+// provenanceDiff names what else two runs' provenance differs in, beside the
+// hardware hostDiff covers (issue 35): the source commit and its tree, tfbench,
+// Go, OS, kernel, virtualization, the pinned CPUs' cores and governors, boost;
+// "" when nothing does or a side is missing.
+func provenanceDiff(a, b *results.File) string {
+	if a == nil || b == nil {
+		return ""
+	}
+	var d []string
+	diff := func(what, x, y string) {
+		if x != y {
+			d = append(d, fmt.Sprintf("%s %q vs %q", what, x, y))
+		}
+	}
+	src := func(s *results.Source) string {
+		switch {
+		case s == nil:
+			return ""
+		case s.Dirty:
+			return short(s.Commit) + " +dirty " + short(s.DiffSHA256)
+		}
+		return short(s.Commit)
+	}
+	topology := func(h probe.Host) string {
+		var parts []string
+		for _, c := range h.CPUs {
+			p := fmt.Sprintf("CPU %d (%s) siblings %s", c.ID, c.Role, c.Siblings)
+			if c.Governor != "" {
+				p += " governor " + c.Governor
+			}
+			parts = append(parts, p)
+		}
+		if h.SharedCores {
+			parts = append(parts, "shared cores")
+		}
+		return strings.Join(parts, ", ")
+	}
+	ah, bh := a.Host, b.Host
+	diff("commit", src(a.Source), src(b.Source))
+	diff("tfbench", a.Tfbench, b.Tfbench)
+	diff("go", ah.GoVersion, bh.GoVersion)
+	diff("os", ah.OS, bh.OS)
+	diff("kernel", ah.Kernel, bh.Kernel)
+	diff("virtual", ah.Virtual, bh.Virtual)
+	diff("cpus", topology(ah), topology(bh))
+	diff("boost", ah.Boost, bh.Boost)
+	return strings.Join(d, "; ")
+}
+
 // acrossHosts sets each row's across: the hardware facts in which the
 // hosts of its two runs differ. decide makes such a row unknown: rounds
 // sample one machine's noise, not a change of machine (docs/comparing.md).
@@ -381,6 +439,7 @@ func acrossHosts(t *Table, bs, ns *side) {
 // table.
 func (t *Table) warn(bs, ns *side) {
 	bh, nh := hostsOf(bs), hostsOf(ns)
+	bf, nf := filesOf(bs), filesOf(ns)
 	seen := map[[2]string]bool{}
 	var same []string
 	for _, r := range t.Rows {
@@ -393,6 +452,9 @@ func (t *Table) warn(bs, ns *side) {
 			continue
 		}
 		seen[pair] = true
+		if d := provenanceDiff(bf[pair[0]], nf[pair[1]]); d != "" {
+			t.Notes = append(t.Notes, fmt.Sprintf("provenance differs (%s run %s, %s run %s): %s", t.Base.Name, pair[0], t.New.Name, pair[1], d))
+		}
 		b, n := bh[pair[0]], nh[pair[1]]
 		if d := hostDiff(b, n); d != "" {
 			what := "hosts differ"
