@@ -82,7 +82,7 @@ func (o Options) ref() model.ID {
 // DefaultOptions are the verdict rule's defaults: α = 0.05, min change 5%,
 // basis rps, reference go-stdlib/default.
 func DefaultOptions() Options {
-	return Options{Alpha: 0.05, MinChange: 0.05, Basis: BasisRPS, Reference: model.Reference.String()}
+	return Options{Alpha: rankstat.Alpha, MinChange: rankstat.MinChange, Basis: BasisRPS, Reference: model.Reference.String()}
 }
 
 // check fills the empty Basis, Reference and names and rejects values out

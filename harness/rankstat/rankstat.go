@@ -26,6 +26,14 @@ const (
 	Unknown Verdict = "unknown"
 )
 
+// Alpha and MinChange are the rule's defaults, compare's and the report
+// ranks': significance level 0.05 for Holm-adjusted p, and a change of at
+// least 5% (a share) before a significant pair is faster or slower.
+const (
+	Alpha     = 0.05
+	MinChange = 0.05
+)
+
 // MinRounds is the fewest values a side needs for a verdict: with 5 rounds
 // per side the smallest two-sided p is 2/C(10, 5) = 0.0079.
 const MinRounds = 5

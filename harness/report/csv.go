@@ -9,9 +9,11 @@ import (
 )
 
 // CSVHeader is the first line of CSV's output, one column per Row field;
-// units are in the names (rps requests/s, pct percent, ms, bytes), and
-// ratio_to_go_stdlib is dimensionless.
-var CSVHeader = []string{"test", "n", "run", "framework", "variant", "runtime", "peak_rps", "pct_of_best", "ratio_to_go_stdlib",
+// units are in the names (rps requests/s, ms, bytes); rank is the table's
+// rank with ties (tied true when shared; empty when unranked), and the
+// ratio_to_go_stdlib columns are dimensionless, lo and hi its per-round
+// min–max.
+var CSVHeader = []string{"test", "n", "run", "framework", "variant", "runtime", "peak_rps", "rank", "tied", "ratio_to_go_stdlib", "ratio_lo", "ratio_hi",
 	"connections", "pipeline", "p50_ms", "p99_ms", "cpu_ms_per_request", "rss_bytes", "page_bytes", "verification",
 	"min_rps", "max_rps", "rounds", "notes"}
 
@@ -21,8 +23,9 @@ var CSVHeader = []string{"test", "n", "run", "framework", "variant", "runtime", 
 var PageCSVColumns = []string{"ttfb_p50_ms", "ttfb_p99_ms", "probe_p99_ms", "probe_max_ms", "event_loop_p99_ms", "event_loop_max_ms"}
 
 // CSV writes CSVHeader (and PageCSVColumns) and one line per Row of ts in
-// table order, a page test's for every size; numbers are plain (whole
-// requests/s, ms with three decimals), cells without a figure empty.
+// table order, a page test's for every size, queries' and updates' for
+// every N; numbers are plain (whole requests/s, ms with three decimals),
+// cells without a figure empty.
 func CSV(w io.Writer, ts []TestTable) error {
 	cw := csv.NewWriter(w)
 	page := false
@@ -44,7 +47,11 @@ func CSV(w io.Writer, ts []TestTable) error {
 		return cw.Write(line)
 	}
 	for _, t := range ts {
-		if t.Sizes == nil {
+		sizes := t.Sizes
+		if sizes == nil {
+			sizes = t.PerN
+		}
+		if sizes == nil {
 			for _, r := range t.Rows {
 				if err := write(t.Test.Name, t.N, r); err != nil {
 					return err
@@ -52,7 +59,7 @@ func CSV(w io.Writer, ts []TestTable) error {
 			}
 			continue
 		}
-		for _, sz := range t.Sizes {
+		for _, sz := range sizes {
 			for _, r := range sz.Rows {
 				if err := write(t.Test.Name, sz.N, r); err != nil {
 					return err
@@ -77,16 +84,19 @@ func pageCSV(r Row) []string {
 
 func csvLine(test string, n int, r Row) []string {
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
-	var peak, pct, ratio, conns, pipe, p50, p99, cpu, rss, lo, hi, rounds, page string
+	var peak, rank, tied, ratio, ratioLo, ratioHi, conns, pipe, p50, p99, cpu, rss, lo, hi, rounds, page string
 	if r.OK {
 		peak, conns, pipe = f(r.PeakRPS, 0), strconv.Itoa(r.Connections), strconv.Itoa(r.Pipeline)
 		cpu, rss = f(r.CPUms, 3), strconv.FormatUint(r.RSSBytes, 10)
 		lo, hi, rounds = f(r.MinRPS, 0), f(r.MaxRPS, 0), strconv.Itoa(r.Rounds)
-		if r.PctOfBest > 0 {
-			pct = f(r.PctOfBest, 1)
+		if r.Rank > 0 {
+			rank, tied = strconv.Itoa(r.Rank), strconv.FormatBool(r.Tied)
 		}
 		if r.RatioToRef > 0 {
 			ratio = f(r.RatioToRef, 3)
+		}
+		if r.RatioHi > 0 {
+			ratioLo, ratioHi = f(r.RatioLo, 3), f(r.RatioHi, 3)
 		}
 		if r.P50ms >= 0 {
 			p50, p99 = f(r.P50ms, 3), f(r.P99ms, 3)
@@ -95,6 +105,6 @@ func csvLine(test string, n int, r Row) []string {
 	if r.PageBytes > 0 {
 		page = strconv.Itoa(r.PageBytes)
 	}
-	return []string{test, strconv.Itoa(n), r.Run, r.Framework, r.Variant, r.Runtime, peak, pct, ratio,
+	return []string{test, strconv.Itoa(n), r.Run, r.Framework, r.Variant, r.Runtime, peak, rank, tied, ratio, ratioLo, ratioHi,
 		conns, pipe, p50, p99, cpu, rss, page, string(r.Verification), lo, hi, rounds, strings.Join(r.Notes, "; ")}
 }

@@ -34,16 +34,20 @@ type Row struct {
 	// rounds at that level, Rounds their count.
 	PeakRPS, MinRPS, MaxRPS float64
 	Rounds                  int
-	// PctOfBest is the row's share of the best row of its table in percent
-	// (100 = best): of PeakRPS for one run; of RatioToRef for a merged Set
-	// (runs on different machines). 0 when it has none.
-	PctOfBest float64
-	// Best is true for the row PctOfBest is taken against (100%).
-	Best bool
+	// Rank is the row's place in its table with ties (rank.go): 1 + the
+	// rows ahead of it by the table's Ranking; Tied when another row has
+	// the same Rank. 0 for a row that is not ranked (no figures, or a
+	// merged row without a reference).
+	Rank int
+	Tied bool
 	// RatioToRef is PeakRPS over model.Reference's peak RPS on the same
 	// test and N in the same run (1.06 = 6% more); 0 without a measured
-	// reference.
-	RatioToRef float64
+	// reference. RatioLo and RatioHi are the min–max over the rounds both
+	// have of the per-round ratio (rounds are interleaved); 0 without.
+	RatioToRef, RatioLo, RatioHi float64
+	// rps and ratio map a round number to the round's RPS at the peak
+	// level and to its RPS over the reference's in that round.
+	rps, ratio map[int]float64
 	// Connections (concurrency) and Pipeline (pipeline depth, 1 = none)
 	// are the peak level's.
 	Connections, Pipeline int
@@ -86,11 +90,19 @@ type TestTable struct {
 	// Slug names the test's page and chart (Slug(Test.Name)).
 	Slug string
 	// Merged is true when the rows come from several runs (a merged Set):
-	// PctOfBest then ranks RatioToRef, and pages show a Run column.
+	// ranks then order RatioToRef, and pages show a Run column.
 	Merged bool
-	// Rows are sorted best first: by PctOfBest's basis, descending; rows
-	// without figures last; ties keep run and framework order.
-	Rows []Row
+	// Rows are sorted by Rank, then by the basis ranked, descending; rows
+	// without a rank after them, rows without figures last; ties keep run
+	// and framework order. Ranking says how the ranks were decided.
+	Rows    []Row
+	Ranking Ranking
+	// PerN are a queries or updates test's rows at every N of the suite
+	// (ranked like Rows), the headline's among them; nil for other tests.
+	PerN []Size
+	// Rate are the constant-rate rows of a test other than a page test at
+	// its headline N (a page test has them per Size); nil without.
+	Rate []RateRow
 	// Sizes are a page test's tables, one per N (rows per page) in suite
 	// order, the headline's rows among them; nil for the other types.
 	Sizes []Size
@@ -100,9 +112,10 @@ type TestTable struct {
 // variant ranked like TestTable.Rows, and the constant-rate rows (none when
 // the run measured no constant-rate sample at this N).
 type Size struct {
-	N    int
-	Rows []Row
-	Rate []RateRow
+	N       int
+	Rows    []Row
+	Ranking Ranking
+	Rate    []RateRow
 }
 
 // RateRow is one framework variant's constant-rate samples of a page test
@@ -166,29 +179,43 @@ func Tables(s *results.Set) ([]TestTable, error) {
 		peaks[i] = r.File.Peaks()
 	}
 	out := make([]TestTable, 0, len(tests))
-	at := func(t results.Test, n int) []Row {
+	at := func(t results.Test, n int) ([]Row, Ranking) {
 		var rows []Row
 		for i, r := range s.Runs {
 			if has[i][t.Name] {
 				rows = append(rows, rowsAt(r.Label, r.File, peaks[i], t.Name, n)...)
 			}
 		}
-		rank(rows, merged)
-		return rows
+		return rows, rank(rows, merged)
+	}
+	rate := func(t results.Test, n int) []RateRow {
+		var out []RateRow
+		for i, r := range s.Runs {
+			if has[i][t.Name] {
+				out = append(out, rateRows(r.Label, r.File, t.Name, n)...)
+			}
+		}
+		return out
 	}
 	for _, t := range tests {
 		n := headlineOf(t)
 		tt := TestTable{Test: t, N: n, Slug: Slug(t.Name), Merged: merged}
-		tt.Rows = at(t, n)
-		if t.Type == model.Page {
+		tt.Rows, tt.Ranking = at(t, n)
+		switch {
+		case t.Type == model.Page:
 			for _, n := range t.Queries {
-				sz := Size{N: n, Rows: at(t, n)}
-				for i, r := range s.Runs {
-					if has[i][t.Name] {
-						sz.Rate = append(sz.Rate, rateRows(r.Label, r.File, t.Name, n)...)
-					}
-				}
+				sz := Size{N: n, Rate: rate(t, n)}
+				sz.Rows, sz.Ranking = at(t, n)
 				tt.Sizes = append(tt.Sizes, sz)
+			}
+		default:
+			tt.Rate = rate(t, n)
+			if len(t.Queries) > 1 {
+				for _, n := range t.Queries {
+					sz := Size{N: n}
+					sz.Rows, sz.Ranking = at(t, n)
+					tt.PerN = append(tt.PerN, sz)
+				}
 			}
 		}
 		out = append(out, tt)
@@ -207,7 +234,7 @@ func headlineOf(t results.Test) int {
 }
 
 // rowsAt builds one Row per framework variant of f on test at N, in f's
-// framework order, with RatioToRef set; PctOfBest is left to rank.
+// framework order, with RatioToRef and its range set; Rank is left to rank.
 func rowsAt(run string, f *results.File, peaks *model.Peaks, test string, n int) []Row {
 	out := make([]Row, 0, len(f.Frameworks))
 	for _, fw := range f.Frameworks {
@@ -222,16 +249,16 @@ func rowsAt(run string, f *results.File, peaks *model.Peaks, test string, n int)
 		}
 		out = append(out, r)
 	}
-	var ref float64
-	for _, r := range out {
-		if r.OK && r.ID == model.Reference {
-			ref = r.PeakRPS
+	var ref *Row
+	for i, r := range out {
+		if r.OK && r.ID == model.Reference && r.PeakRPS > 0 {
+			ref = &out[i]
 		}
 	}
-	if ref > 0 {
+	if ref != nil {
 		for i := range out {
 			if out[i].OK {
-				out[i].RatioToRef = out[i].PeakRPS / ref
+				ratios(&out[i], *ref)
 			}
 		}
 	}
@@ -283,6 +310,10 @@ func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verif
 	}
 	l := peak.Level
 	r.PeakRPS, r.MinRPS, r.MaxRPS, r.Rounds = l.Median, l.Min, l.Max, len(l.Samples)
+	r.rps = make(map[int]float64, len(l.Samples))
+	for _, s := range l.Samples {
+		r.rps[s.Round] = s.RPS
+	}
 	r.Connections, r.Pipeline = l.Connections, l.Pipeline
 	if p50, p99 := percentiles(l.Samples); p50 >= 0 {
 		r.P50ms, r.P99ms = float64(p50)/1000, float64(p99)/1000
@@ -432,58 +463,6 @@ func rateRows(run string, f *results.File, test string, n int) []RateRow {
 		out = append(out, r)
 	}
 	return out
-}
-
-// basis is what PctOfBest ranks: peak RPS within one run, the ratio to the
-// run's own reference across runs; -1 for a row without it.
-func basis(r Row, merged bool) float64 {
-	switch {
-	case !r.OK:
-		return -1
-	case merged && r.RatioToRef == 0:
-		return -1
-	case merged:
-		return r.RatioToRef
-	default:
-		return r.PeakRPS
-	}
-}
-
-// rank sets PctOfBest and sorts rows best first (stable: ties keep order).
-// Measured rows without a basis (merged, no reference) sort before rows
-// without figures, by peak RPS.
-func rank(rows []Row, merged bool) {
-	best := 0.0
-	for _, r := range rows {
-		best = max(best, basis(r, merged))
-	}
-	for i := range rows {
-		switch b := basis(rows[i], merged); {
-		case b > 0 && b == best:
-			rows[i].PctOfBest, rows[i].Best = 100, true
-		case b > 0:
-			rows[i].PctOfBest = 100 * b / best
-		}
-	}
-	class := func(r Row) int {
-		switch {
-		case basis(r, merged) >= 0:
-			return 0
-		case r.OK:
-			return 1
-		}
-		return 2
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		ci, cj := class(rows[i]), class(rows[j])
-		if ci != cj {
-			return ci < cj
-		}
-		if ci == 0 {
-			return basis(rows[i], merged) > basis(rows[j], merged)
-		}
-		return rows[i].PeakRPS > rows[j].PeakRPS
-	})
 }
 
 // Slug is the page name of a test: its name in lower case with every run

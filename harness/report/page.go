@@ -20,8 +20,8 @@ func sizesOf(run string, f *results.File, peaks *model.Peaks, t results.Test) []
 	var out []Size
 	for _, n := range t.Queries {
 		rows := rowsAt(run, f, peaks, t.Name, n)
-		rank(rows, false)
-		out = append(out, Size{N: n, Rows: rows, Rate: rateRows(run, f, t.Name, n)})
+		g := rank(rows, false)
+		out = append(out, Size{N: n, Rows: rows, Ranking: g, Rate: rateRows(run, f, t.Name, n)})
 	}
 	return out
 }
@@ -104,7 +104,13 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 		}
 		col("Framework", texttab.Left)
 		col("Variant", texttab.Left)
-		for _, name := range []string{"Peak RPS", "Range (min–max)", "Connections", "CPU ms/req", "Page bytes", "TTFB p50 ms", "TTFB p99 ms", "p50 ms", "p99 ms", "Probe p99 ms", "Probe max ms", "Event loop p99 ms", "Event loop max ms"} {
+		for _, name := range []string{"Peak RPS", "Range (min–max)", "Rank"} {
+			col(name, texttab.Right)
+		}
+		if tt.Merged {
+			col("÷ "+reference(), texttab.Right)
+		}
+		for _, name := range []string{"Connections", "CPU ms/req", "Page bytes", "TTFB p50 ms", "TTFB p99 ms", "p50 ms", "p99 ms", "Probe p99 ms", "Probe max ms", "Event loop p99 ms", "Event loop max ms"} {
 			col(name, texttab.Right)
 		}
 		col("Verification", texttab.Left)
@@ -116,9 +122,16 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 			}
 			line = append(line, cell(r.Framework), cell(r.Variant))
 			if r.OK {
-				line = append(line, texttab.RPS(r.PeakRPS), span(r.MinRPS, r.MaxRPS, texttab.RPS), strconv.Itoa(r.Connections), sig(r.CPUms))
+				line = append(line, texttab.RPS(r.PeakRPS), span(r.MinRPS, r.MaxRPS, texttab.RPS), rankCell(r))
+				if tt.Merged {
+					line = append(line, ratioCell(r))
+				}
+				line = append(line, strconv.Itoa(r.Connections), sig(r.CPUms))
 			} else {
-				line = append(line, dash, dash, dash, dash)
+				line = append(line, dash, dash, dash, dash, dash)
+				if tt.Merged {
+					line = append(line, dash)
+				}
 			}
 			page := dash
 			if r.PageBytes > 0 {
@@ -137,6 +150,7 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 			}
 		}
 		tbl(header, rows, align)
+		b.printf("%s\n\n", rankingText(sz.Ranking))
 		if len(sz.Rate) == 0 {
 			continue
 		}
@@ -314,7 +328,7 @@ func sweepPage(w io.Writer, s *results.Set, t TestTable, charts []sweepChart) er
 		b.printf("![%s](%s)\n\n", linkText(c.title), c.name)
 	}
 	if t.Merged {
-		b.printf("The runs come from different machines: peak RPS, its range and the latencies are the raw figures of each row's run and do not compare across runs.\n\n")
+		b.printf("The runs come from different machines: peak RPS, its range and the latencies are the raw figures of each row's run and do not compare across runs; ranks order **÷ %s**, peak RPS over %s's in the same run (with the min–max of the per-round ratio), and a size %s has no figure on is not ranked.\n\n", reference(), reference(), reference())
 	}
 	b.printf("%s\n\n", pageLegend)
 	b.pageSizes(t, func(header []string, rows [][]string, align []texttab.Align) {

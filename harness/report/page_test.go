@@ -132,16 +132,16 @@ func TestMarkdownPage(t *testing.T) {
 		// 21,000 and 22,000; CPU the median of 0.080 and 0.088; page bytes
 		// 1,100; TTFB 1..2 and 1..3 ms merged (p50 2, p99 3); total 1..3 and
 		// 1..4 ms (p99 4); probe 1..2 and 1..3; not Node: no event loop.
-		"| go-stdlib | default | 21,500 | 21,000–22,000 | 16 | 0.084 | 1,100 | 2.00 | 3.00 | 2.00 | 4.00 | 3.00 | 3.00 | — | — | pass |",
+		"| go-stdlib | default | 21,500 | 21,000–22,000 | 1 | 16 | 0.084 | 1,100 | 2.00 | 3.00 | 2.00 | 4.00 | 3.00 | 3.00 | — | — | pass |",
 		// nextjs at 1,000 rows: 16 connections failed round 2, so the peak
 		// is at 4 (76 and 80 RPS); the event loop's worst p99 is 200 × 1.1 × 2
 		// ms and its max 200 × 1.5 × 2.
-		"| nextjs | default | 78.0 | 76.0–80.0 | 4 | 50.4 | 152,000 | 300 | 592 | 450 | 790 | 395 | 401 | 440 | 600 | warn |",
+		"| nextjs | default | 78.0 | 76.0–80.0 | 3 | 4 | 50.4 | 152,000 | 300 | 592 | 450 | 790 | 395 | 401 | 440 | 600 | warn |",
 		// the constant-rate rows: ranges over the two rounds (page p50 of
 		// 200..600 and 200..800 ms: 400 and 500).
 		"| nextjs | default | 2.5–3.0 | 400–500 | 596–794 | 48.0–52.8 | 101–201 | 199–397 | 201–401 | 300–600 | 2 |",
 		"| go-stdlib | default | 3.0 | 2.00 | 3.00–4.00 | 0.080–0.088 | 1.00–2.00 | 2.00–3.00 | 2.00–3.00 | — | 2 |",
-		"| node-http | default | — | — | — | — | — | — | — | — | — | — | — | — | — | fail |",
+		"| node-http | default | — | — | — | — | — | — | — | — | — | — | — | — | — | — | fail |",
 		"- nextjs (default): warn: GET /ssr?rows=1000: &lt;script&gt; after the table",
 		"- nextjs (default), 1,000 rows: constant rate: a round sustained only 2.5 of the 3 pages/s asked for",
 		"Cache state **hit**",
@@ -171,9 +171,10 @@ func TestReportSitePage(t *testing.T) {
 			t.Errorf("page.md lacks %q", want)
 		}
 	}
-	// index: the headline (1,000 rows): nextjs 78 of go-stdlib's 2,150 on
-	// page, 824 of 20,600 on page-hit.
-	if !strings.Contains(squeeze(files["index.md"]), "| nextjs | default | 3.6% | 4.0% |") {
+	// index: the headline (1,000 rows): nextjs third on page (78 of 76–80
+	// RPS, below node-http's 1,680–1,760), second on page-hit (824 of
+	// 816–832, node-http has no figure).
+	if !strings.Contains(squeeze(files["index.md"]), "| nextjs | default | 3 · 78 (76–80) | 2 · 824 (816–832) |") {
 		t.Errorf("index.md summary:\n%s", files["index.md"])
 	}
 	// The RPS chart: a line per variant through its two sizes.
@@ -188,9 +189,9 @@ func TestReportSitePage(t *testing.T) {
 		t.Errorf("CSV header %q, want %q", csv[0], want)
 	}
 	for _, want := range []string{
-		"page,10,ssr1,go-stdlib,default,go1.26.8,21500,100.0,1.000,16,1,2.000,4.001,0.084,52428800,1100,pass,21000,22000,2,,2.000,3.001,3.001,3.001,,",
-		`page,1000,ssr1,nextjs,default,node 24.22.3,78,3.6,0.036,4,1,450.047,790.015,50.400,52428800,152000,warn,76,80,2,"warn: GET /ssr?rows=1000: <script> after the table; 16 connections: not eligible, round 2: timeout errors: 2; probe: 120 of 250 scheduled requests answered in round 2's window: the server answered it slower than it came, and its p99 and max cover the answered ones only",300.031,592.383,395.007,401.151,440.000,600.000`,
-		"page-hit,1000,ssr1,node-http,default,node 24.22.3,,,,,,,,,,,fail,,,,fail: no cache route: framework.yaml has no cache,,,,,,",
+		"page,10,ssr1,go-stdlib,default,go1.26.8,21500,1,false,1.000,1.000,1.000,16,1,2.000,4.001,0.084,52428800,1100,pass,21000,22000,2,,2.000,3.001,3.001,3.001,,",
+		`page,1000,ssr1,nextjs,default,node 24.22.3,78,3,false,0.036,0.036,0.036,4,1,450.047,790.015,50.400,52428800,152000,warn,76,80,2,"warn: GET /ssr?rows=1000: <script> after the table; 16 connections: not eligible, round 2: timeout errors: 2; probe: 120 of 250 scheduled requests answered in round 2's window: the server answered it slower than it came, and its p99 and max cover the answered ones only",300.031,592.383,395.007,401.151,440.000,600.000`,
+		"page-hit,1000,ssr1,node-http,default,node 24.22.3,,,,,,,,,,,,,,fail,,,,fail: no cache route: framework.yaml has no cache,,,,,,",
 	} {
 		if !slices.Contains(csv, want) {
 			t.Errorf("CSV lacks\n%s\n--- CSV:\n%s", want, files["results.csv"])
@@ -212,11 +213,15 @@ func TestReportSitePageMerged(t *testing.T) {
 	files := site(t, s)
 	page := squeeze(files["page.md"])
 	for _, want := range []string{
-		"| Run | Framework | Variant | Peak RPS | Range (min–max) | Connections |",
-		// 1,000 rows: ci-b's go-stdlib peak is twice ci-a's 2,150.
-		"| ci-b | go-stdlib | default | 4,300 | 4,200–4,400 | 16 |",
-		"| ci-a | go-stdlib | default | 2,150 | 2,100–2,200 | 16 |",
-		"| ci-a | nextjs | default | 78.0 | 76.0–80.0 | 4 |",
+		"| Run | Framework | Variant | Peak RPS | Range (min–max) | Rank | ÷ go-stdlib | Connections |",
+		// 1,000 rows: ci-b's go-stdlib peak is twice ci-a's 2,150; each is
+		// its run's reference, 1.00× in every round, so they tie.
+		"| ci-a | go-stdlib | default | 2,150 | 2,100–2,200 | =1 | 1.00× (1.00–1.00) | 16 |",
+		"| ci-b | go-stdlib | default | 4,300 | 4,200–4,400 | =1 | 1.00× (1.00–1.00) | 16 |",
+		// node-http at 1,680 and 1,760 of ci-b's 4,200 and 4,400: 0.40× in
+		// each round; nextjs 76 and 80 of ci-a's 2,100 and 2,200: 0.036×.
+		"| ci-b | node-http | default | 1,720 | 1,680–1,760 | 3 | 0.40× (0.40–0.40) | 16 |",
+		"| ci-a | nextjs | default | 78.0 | 76.0–80.0 | 4 | 0.036× (0.036–0.036) | 4 |",
 		"- nextjs (default, run ci-a), 1,000 rows: constant rate: a round sustained only 2.5 of the 3 pages/s asked for",
 		"The runs come from different machines",
 	} {

@@ -25,7 +25,12 @@ import (
 // Markdown writes the whole report for f to w.
 func Markdown(w io.Writer, f *results.File) error {
 	b := &builder{w: w, f: f, peaks: f.Peaks()}
-	b.header()
+	var ts []TestTable
+	for _, t := range f.Suite.Tests {
+		rows, _ := b.rowsFor(t.Name, headlineOf(t))
+		ts = append(ts, TestTable{Test: t, Rows: rows})
+	}
+	b.header(spreadText(spreadOf(ts, ""), ""))
 	b.frameworks()
 	for _, t := range f.Suite.Tests {
 		b.test(t)
@@ -52,10 +57,15 @@ func (b *builder) table(header []string, rows [][]string, align []texttab.Align)
 	}
 }
 
-func (b *builder) header() {
+// header writes the title, the provenance line, warn (the spread warning,
+// when set), the command and the machine and method table.
+func (b *builder) header(warn string) {
 	f := b.f
 	b.printf("# tfbench: %s\n\n", f.Suite.Name)
 	b.printf("%s Status: %s.\n\n", Provenance(&results.Set{Runs: []results.Run{{File: f}}}), f.Status)
+	if warn != "" {
+		b.printf("%s\n\n", warn)
+	}
 	if len(f.Command) > 0 {
 		b.printf("Command: `%s`\n\n", strings.Join(f.Command, " "))
 		if subset := subsetFlags(f.Command); subset != "" {
@@ -280,11 +290,12 @@ func frameworkRows(f *results.File) [][]string {
 	return rows
 }
 
-// rowsFor returns the rows of test at N, best first (Tables' order).
-func (b *builder) rowsFor(test string, n int) []Row {
+// rowsFor returns the rows of test at N in rank order (Tables' order) and
+// how they were ranked.
+func (b *builder) rowsFor(test string, n int) ([]Row, Ranking) {
 	rows := rowsAt(b.f.RunID, b.f, b.peaks, test, n)
-	rank(rows, false)
-	return rows
+	g := rank(rows, false)
+	return rows, g
 }
 
 func (b *builder) test(t results.Test) {
@@ -294,8 +305,8 @@ func (b *builder) test(t results.Test) {
 		b.pageTest(t)
 		return
 	}
-	rows := b.rowsFor(t.Name, suite.HeadlineOf(t.Queries))
-	header := []string{"Framework", "Variant", "Peak RPS", "% of best", "Range (min–max)", "Connections", "p50 ms", "p99 ms", "CPU ms/req", "RSS MB"}
+	rows, g := b.rowsFor(t.Name, suite.HeadlineOf(t.Queries))
+	header := []string{"Framework", "Variant", "Peak RPS", "Rank", "Range (min–max)", "Connections", "p50 ms", "p99 ms", "CPU ms/req", "RSS MB"}
 	align := []texttab.Align{texttab.Left, texttab.Left, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right}
 	if t.Type == "fortunes" {
 		header = append(header, "Page bytes")
@@ -312,7 +323,7 @@ func (b *builder) test(t results.Test) {
 		}
 	}
 	b.table(header, lines, align)
-	b.printf("\n")
+	b.printf("\n%s\n\n", rankingText(g))
 	if len(t.Queries) > 1 {
 		b.byN(t)
 	}
@@ -366,7 +377,7 @@ func cells(r Row, t results.Test) []string {
 	} else {
 		line = append(line,
 			texttab.Thousands(r.PeakRPS),
-			fmt.Sprintf("%.1f%%", r.PctOfBest),
+			rankCell(r),
 			texttab.Thousands(r.MinRPS)+"–"+texttab.Thousands(r.MaxRPS),
 			strconv.Itoa(r.Connections),
 			msf(r.P50ms), msf(r.P99ms),
@@ -384,9 +395,10 @@ func cells(r Row, t results.Test) []string {
 	return append(line, string(r.Verification))
 }
 
-// byN writes the peak RPS of every N for a queries or updates test.
+// byN writes the peak RPS of every N for a queries or updates test (a page
+// test's sizes), each with its min–max over rounds.
 func (b *builder) byN(t results.Test) {
-	b.printf("Peak RPS by N:\n\n")
+	b.printf("Peak RPS by N (min–max over the rounds at the peak level):\n\n")
 	header := []string{"Framework", "Variant"}
 	align := []texttab.Align{texttab.Left, texttab.Left}
 	for _, n := range t.Queries {
@@ -395,20 +407,21 @@ func (b *builder) byN(t results.Test) {
 	}
 	byN := make([][]Row, len(t.Queries))
 	for i, n := range t.Queries {
-		byN[i] = b.rowsFor(t.Name, n)
+		byN[i], _ = b.rowsFor(t.Name, n)
 	}
 	var rows [][]string
 	format := texttab.Thousands
 	if t.Type == model.Page {
 		format = texttab.RPS
 	}
-	for _, r := range b.rowsFor(t.Name, headlineOf(t)) {
+	head, _ := b.rowsFor(t.Name, headlineOf(t))
+	for _, r := range head {
 		line := []string{r.Framework, r.Variant}
 		for i := range t.Queries {
 			cell := "—"
 			for _, rn := range byN[i] {
 				if rn.Framework == r.Framework && rn.Variant == r.Variant && rn.OK {
-					cell = format(rn.PeakRPS)
+					cell = peakCell(rn, format)
 				}
 			}
 			line = append(line, cell)
@@ -417,6 +430,12 @@ func (b *builder) byN(t results.Test) {
 	}
 	b.table(header, rows, align)
 	b.printf("\n")
+}
+
+// peakCell writes a row's peak RPS with its min–max over rounds, both
+// ends always: "78,100 (74,012–85,990)", "200 (200–200)".
+func peakCell(r Row, format func(float64) string) string {
+	return format(r.PeakRPS) + " (" + format(r.MinRPS) + "–" + format(r.MaxRPS) + ")"
 }
 
 // percentiles merges the samples' histograms (µs) and returns p50 and p99

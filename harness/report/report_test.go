@@ -94,13 +94,16 @@ func TestMarkdown(t *testing.T) {
 		"| CPU sets | load generator on CPU 0, servers on CPU 1 |",
 		"| go-stdlib | default | modernc.org/sqlite v1.62.0, golang.org/x/sys v0.49.0 | go1.26.8 | html/template | `server` | ran |",
 		"| slow | a\\|b | — | go1.26.8 | | `slow` | ran |",
-		// json: 16 connections failed a round, so the peak is the 8-connection median 11,000.
-		"| go-stdlib | default   |   11,000 |    100.0% |   10,000–12,000 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
-		"| slow      | a\\|b      |    5,250 |     47.7% |     5,000–5,500 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
+		// json: 16 connections failed a round, so the peak is the
+		// 8-connection median 11,000; its rounds (10,000–12,000) are all
+		// above slow's (5,000–5,500), so slow ranks 2.
+		"| go-stdlib | default   |   11,000 |    1 |   10,000–12,000 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
+		"| slow      | a\\|b      |    5,250 |    2 |     5,000–5,500 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
+		"**Rank** is 1 + the rows whose every round was faster than this row's fastest (min–max ranges apart)",
 		// queries: the failed verification hides slow's number even though it has samples.
-		"| go-stdlib | default   |      200 |    100.0% |         200–200 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | warn         |",
+		"| go-stdlib | default   |      200 |    1 |         200–200 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | warn         |",
 		"| slow      | a\\|b      |        — |         — |               — |           — |      — |      — |          — |      — | fail         |",
-		"| go-stdlib | default   |  4,000 |    200 |",
+		"| go-stdlib | default | 4,000 (4,000–4,000) | 200 (200–200) |",
 		"- go-stdlib (default): warn: 501 gave 501 rows",
 		// the constant-rate table: corrected 1..100 ms, uncorrected 1..10 ms
 		"Latency at a constant 500 requests/s over 8 connections",

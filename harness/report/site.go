@@ -109,13 +109,24 @@ func index(w io.Writer, s *results.Set, ts []TestTable) error {
 		b.printf("Method version %d, suite `%s` (sha256 %s); the runs and their machines are listed below.\n\n",
 			s.MethodVersion(), first.Suite.Name, short(s.SuiteHash()))
 	}
+	if !merged {
+		if w := spreadText(spreadOf(ts, ""), ""); w != "" {
+			b.printf("%s\n\n", w)
+		}
+	} else {
+		for _, r := range s.Runs {
+			if w := spreadText(spreadOf(ts, r.Label), " in run "+inline(r.Label)); w != "" {
+				b.printf("%s\n\n", w)
+			}
+		}
+	}
 	b.printf("## Summary\n\n")
 	if merged {
-		b.printf("Each cell is the variant's peak RPS divided by %s's peak RPS in the same run, as a share of the best such ratio on that test (**bold**: the best). The runs come from different machines, so raw requests/s do not compare across them; the test pages show both.", reference())
+		b.printf("Each cell is the variant's rank on that test and its peak RPS divided by %s's peak RPS in the same run, with the min–max of that ratio over the rounds (rounds are interleaved, so each round's ratio is taken within the round). The runs come from different machines, so raw requests/s do not compare across them; a test %s has no figure on shows raw peak RPS, unranked; the test pages show both.", reference(), reference())
 	} else {
-		b.printf("Each cell is the variant's peak RPS as a share of the best variant's on that test (**bold**: the best).")
+		b.printf("Each cell is the variant's rank on that test, then its peak RPS with the min–max over the rounds at the peak level.")
 	}
-	b.printf(" A test's page has the figures, a chart and the notes; all rows as CSV: [%s](%s).\n\n", CSVFile, CSVFile)
+	b.printf(" Ranks tie (\"=1\") where the rounds cannot tell variants apart; each test's page says how it was ranked. A test's page has the figures, a chart and the notes; all rows as CSV: [%s](%s).\n\n", CSVFile, CSVFile)
 	summary(b, s, ts)
 	if !merged {
 		b.printf("## Machine and method\n\n")
@@ -164,7 +175,7 @@ func command(b *builder, f *results.File) {
 
 func date(f *results.File) string { return f.Started.UTC().Format("2006-01-02 15:04 UTC") }
 
-// summary writes the frameworks × tests table of % of best: one line per
+// summary writes the frameworks × tests table of ranks and peaks: one line per
 // framework variant (per run when merged) in run and framework order, one
 // column per test linking its page.
 func summary(b *builder, s *results.Set, ts []TestTable) {
@@ -192,7 +203,7 @@ func summary(b *builder, s *results.Set, ts []TestTable) {
 				cell := "—"
 				for _, row := range t.Rows {
 					if row.Run == r.Label && row.Framework == fw.Name && row.Variant == fw.Variant {
-						cell = pct(row)
+						cell = summaryCell(row, t.Merged)
 					}
 				}
 				line = append(line, cell)
@@ -203,16 +214,41 @@ func summary(b *builder, s *results.Set, ts []TestTable) {
 	siteTable(b, header, rows, align)
 }
 
-// pct is a row's % of best as a cell: "94.5%", "**100.0%**" for the best,
-// "—" when it has none.
-func pct(r Row) string {
+// summaryCell is a row's cell in the summary: "=1 · 78,100 (74,012–85,990)",
+// a merged row's ratio "2 · 1.09× (1.02–1.15)", a merged row without a
+// reference its raw peak unranked; "—" without figures.
+func summaryCell(r Row, merged bool) string {
 	switch {
-	case r.Best:
-		return fmt.Sprintf("**%.1f%%**", r.PctOfBest)
-	case r.PctOfBest > 0:
-		return fmt.Sprintf("%.1f%%", r.PctOfBest)
+	case !r.OK:
+		return "—"
+	case merged && r.RatioToRef > 0:
+		return rankCell(r) + " · " + ratioCell(r)
+	case merged:
+		return peakCell(r, texttab.Thousands)
 	}
-	return "—"
+	return rankCell(r) + " · " + peakCell(r, texttab.Thousands)
+}
+
+// ratioCell writes a row's ratio to the reference with its per-round
+// min–max, both ends always: "1.09× (1.02–1.15)", "1.00× (1.00–1.00)"
+// for the reference; "—" without a reference.
+func ratioCell(r Row) string {
+	switch {
+	case r.RatioToRef == 0:
+		return "—"
+	case r.RatioHi > 0:
+		return times(r.RatioToRef) + " (" + ratioNum(r.RatioLo) + "–" + ratioNum(r.RatioHi) + ")"
+	}
+	return times(r.RatioToRef)
+}
+
+// ratioNum writes a ratio to two decimals, to two significant digits
+// under 0.1 (0.036).
+func ratioNum(v float64) string {
+	if v < 0.1 {
+		return strconv.FormatFloat(v, 'g', 2, 64)
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 // page writes one test's page.
@@ -229,10 +265,11 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 	}
 	ref := reference()
 	if t.Merged {
-		b.printf("The runs come from different machines: **%% of best** ranks each row's **÷ %s**, its peak RPS over %s's peak RPS in the same run. Peak RPS and its range are the raw figures of the row's run and do not compare across runs.\n\n", ref, ref)
+		b.printf("The runs come from different machines: ranks order each row's **÷ %s**, its peak RPS over %s's peak RPS in the same run (with the min–max of the per-round ratio). Peak RPS and its range are the raw figures of the row's run and do not compare across runs.\n\n", ref, ref)
 	} else {
-		b.printf("**Peak RPS** is the highest median over rounds of a level whose every round passed the gate; **%% of best** is of the best peak RPS on this test; **÷ %s** is peak RPS over %s's peak RPS in this run; **range** is min–max RPS over the rounds at the peak level, where latency (merged HDR histograms), server CPU per request (median) and RSS (largest) are taken too.\n\n", ref, ref)
+		b.printf("**Peak RPS** is the highest median over rounds of a level whose every round passed the gate; **range** is min–max RPS over the rounds at the peak level, where latency (merged HDR histograms), server CPU per request (median) and RSS (largest) are taken too; **÷ %s** is peak RPS over %s's peak RPS in this run, with the min–max of the per-round ratio (rounds are interleaved).\n\n", ref, ref)
 	}
+	b.printf("%s\n\n", rankingText(t.Ranking))
 	fortunes := t.Test.Type == "fortunes"
 	var header []string
 	var align []texttab.Align
@@ -244,7 +281,7 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 	col("Variant", texttab.Left)
 	col("Runtime", texttab.Left)
 	col("Peak RPS", texttab.Right)
-	col("% of best", texttab.Right)
+	col("Rank", texttab.Right)
 	col("÷ "+ref, texttab.Right)
 	col("Connections", texttab.Right)
 	col("Pipeline", texttab.Right)
@@ -268,7 +305,7 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 		}
 		line = append(line, r.Framework, r.Variant, r.Runtime)
 		if r.OK {
-			line = append(line, texttab.Thousands(r.PeakRPS), pct(r), times(r.RatioToRef),
+			line = append(line, texttab.Thousands(r.PeakRPS), rankCell(r), ratioCell(r),
 				strconv.Itoa(r.Connections), strconv.Itoa(r.Pipeline), msf(r.P50ms), msf(r.P99ms),
 				fmt.Sprintf("%.3f", r.CPUms), mb(r.RSSBytes))
 		} else {
@@ -297,18 +334,25 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 		}
 	}
 	siteTable(b, header, rows, align)
+	if t.PerN != nil {
+		perN(b, t)
+	}
+	if len(t.Rate) > 0 {
+		notes = append(notes, rateSection(b, t)...)
+	}
 	if len(notes) > 0 {
 		b.printf("Notes:\n\n%s\n", strings.Join(notes, "\n"))
 	}
 	return b.err
 }
 
-// times writes a ratio as "1.06×"; "—" for 0 (no reference).
+// times writes a ratio as "1.06×" ("0.036×" under 0.1); "—" for 0 (no
+// reference).
 func times(v float64) string {
 	if v == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%.2f×", v)
+	return ratioNum(v) + "×"
 }
 
 // chartTitle is a test chart's title and its image's alt text.
@@ -319,7 +363,8 @@ func chartTitle(t TestTable) string {
 	return t.Test.Name + ": peak RPS"
 }
 
-// chartBars are a test's bars in table order, the best highlighted: peak
+// chartBars are a test's bars in table order, rank 1 (tied or not)
+// highlighted: peak
 // RPS per variant (a merged Set: ratio to its run's reference), labelled
 // with the run when a variant is in several.
 func chartBars(t TestTable) []chart.Bar {
@@ -336,9 +381,9 @@ func chartBars(t TestTable) []chart.Bar {
 		switch {
 		case !r.OK:
 		case t.Merged && r.RatioToRef > 0:
-			bars = append(bars, chart.Bar{Label: label, Value: times(r.RatioToRef), X: r.RatioToRef, Highlight: r.Best})
+			bars = append(bars, chart.Bar{Label: label, Value: times(r.RatioToRef), X: r.RatioToRef, Highlight: r.Rank == 1})
 		case !t.Merged:
-			bars = append(bars, chart.Bar{Label: label, Value: texttab.Thousands(r.PeakRPS), X: r.PeakRPS, Highlight: r.Best})
+			bars = append(bars, chart.Bar{Label: label, Value: texttab.Thousands(r.PeakRPS), X: r.PeakRPS, Highlight: r.Rank == 1})
 		}
 	}
 	return bars
@@ -383,4 +428,76 @@ var htmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 // linkText escapes the brackets that would end a link's or image's text.
 func linkText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(inline(s))
+}
+
+// perN writes a queries or updates test's "Peak RPS by N" table: a line per
+// variant (and run) in the headline's order, a cell per N with its min–max
+// over rounds.
+func perN(b *builder, t TestTable) {
+	b.printf("Peak RPS by N (min–max over the rounds at each N's peak level):\n\n")
+	var header []string
+	var align []texttab.Align
+	if t.Merged {
+		header, align = append(header, "Run"), append(align, texttab.Left)
+	}
+	header = append(header, "Framework", "Variant")
+	align = append(align, texttab.Left, texttab.Left)
+	for _, sz := range t.PerN {
+		header = append(header, fmt.Sprintf("N = %d", sz.N))
+		align = append(align, texttab.Right)
+	}
+	var rows [][]string
+	for _, r := range t.Rows {
+		var line []string
+		if t.Merged {
+			line = append(line, r.Run)
+		}
+		line = append(line, r.Framework, r.Variant)
+		for _, sz := range t.PerN {
+			cell := "—"
+			for _, rn := range sz.Rows {
+				if rn.Run == r.Run && rn.ID == r.ID && rn.OK {
+					cell = peakCell(rn, texttab.Thousands)
+				}
+			}
+			line = append(line, cell)
+		}
+		rows = append(rows, line)
+	}
+	siteTable(b, header, rows, align)
+}
+
+// rateSection writes a test's constant-rate table (wrk2's method: latency
+// from each request's intended send time, corrected for coordinated
+// omission), each cell the min–max over rounds, and returns its notes.
+func rateSection(b *builder, t TestTable) []string {
+	b.printf("At a constant %g requests/s over %s (latency from each request's intended send time: corrected for coordinated omission), each cell the range over the rounds (min–max; one figure when they agree):\n\n",
+		t.Test.Rate, plural(t.Test.RateConnections, "connection"))
+	var header []string
+	var align []texttab.Align
+	if t.Merged {
+		header, align = append(header, "Run"), append(align, texttab.Left)
+	}
+	header = append(header, "Framework", "Variant", "Achieved RPS", "p50 ms", "p99 ms", "CPU ms/req", "Rounds")
+	align = append(align, texttab.Left, texttab.Left, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right)
+	var rows [][]string
+	var notes []string
+	for _, r := range t.Rate {
+		var line []string
+		who := r.Variant
+		if t.Merged {
+			line = append(line, r.Run)
+			who += ", run " + r.Run
+		}
+		line = append(line, r.Framework, r.Variant, spanOf(r.Achieved, texttab.Thousands), spanOf(r.P50, sig), spanOf(r.P99, sig), spanOf(r.CPU, sig), strconv.Itoa(r.Rounds))
+		rows = append(rows, line)
+		switch {
+		case r.Why != "":
+			notes = append(notes, fmt.Sprintf("- %s (%s): %s", inline(r.Framework), inline(who), noteText("constant rate: "+r.Why)))
+		case r.Achieved.Min < 0.95*t.Test.Rate:
+			notes = append(notes, fmt.Sprintf("- %s (%s): constant rate: a round sustained only %s of the %g requests/s asked for: its latency grows with the backlog", inline(r.Framework), inline(who), texttab.Thousands(r.Achieved.Min), t.Test.Rate))
+		}
+	}
+	siteTable(b, header, rows, align)
+	return notes
 }

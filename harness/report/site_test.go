@@ -86,18 +86,19 @@ func TestReportSiteSingle(t *testing.T) {
 		t.Errorf("files %q, want %q", names, want)
 	}
 	index := files["index.md"]
-	// json: node-http 12,000 is best, go-stdlib 11,000 = 91.7%, slow 5,250
-	// = 43.75% → 43.8%; queries: only go-stdlib measured; fortunes: slow
-	// 1,050 of go-stdlib's 3,050 = 34.4%, node-http failed verification.
+	// json: node-http's rounds (11,500–12,500) overlap go-stdlib's
+	// (10,000–12,000), a tie for rank 1; slow's (5,000–5,500) are below
+	// both: rank 3; queries: only go-stdlib measured; fortunes: slow
+	// 1,000–1,100 below go-stdlib's 3,000–3,100, node-http failed.
 	wantSummary := `## Summary
 
-Each cell is the variant's peak RPS as a share of the best variant's on that test (**bold**: the best). A test's page has the figures, a chart and the notes; all rows as CSV: [results.csv](results.csv).
+Each cell is the variant's rank on that test, then its peak RPS with the min–max over the rounds at the peak level. Ranks tie ("=1") where the rounds cannot tell variants apart; each test's page says how it was ranked. A test's page has the figures, a chart and the notes; all rows as CSV: [results.csv](results.csv).
 
-| Framework | Variant | [json](json.md) | [queries](queries.md) | [fortunes](fortunes.md) |
-|:----------|:--------|----------------:|----------------------:|------------------------:|
-| go-stdlib | default |           91.7% |            **100.0%** |              **100.0%** |
-| slow      | a\|b    |           43.8% |                     — |                   34.4% |
-| node-http | default |      **100.0%** |                     — |                       — |
+| Framework | Variant |             [json](json.md) | [queries](queries.md) | [fortunes](fortunes.md) |
+|:----------|:--------|----------------------------:|----------------------:|------------------------:|
+| go-stdlib | default | =1 · 11,000 (10,000–12,000) |     1 · 200 (200–200) | 1 · 3,050 (3,000–3,100) |
+| slow      | a\|b    |     3 · 5,250 (5,000–5,500) |                     — | 2 · 1,050 (1,000–1,100) |
+| node-http | default | =1 · 12,000 (11,500–12,500) |                     — |                       — |
 
 ## Machine and method
 `
@@ -115,35 +116,45 @@ Each cell is the variant's peak RPS as a share of the best variant's on that tes
 	}
 	wantJSON := `# json
 
-Run ` + "`r1`" + `, 2026-11-29 19:30 UTC, commit unknown, machine Test CPU, 2 logical CPUs.
+Run ` + "`" + `r1` + "`" + `, 2026-11-29 19:30 UTC, commit unknown, machine Test CPU, 2 logical CPUs.
 
 [All tests](index.md) · all rows as CSV: [results.csv](results.csv)
 
-Type ` + "`json`, `/json`" + `, 8, 16 connections.
+Type ` + "`" + `json` + "`" + `, ` + "`" + `/json` + "`" + `, 8, 16 connections.
 
 ![json: peak RPS](json.svg)
 
-**Peak RPS** is the highest median over rounds of a level whose every round passed the gate; **% of best** is of the best peak RPS on this test; **÷ go-stdlib** is peak RPS over go-stdlib's peak RPS in this run; **range** is min–max RPS over the rounds at the peak level, where latency (merged HDR histograms), server CPU per request (median) and RSS (largest) are taken too.
+**Peak RPS** is the highest median over rounds of a level whose every round passed the gate; **range** is min–max RPS over the rounds at the peak level, where latency (merged HDR histograms), server CPU per request (median) and RSS (largest) are taken too; **÷ go-stdlib** is peak RPS over go-stdlib's peak RPS in this run, with the min–max of the per-round ratio (rounds are interleaved).
 
-| Framework | Variant | Runtime      | Peak RPS |  % of best | ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Verification | Range (min–max) | Rounds |
-|:----------|:--------|:-------------|---------:|-----------:|------------:|------------:|---------:|-------:|-------:|-----------:|-------:|:-------------|----------------:|-------:|
-| node-http | default | node 24.22.3 |   12,000 | **100.0%** |       1.09× |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 | pass         |   11,500–12,500 |      2 |
-| go-stdlib | default | go1.26.8     |   11,000 |      91.7% |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
-| slow      | a\|b    | go1.26.8     |    5,250 |      43.8% |       0.48× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
+**Rank** is 1 + the rows whose every round was faster than this row's fastest (min–max ranges apart); "=2" is a rank two or more rows share. Ranges decide because compare's rank test cannot reach α = 0.05 here: with 2 rounds its smallest p is 0.33.
+
+| Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Verification | Range (min–max) | Rounds |
+|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|:-------------|----------------:|-------:|
+| node-http | default | node 24.22.3 |   12,000 |   =1 | 1.09× (1.04–1.15) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 | pass         |   11,500–12,500 |      2 |
+| go-stdlib | default | go1.26.8     |   11,000 |   =1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
+| slow      | a\|b    | go1.26.8     |    5,250 |    3 | 0.48× (0.46–0.50) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
+
+At a constant 500 requests/s over 8 connections (latency from each request's intended send time: corrected for coordinated omission), each cell the range over the rounds (min–max; one figure when they agree):
+
+| Framework | Variant | Achieved RPS | p50 ms | p99 ms | CPU ms/req | Rounds |
+|:----------|:--------|-------------:|-------:|-------:|-----------:|-------:|
+| go-stdlib | default |      499–500 |   50.0 |   99.0 |      0.000 |      2 |
+| slow      | a\|b    |          300 |   50.0 |   99.0 |      0.000 |      1 |
 
 Notes:
 
 - go-stdlib (default): 16 connections: not eligible, round 2: socket errors: read 1
 - slow (a|b): 16 connections: not eligible, round 1: socket errors: read 1
+- slow (a|b): constant rate: a round sustained only 300 of the 500 requests/s asked for: its latency grows with the backlog
 `
 	if got := files["json.md"]; got != wantJSON {
 		t.Errorf("json.md:\n%s\n--- want:\n%s", got, wantJSON)
 	}
-	wantFortunes := `| Framework | Variant | Runtime      | Peak RPS |  % of best | ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Page bytes | Verification | Range (min–max) | Rounds |
-|:----------|:--------|:-------------|---------:|-----------:|------------:|------------:|---------:|-------:|-------:|-----------:|-------:|-----------:|:-------------|----------------:|-------:|
-| go-stdlib | default | go1.26.8     |    3,050 | **100.0%** |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |       1228 | pass         |     3,000–3,100 |      2 |
-| slow      | a\|b    | go1.26.8     |    1,050 |      34.4% |       0.34× |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |       3210 | warn         |     1,000–1,100 |      2 |
-| node-http | default | node 24.22.3 |        — |          — |           — |           — |        — |      — |      — |          — |      — |        900 | fail         |               — |      — |
+	wantFortunes := `| Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Page bytes | Verification | Range (min–max) | Rounds |
+|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|-----------:|:-------------|----------------:|-------:|
+| go-stdlib | default | go1.26.8     |    3,050 |    1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |       1228 | pass         |     3,000–3,100 |      2 |
+| slow      | a\|b    | go1.26.8     |    1,050 |    2 | 0.34× (0.33–0.35) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |       3210 | warn         |     1,000–1,100 |      2 |
+| node-http | default | node 24.22.3 |        — |    — |                 — |           — |        — |      — |      — |          — |      — |        900 | fail         |               — |      — |
 
 Notes:
 
@@ -154,13 +165,14 @@ Notes:
 	if got := files["fortunes.md"]; !strings.HasSuffix(got, wantFortunes) || !strings.Contains(got, "![fortunes: peak RPS](fortunes.svg)\n") {
 		t.Errorf("fortunes.md:\n%s\n--- want it to end in:\n%s", got, wantFortunes)
 	}
-	// The json chart: three bars, node-http's highlighted.
+	// The json chart: three bars, node-http's and go-stdlib's highlighted
+	// (tied for rank 1).
 	n := parseSVG(t, files["json.svg"])
 	if got := n.texts(); !slices.Contains(got, "12,000") || !slices.Contains(got, "slow/a|b") {
 		t.Errorf("json.svg texts %q", got)
 	}
-	if plain, best := n.fills("rgb(154,165,184)"), n.fills("rgb(43,108,176)"); plain != 2 || best != 1 {
-		t.Errorf("json.svg: %d plain and %d highlighted bars, want 2 and 1", plain, best)
+	if plain, best := n.fills("rgb(154,165,184)"), n.fills("rgb(43,108,176)"); plain != 1 || best != 2 {
+		t.Errorf("json.svg: %d plain and %d highlighted bars, want 1 and 2", plain, best)
 	}
 }
 
@@ -174,16 +186,19 @@ func TestReportCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"test,n,run,framework,variant,runtime,peak_rps,pct_of_best,ratio_to_go_stdlib,connections,pipeline,p50_ms,p99_ms,cpu_ms_per_request,rss_bytes,page_bytes,verification,min_rps,max_rps,rounds,notes",
-		"json,0,r1,node-http,default,node 24.22.3,12000,100.0,1.091,8,1,50.015,99.007,0.250,31457280,,pass,11500,12500,2,",
-		`json,0,r1,go-stdlib,default,go1.26.8,11000,91.7,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,"16 connections: not eligible, round 2: socket errors: read 1"`,
-		`json,0,r1,slow,a|b,go1.26.8,5250,43.8,0.477,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,"16 connections: not eligible, round 1: socket errors: read 1"`,
-		"queries,20,r1,go-stdlib,default,go1.26.8,200,100.0,1.000,8,1,50.015,99.007,0.050,20971520,,warn,200,200,2,warn: 501 gave 501 rows",
-		"queries,20,r1,slow,a|b,go1.26.8,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows",
-		"queries,20,r1,node-http,default,node 24.22.3,,,,,,,,,,,pass,,,,not measured: no samples",
-		"fortunes,0,r1,go-stdlib,default,go1.26.8,3050,100.0,1.000,8,1,50.015,99.007,0.250,31457280,1228,pass,3000,3100,2,",
-		`fortunes,0,r1,slow,a|b,go1.26.8,1050,34.4,0.344,8,1,50.015,99.007,0.250,31457280,3210,warn,1000,1100,2,"warn: extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>; the load generator's CPU was saturated at 8 connections: the figure may measure the generator"`,
-		"fortunes,0,r1,node-http,default,node 24.22.3,,,,,,,,,,900,fail,,,,fail: row 3 differs",
+		"test,n,run,framework,variant,runtime,peak_rps,rank,tied,ratio_to_go_stdlib,ratio_lo,ratio_hi,connections,pipeline,p50_ms,p99_ms,cpu_ms_per_request,rss_bytes,page_bytes,verification,min_rps,max_rps,rounds,notes",
+		"json,0,r1,node-http,default,node 24.22.3,12000,1,true,1.091,1.042,1.150,8,1,50.015,99.007,0.250,31457280,,pass,11500,12500,2,",
+		`json,0,r1,go-stdlib,default,go1.26.8,11000,1,true,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,"16 connections: not eligible, round 2: socket errors: read 1"`,
+		`json,0,r1,slow,a|b,go1.26.8,5250,3,false,0.477,0.458,0.500,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,"16 connections: not eligible, round 1: socket errors: read 1"`,
+		"queries,1,r1,go-stdlib,default,go1.26.8,4000,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,4000,4000,2,warn: 501 gave 501 rows",
+		"queries,1,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows",
+		"queries,1,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples",
+		"queries,20,r1,go-stdlib,default,go1.26.8,200,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,200,200,2,warn: 501 gave 501 rows",
+		"queries,20,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows",
+		"queries,20,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples",
+		"fortunes,0,r1,go-stdlib,default,go1.26.8,3050,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.250,31457280,1228,pass,3000,3100,2,",
+		`fortunes,0,r1,slow,a|b,go1.26.8,1050,2,false,0.344,0.333,0.355,8,1,50.015,99.007,0.250,31457280,3210,warn,1000,1100,2,"warn: extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>; the load generator's CPU was saturated at 8 connections: the figure may measure the generator"`,
+		"fortunes,0,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,900,fail,,,,fail: row 3 differs",
 	}
 	if got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n"); !slices.Equal(got, want) {
 		t.Errorf("CSV:\n%s\n--- want:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -220,7 +235,7 @@ func keep(f *results.File, scale float64, names ...string) *results.File {
 }
 
 // TestReportSiteMerged: two runs on different machines, each with its own
-// go-stdlib; % of best ranks the ratio to each row's own go-stdlib.
+// go-stdlib; ranks order the ratio to each row's own go-stdlib.
 func TestReportSiteMerged(t *testing.T) {
 	a := keep(siteFixture(t), 1, "go-stdlib", "node-http")
 	a.RunID = "ra"
@@ -231,15 +246,17 @@ func TestReportSiteMerged(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := site(t, s)
-	// Ratios: node-http 12,000/11,000 = 1.0909 (best); each go-stdlib 1
-	// (91.7%) though run ci-b's peak is 22,000; slow 5,250/22,000 = 0.2386
-	// = 21.9% of 1.0909.
-	wantRows := `| Run  | Framework | Variant | Runtime      | Peak RPS |  % of best | ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Verification | Range (min–max) | Rounds |
-|:-----|:----------|:--------|:-------------|---------:|-----------:|------------:|------------:|---------:|-------:|-------:|-----------:|-------:|:-------------|----------------:|-------:|
-| ci-a | node-http | default | node 24.22.3 |   12,000 | **100.0%** |       1.09× |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 | pass         |   11,500–12,500 |      2 |
-| ci-a | go-stdlib | default | go1.26.8     |   11,000 |      91.7% |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
-| ci-b | go-stdlib | default | go1.26.8     |   22,000 |      91.7% |       1.00× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   20,000–24,000 |      2 |
-| ci-b | slow      | a\|b    | go1.26.8     |    5,250 |      21.9% |       0.24× |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
+	// Ratios: node-http 12,000/11,000 = 1.09, per round 11,500/11,000 and
+	// 12,500/12,000... its rounds' ratios (1.04–1.15) all above go-stdlib's
+	// 1.00: rank 1; each go-stdlib is its run's reference, 1.00 in every
+	// round: tied for 2 though run ci-b's peak is 22,000; slow
+	// 5,250/22,000 = 0.24 (0.23–0.25): rank 4.
+	wantRows := `| Run  | Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Verification | Range (min–max) | Rounds |
+|:-----|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|:-------------|----------------:|-------:|
+| ci-a | node-http | default | node 24.22.3 |   12,000 |    1 | 1.09× (1.04–1.15) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 | pass         |   11,500–12,500 |      2 |
+| ci-a | go-stdlib | default | go1.26.8     |   11,000 |   =2 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
+| ci-b | go-stdlib | default | go1.26.8     |   22,000 |   =2 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   20,000–24,000 |      2 |
+| ci-b | slow      | a\|b    | go1.26.8     |    5,250 |    4 | 0.24× (0.23–0.25) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
 `
 	page := files["json.md"]
 	if !strings.Contains(page, wantRows) {
@@ -247,7 +264,8 @@ func TestReportSiteMerged(t *testing.T) {
 	}
 	for _, want := range []string{
 		"![json: peak RPS ÷ go-stdlib of the same run](json.svg)",
-		"The runs come from different machines: **% of best** ranks each row's **÷ go-stdlib**",
+		"The runs come from different machines: ranks order each row's **÷ go-stdlib**",
+		"| ci-b | go-stdlib | default |    998–1,000 |   50.0 |   99.0 |      0.000 |      2 |",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("json.md lacks %q", want)
@@ -256,8 +274,9 @@ func TestReportSiteMerged(t *testing.T) {
 	index := files["index.md"]
 	for _, want := range []string{
 		"# tfbench: smoke, 2 runs merged",
-		"| Run  | Framework | Variant | [json](json.md) | [queries](queries.md) | [fortunes](fortunes.md) |",
-		"| ci-b | slow      | a\\|b    |           21.9% |                     — |                   17.2% |",
+		"| Run  | Framework | Variant |        [json](json.md) |  [queries](queries.md) | [fortunes](fortunes.md) |",
+		"| ci-b | slow      | a\\|b    |  4 · 0.24× (0.23–0.25) |                      — |   3 · 0.17× (0.17–0.18) |",
+		"| ci-a | go-stdlib | default | =2 · 1.00× (1.00–1.00) | =1 · 1.00× (1.00–1.00) |  =1 · 1.00× (1.00–1.00) |",
 		"## Run ci-a", "## Run ci-b", "| CPU         | Other CPU, 2 logical CPUs",
 	} {
 		if !strings.Contains(index, want) {
@@ -271,7 +290,7 @@ func TestReportSiteMerged(t *testing.T) {
 			t.Errorf("json.svg has no text %q: %q", want, texts)
 		}
 	}
-	if !strings.Contains(files["results.csv"], "\njson,0,ci-b,slow,a|b,go1.26.8,5250,21.9,0.239,") {
+	if !strings.Contains(files["results.csv"], "\njson,0,ci-b,slow,a|b,go1.26.8,5250,4,false,0.239,0.229,0.250,") {
 		t.Errorf("results.csv:\n%s", files["results.csv"])
 	}
 
@@ -381,10 +400,15 @@ func TestReportSiteLatest(t *testing.T) {
 	if len(files) != 2+2*6 {
 		t.Errorf("%d files, want index, results.csv and a page and a chart for each of 6 tests", len(files))
 	}
+	// Rank 1 is highlighted, ties included: json go-stdlib 74,006–85,573
+	// and node-http 65,056–90,473; plaintext node-http and go-stdlib;
+	// fortunes node-http, engine/pool and go-stdlib; updates node-http,
+	// engine/pool, solidstart and qwik (3 rounds: min–max ranges decide).
+	firsts := map[string]int{"json": 2, "plaintext": 2, "db": 1, "queries": 1, "fortunes": 3, "updates": 4}
 	for _, test := range []string{"json", "plaintext", "db", "queries", "fortunes", "updates"} {
 		svg := parseSVG(t, files[test+".svg"])
-		if plain, best := svg.fills("rgb(154,165,184)"), svg.fills("rgb(43,108,176)"); plain != 8 || best != 1 {
-			t.Errorf("%s.svg: %d plain and %d highlighted bars, want 8 and 1", test, plain, best)
+		if plain, best := svg.fills("rgb(154,165,184)"), svg.fills("rgb(43,108,176)"); plain != 9-firsts[test] || best != firsts[test] {
+			t.Errorf("%s.svg: %d plain and %d highlighted bars, want %d and %d", test, plain, best, 9-firsts[test], firsts[test])
 		}
 		if !strings.Contains(files[test+".md"], fmt.Sprintf("![%s: peak RPS](%s.svg)", test, test)) {
 			t.Errorf("%s.md does not show its chart", test)
@@ -395,8 +419,8 @@ func TestReportSiteLatest(t *testing.T) {
 	}
 	page := squeeze(files["fortunes.md"])
 	for _, want := range []string{
-		"| qwik | default | node 24.22.3 | 3,435 | 12.1% | 0.17× | 256 | 1 | 70.91 | 137.47 | 0.291 | 472.7 | 3212 | warn | 3,320–3,647 | 3 |",
-		"| nextjs | default | node 24.22.3 | 663 | 2.3% | 0.03× | 256 | 1 | 371.71 | 619.52 | 1.508 | 917.1 | 8447 | warn | 563–666 | 3 |",
+		"| qwik | default | node 24.22.3 | 3,435 | 5 | 0.17× (0.16–0.21) | 256 | 1 | 70.91 | 137.47 | 0.291 | 472.7 | 3212 | warn | 3,320–3,647 | 3 |",
+		"| nextjs | default | node 24.22.3 | 663 | =8 | 0.033× (0.03–0.036) | 256 | 1 | 371.71 | 619.52 | 1.508 | 917.1 | 8447 | warn | 563–666 | 3 |",
 		"- solidstart (default): warn: GET /fortunes: extra markup around the table, page 4353 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;/title&gt;&lt;/head&gt;&lt;body&gt;: expected &lt;table&gt;, got &lt;div&gt;\n",
 		"- qwik (default): warn: GET /fortunes: extra markup around the table, page 3212 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;title&gt;text \"Fortunes\"&lt;/title&gt;: expected &lt;/head&gt;, got &lt;style&gt;\n",
 		"- nextjs (default): warn: GET /fortunes: extra markup around the table, page 8447 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;/title&gt;&lt;/head&gt;&lt;body&gt;: expected &lt;table&gt;, got &lt;div&gt;\n",
@@ -409,11 +433,13 @@ func TestReportSiteLatest(t *testing.T) {
 		t.Error("fortunes.md has raw markup from a verification reason")
 	}
 	csvLines := strings.Split(strings.TrimSpace(files["results.csv"]), "\n")
-	if len(csvLines) != 1+9*6 {
-		t.Errorf("results.csv has %d lines, want a header and 54 rows", len(csvLines))
+	// A row per variant and test, and queries and updates at their four
+	// other N each.
+	if len(csvLines) != 1+9*6+9*4*2 {
+		t.Errorf("results.csv has %d lines, want a header and 126 rows", len(csvLines))
 	}
 	if !slices.ContainsFunc(csvLines, func(l string) bool {
-		return strings.HasPrefix(l, "fortunes,0,20261202-143809,nextjs,default,node 24.22.3,663,2.3,") && strings.Contains(l, ",8447,warn,563,666,3,")
+		return strings.HasPrefix(l, "fortunes,0,20261202-143809,nextjs,default,node 24.22.3,663,8,true,0.033,0.030,0.036,") && strings.Contains(l, ",8447,warn,563,666,3,")
 	}) {
 		t.Error("results.csv has no nextjs fortunes line with page bytes 8447")
 	}
