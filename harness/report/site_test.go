@@ -159,8 +159,11 @@ Notes:
 	if got := n.texts(); !slices.Contains(got, "12,000") || !slices.Contains(got, "slow/a|b") {
 		t.Errorf("json.svg texts %q", got)
 	}
-	if plain, best := n.fills("rgb(154,165,184)"), n.fills("rgb(43,108,176)"); plain != 2 || best != 1 {
-		t.Errorf("json.svg: %d plain and %d highlighted bars, want 2 and 1", plain, best)
+	if all, best := n.bars(); all != 3 || best != 1 {
+		t.Errorf("json.svg: %d bars, %d highlighted, want 3 and 1", all, best)
+	}
+	if got := n.texts(); !slices.Contains(got, "peak RPS (requests/s)") {
+		t.Errorf("json.svg has no axis title; texts %q", got)
 	}
 }
 
@@ -383,11 +386,20 @@ func TestReportSiteLatest(t *testing.T) {
 	}
 	for _, test := range []string{"json", "plaintext", "db", "queries", "fortunes", "updates"} {
 		svg := parseSVG(t, files[test+".svg"])
-		if plain, best := svg.fills("rgb(154,165,184)"), svg.fills("rgb(43,108,176)"); plain != 8 || best != 1 {
-			t.Errorf("%s.svg: %d plain and %d highlighted bars, want 8 and 1", test, plain, best)
+		if all, best := svg.bars(); all != 9 || best != 1 {
+			t.Errorf("%s.svg: %d bars, %d highlighted, want 9 and 1", test, all, best)
 		}
-		if !strings.Contains(files[test+".md"], fmt.Sprintf("![%s: peak RPS](%s.svg)", test, test)) {
-			t.Errorf("%s.md does not show its chart", test)
+		// Every variant has its min–max over three rounds: a whisker
+		// and two caps per bar.
+		if got := svg.strokes("stroke-width:1.5;stroke:rgb(51,51,51);fill:none"); got != 3*9 {
+			t.Errorf("%s.svg: %d whisker strokes, want %d", test, got, 3*9)
+		}
+		title := test
+		if test == "queries" || test == "updates" {
+			title += ", N=20"
+		}
+		if !strings.Contains(files[test+".md"], fmt.Sprintf("![%s: peak RPS](%s.svg)", title, test)) {
+			t.Errorf("%s.md does not show its chart titled %q", test, title+": peak RPS")
 		}
 		if !strings.Contains(files["index.md"], fmt.Sprintf("[%s](%s.md)", test, test)) {
 			t.Errorf("index.md does not link %s.md", test)
@@ -438,11 +450,25 @@ func parseSVG(t *testing.T, svg string) svgDoc {
 
 func (d svgDoc) texts() []string { return d.Texts }
 
-// fills counts the filled shapes of one colour (the bars).
-func (d svgDoc) fills(colour string) int {
+// bars counts the filled shapes but the white background (the bars), and
+// those outlined (highlighted).
+func (d svgDoc) bars() (all, outlined int) {
+	for _, p := range d.Paths {
+		if strings.Contains(p.Style, "fill:rgb(") {
+			all++
+			if strings.HasPrefix(p.Style, "stroke-width:2;") {
+				outlined++
+			}
+		}
+	}
+	return all, outlined
+}
+
+// strokes counts the paths styled style.
+func (d svgDoc) strokes(style string) int {
 	n := 0
 	for _, p := range d.Paths {
-		if strings.HasSuffix(p.Style, "fill:"+colour) {
+		if p.Style == style {
 			n++
 		}
 	}
