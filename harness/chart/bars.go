@@ -1,10 +1,11 @@
-// Package chart draws the report's charts as SVG with go-analyze/charts
-// (pure Go, embedded Roboto metrics: no system fonts, no cgo). It knows
-// nothing of tfbench's types: callers pass labels, lengths and text.
-// The same input gives the same bytes (golden-tested).
+// Package chart draws the report's charts as SVG with go-analyze/charts'
+// painter (pure Go, embedded Roboto metrics: no system fonts, no cgo). It
+// knows nothing of tfbench's types: callers pass labels, lengths, min–max
+// ranges and text. The same input gives the same bytes (golden-tested).
 package chart
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -16,116 +17,142 @@ import (
 
 // Bar is one bar of a horizontal bar chart.
 type Bar struct {
-	// Label names the bar on the category axis (left), e.g.
-	// "go-stdlib/default". Any text: the SVG writer XML-escapes it.
+	// Label names the bar, left of it, e.g. "go-stdlib/default". Any
+	// text: the SVG writer XML-escapes it.
 	Label string
-	// Value is the text printed at the bar's tip, e.g. "56,683" or "1.06×".
+	// Key picks the bar's colour (colourOf; "" is Label): the framework
+	// variant, e.g. "go-stdlib/default", the same colour in every chart.
+	Key string
+	// Value is the text printed right of the bar's tip (and whisker), e.g.
+	// "56,683" or "1.06×".
 	Value string
 	// X is the bar's length in the chart's unit (e.g. requests/s), ≥ 0;
-	// the value axis runs from 0 to a round number at or above the largest X.
+	// the value axis runs from 0 to a round number at or above the largest
+	// X or Hi.
 	X float64
-	// Highlight draws the bar in the accent colour (e.g. the best one).
+	// Lo and Hi, when not both 0, are X's min–max over the rounds in X's
+	// unit, drawn as a whisker across the bar's tip.
+	Lo, Hi float64
+	// Highlight outlines the bar (e.g. the best one).
 	Highlight bool
 }
 
-// Layout of Bars, in px.
+// BarChart is a horizontal bar chart: Bars[0] on top, the value axis
+// below titled XTitle with its unit, e.g. "peak RPS (requests/s)".
+type BarChart struct {
+	Title, XTitle string
+	// XTick writes a value-axis tick (default: 0, 15k, 2.5M, 0.25).
+	XTick func(float64) string
+	Bars  []Bar
+}
+
+// Layout of Bars, in px: the SVG is Width wide (wider when labels and
+// values leave the bars less than MinPlot) and Frame + RowHeight × bars
+// high: BarTop above the bars for the title, the rest below for the value
+// axis and its title.
 const (
-	// Width is the SVG's width.
-	Width = 720
-	// RowHeight is the height per bar, and Frame the height of the title
-	// and value axis around the bars.
+	Width     = 720
 	RowHeight = 32
-	Frame     = 80
+	Frame     = 112
+	BarTop    = 56
+	MinPlot   = 240
 )
 
-// Colours of plain and highlighted bars and of the text at their tips.
+// Colours of the text, the highlight's outline and the whiskers.
 var (
-	plain     = charts.ColorFromHex("#9aa5b8")
-	highlight = charts.ColorFromHex("#2b6cb0")
 	valueText = charts.ColorFromHex("#333333")
+	outline   = charts.ColorFromHex("#1a1a1a")
 )
 
-// Bars writes a horizontal bar chart as SVG to w, bars[0] on top with each
-// Value at its tip, Width px wide and Frame + RowHeight × len(bars) px high.
-// It refuses no bars and an X that is negative, NaN or infinite.
-func Bars(w io.Writer, title string, bars []Bar) error {
-	if len(bars) == 0 {
+// Bars writes c as SVG to w: each bar in its key's colour with its Label
+// left of it (a column as wide as the longest, textWidth), its whisker,
+// and its Value right of the tip. It refuses no bars, an X that is
+// negative, NaN or infinite, and a whisker with Lo > Hi or not finite.
+func Bars(w io.Writer, c BarChart) error { return bars(w, c, charts.ChartOutputSVG) }
+
+func bars(w io.Writer, c BarChart, format string) error {
+	if len(c.Bars) == 0 {
 		return errors.New("chart: no bars")
 	}
-	n := len(bars)
-	// The library draws category 0 at the bottom: feed the bars reversed.
-	// Each bar is its own series, stacked, null (no bar, no label) at the
-	// other categories: so each bar gets its own colour, and the label
-	// formatter, which is passed the series index (not the data index its
-	// doc names), finds the bar's Value text.
-	null := charts.GetNullValue()
-	labels := make([]string, n)
-	series := make([][]float64, n)
-	colours := make([]charts.Color, n)
-	values := make([]string, n)
-	for i, b := range bars {
-		if b.X < 0 || math.IsNaN(b.X) || math.IsInf(b.X, 0) {
-			return fmt.Errorf("chart %q: bar %q has length %v; want a finite value ≥ 0", title, b.Label, b.X)
-		}
-		j := n - 1 - i
-		labels[j], values[j] = b.Label, b.Value
-		series[j] = make([]float64, n)
-		for k := range series[j] {
-			series[j][k] = null
-		}
-		series[j][j] = b.X
-		colours[j] = plain
-		if b.Highlight {
-			colours[j] = highlight
-		}
-	}
-	// For stacks the library lowers the data minimum by 1 before it
-	// applies the axis minimum (range.go: "minVal--"), so with all lengths
-	// below 1 (ratios) the axis would start below 0. A last series holding
-	// one 0 (no width, no label, background colour) keeps the data
-	// minimum at 0.
-	zero := make([]float64, n)
-	for k := range zero {
-		zero[k] = null
-	}
-	zero[0] = 0
-	series = append(series, zero)
-	colours = append(colours, charts.ColorFromHex("#ffffff"))
-	values = append(values, "")
-	opt := charts.NewBarChartOptionWithData(series)
-	opt.Horizontal = true
-	opt.StackSeries = charts.Ptr(true)
-	opt.Title = charts.TitleOption{Text: title}
-	opt.CategoryAxis = charts.CategoryAxisOption{Labels: labels}
 	longest := 0.0
-	for _, b := range bars {
-		longest = max(longest, b.X)
-	}
-	opt.ValueAxis[0].Min = charts.Ptr(0.0)
-	opt.ValueAxis[0].Max = charts.Ptr(Ticks * tickStep(longest/Ticks))
-	opt.ValueAxis[0].LabelCount = Ticks + 1
-	opt.ValueFormatter = axisNumber
-	opt.Padding = charts.NewBox(20, 20, 70, 10)
-	opt.Theme = charts.GetTheme(charts.ThemeLight).WithSeriesColors(colours)
-	for i := range opt.SeriesList {
-		opt.SeriesList[i].Label = charts.SeriesLabel{
-			Show:      charts.Ptr(true),
-			FontStyle: charts.FontStyle{FontSize: 11, FontColor: valueText},
-			LabelFormatter: func(series int, _ string, _ float64) (string, *charts.LabelStyle) {
-				return values[series], nil
-			},
+	for _, b := range c.Bars {
+		if b.X < 0 || math.IsNaN(b.X) || math.IsInf(b.X, 0) {
+			return fmt.Errorf("chart %q: bar %q has length %v; want a finite value ≥ 0", c.Title, b.Label, b.X)
 		}
+		if b.Lo != 0 || b.Hi != 0 {
+			if math.IsNaN(b.Lo) || math.IsInf(b.Lo, 0) || math.IsNaN(b.Hi) || math.IsInf(b.Hi, 0) || b.Lo < 0 || b.Lo > b.Hi {
+				return fmt.Errorf("chart %q: bar %q has whisker %v–%v; want finite values, 0 ≤ lo ≤ hi", c.Title, b.Label, b.Lo, b.Hi)
+			}
+		}
+		longest = max(longest, b.X, b.Hi)
 	}
-	p := charts.NewPainter(charts.PainterOptions{OutputFormat: charts.ChartOutputSVG, Width: Width, Height: Frame + RowHeight*n})
-	if err := p.BarChart(opt); err != nil {
-		return fmt.Errorf("chart %q: %w", title, err)
+	tick := c.XTick
+	if tick == nil {
+		tick = axisNumber
 	}
-	svg, err := p.Bytes()
-	if err != nil {
-		return fmt.Errorf("chart %q: %w", title, err)
+	top := longest
+	if top == 0 {
+		top = 1
 	}
-	_, err = w.Write(svg)
-	return err
+	axisMax := Ticks * tickStep(top/Ticks)
+
+	label := charts.FontStyle{FontSize: 12, FontColor: textColour}
+	value := charts.FontStyle{FontSize: 11, FontColor: valueText}
+	m := charts.NewPainter(charts.PainterOptions{OutputFormat: format, Width: Width, Height: 100})
+	labels, values := 0, 0
+	for _, b := range c.Bars {
+		labels = max(labels, textWidth(m, b.Label, label))
+		values = max(values, textWidth(m, b.Value, value))
+	}
+	// The last tick's label is centred on the plot's right edge.
+	values = max(values, textWidth(m, tick(axisMax), label)/2)
+	width := max(Width, 20+labels+12+MinPlot+6+values+20)
+	left, right := 20+labels+12, width-20-values-6
+	n := len(c.Bars)
+	bottom := BarTop + RowHeight*n
+	height := Frame + RowHeight*n
+	px := func(v float64) int { return left + int(math.Round(v/axisMax*float64(right-left))) }
+
+	p := charts.NewPainter(charts.PainterOptions{OutputFormat: format, Width: width, Height: height})
+	p.FilledRect(0, 0, width, height, charts.ColorFromHex("#ffffff"), charts.ColorFromHex("#ffffff"), 0)
+	p.Text(c.Title, 20, 36, 0, charts.FontStyle{FontSize: 16, FontColor: textColour})
+	for i := 0; i <= Ticks; i++ {
+		v := float64(i) * axisMax / Ticks
+		x := px(v)
+		p.LineStroke([]charts.Point{{X: x, Y: BarTop}, {X: x, Y: bottom}}, gridColour, 1)
+		t := tick(v)
+		tb := p.MeasureText(t, 0, label)
+		p.Text(t, x-tb.Width()/2, bottom+18, 0, charts.FontStyle{FontSize: 11, FontColor: axisColour})
+	}
+	for i, b := range c.Bars {
+		mid := BarTop + RowHeight*i + RowHeight/2
+		lb := p.MeasureText(b.Label, 0, label)
+		p.Text(b.Label, 20, mid+lb.Height()/2-1, 0, label)
+		colour := colourOf(cmp.Or(b.Key, b.Label))
+		end := px(b.X)
+		edge, stroke := colour, 0.0
+		if b.Highlight {
+			edge, stroke = outline, 2
+		}
+		p.FilledRect(left, mid-9, end, mid+9, colour, edge, stroke)
+		tip := end
+		if b.Lo != 0 || b.Hi != 0 {
+			lo, hi := px(b.Lo), px(b.Hi)
+			p.LineStroke([]charts.Point{{X: lo, Y: mid}, {X: hi, Y: mid}}, valueText, 1.5)
+			p.LineStroke([]charts.Point{{X: lo, Y: mid - 6}, {X: lo, Y: mid + 6}}, valueText, 1.5)
+			p.LineStroke([]charts.Point{{X: hi, Y: mid - 6}, {X: hi, Y: mid + 6}}, valueText, 1.5)
+			tip = max(tip, hi)
+		}
+		vb := p.MeasureText(b.Value, 0, value)
+		p.Text(b.Value, tip+6, mid+vb.Height()/2-1, 0, value)
+	}
+	p.LineStroke([]charts.Point{{X: left, Y: BarTop}, {X: left, Y: bottom}}, axisColour, 1)
+	p.LineStroke([]charts.Point{{X: left, Y: bottom}, {X: right, Y: bottom}}, axisColour, 1)
+	if c.XTitle != "" {
+		tb := p.MeasureText(c.XTitle, 0, label)
+		p.Text(c.XTitle, (left+right)/2-tb.Width()/2, bottom+42, 0, label)
+	}
+	return writeSVG(w, p, c.Title)
 }
 
 // Ticks is the number of intervals on the value axis.

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -12,14 +13,17 @@ import (
 )
 
 // Point is one point of a Series, in the chart's units (e.g. page bytes
-// and requests/s).
-type Point struct{ X, Y float64 }
+// and requests/s); Lo and Hi, when not both 0, are Y's min–max over the
+// rounds, drawn as a vertical whisker.
+type Point struct{ X, Y, Lo, Hi float64 }
 
 // Series is one line of an XY chart: its legend name and its points, drawn
-// joined in order of X with a dot at each.
+// joined in order of X with a dot at each. Key picks its look (styles; ""
+// is Name): the framework variant, e.g. "engine/pool", so that a variant
+// has one colour in every chart.
 type Series struct {
-	Name   string
-	Points []Point
+	Name, Key string
+	Points    []Point
 }
 
 // XY is a line chart with numeric axes, drawn with the library's painter
@@ -43,19 +47,16 @@ const (
 	LegendRow  = 20
 )
 
-// palette colours the series in order (Tableau 10); from the 11th series
-// on, lines repeat the colours dashed.
-var palette = []string{"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"}
-
 var (
 	axisColour = charts.ColorFromHex("#6e7079")
 	gridColour = charts.ColorFromHex("#e0e6f1")
 	textColour = charts.ColorFromHex("#464646")
 )
 
-// Lines writes c as SVG to w: each series a line with dots, a legend below
-// in series order. It refuses no series, a series without points, and a
-// point not finite, X ≤ 0, Y < 0, or Y ≤ 0 with LogY.
+// Lines writes c as SVG to w: each series a line with dots and min–max
+// whiskers, a legend below in series order. It refuses no series, a series
+// without points, a point not finite, X ≤ 0, Y < 0, or Y ≤ 0 with LogY,
+// and a whisker with Lo > Hi, or Lo ≤ 0 with LogY.
 func Lines(w io.Writer, c XY) error { return lines(w, c, charts.ChartOutputSVG) }
 
 // lines draws c in format (SVG; PNG to look at it in a test).
@@ -74,6 +75,13 @@ func lines(w io.Writer, c XY, format string) error {
 				return fmt.Errorf("chart %q: series %q has point (%v, %v); want finite values, x > 0 (log axis), y ≥ 0 (> 0 on a log axis)", c.Title, s.Name, p.X, p.Y)
 			}
 			minX, maxX, minY, maxY = min(minX, p.X), max(maxX, p.X), min(minY, p.Y), max(maxY, p.Y)
+			if p.Lo == 0 && p.Hi == 0 {
+				continue
+			}
+			if bad := math.IsNaN(p.Lo) || math.IsInf(p.Lo, 0) || math.IsNaN(p.Hi) || math.IsInf(p.Hi, 0) || p.Lo < 0 || p.Lo > p.Hi || (c.LogY && p.Lo == 0); bad {
+				return fmt.Errorf("chart %q: series %q has whisker %v–%v at x %v; want finite values, 0 ≤ lo ≤ hi (lo > 0 on a log axis)", c.Title, s.Name, p.Lo, p.Hi, p.X)
+			}
+			minY, maxY = min(minY, p.Lo), max(maxY, p.Hi)
 		}
 	}
 	xTick, yTick := orDefault(c.XTick), orDefault(c.YTick)
@@ -84,11 +92,11 @@ func lines(w io.Writer, c XY, format string) error {
 	} else {
 		ys = linearTicks(maxY)
 	}
-	names := make([]string, len(c.Series))
+	names, keys := make([]string, len(c.Series)), make([]string, len(c.Series))
 	for i, s := range c.Series {
-		names[i] = s.Name
+		names[i], keys[i] = s.Name, cmp.Or(s.Key, s.Name)
 	}
-	f := newFrame(format, c.Title, ys, yTick, names)
+	f := newFrame(format, c.Title, ys, yTick, names, keys)
 	p, left, right, bottom := f.p, f.left, f.right, f.bottom
 
 	lx, hx := math.Log10(xs[0]), math.Log10(xs[len(xs)-1])
@@ -128,8 +136,11 @@ func lines(w io.Writer, c XY, format string) error {
 		line := make([]charts.Point, len(pts))
 		for j, q := range pts {
 			line[j] = charts.Point{X: px(q.X), Y: py(q.Y)}
+			if q.Lo != 0 || q.Hi != 0 {
+				f.whisker(i, line[j].X, py(q.Lo), py(q.Hi))
+			}
 		}
-		f.series(i, s.Name, line, line)
+		f.series(i, s.Name, [][]charts.Point{line}, line)
 	}
 	return f.write(w, c.Title)
 }

@@ -16,17 +16,18 @@ import (
 
 // sweep is the golden XY chart's input: peak RPS against page bytes over
 // four page sizes, points out of X order, one series of a single point, a
-// name with XML's special characters.
+// name with XML's special characters, min–max whiskers on go-stdlib's
+// first three points.
 var sweep = XY{
 	Title:  "page: peak RPS by page bytes",
 	XTitle: "page bytes (log scale)",
 	YTitle: "peak RPS (log scale)",
 	LogY:   true,
 	Series: []Series{
-		{Name: "go-stdlib/default", Points: []Point{{1200, 21000}, {9800, 9400}, {96000, 1500}, {960000, 160}}},
-		{Name: "nextjs/default", Points: []Point{{1536000, 4.2}, {16000, 380}, {2400, 520}, {150000, 61}}},
-		{Name: "node-http/default", Points: []Point{{1100, 12000}}},
-		{Name: `a<b&"c"`, Points: []Point{{3000, 2000}, {30000, 800}}},
+		{Name: "go-stdlib/default", Points: []Point{{1200, 21000, 19000, 23000}, {9800, 9400, 9000, 9900}, {96000, 1500, 1200, 1550}, {960000, 160, 0, 0}}},
+		{Name: "nextjs/default", Points: []Point{{1536000, 4.2, 0, 0}, {16000, 380, 0, 0}, {2400, 520, 0, 0}, {150000, 61, 0, 0}}},
+		{Name: "node-http/default", Points: []Point{{1100, 12000, 0, 0}}},
+		{Name: `a<b&"c"`, Points: []Point{{3000, 2000, 0, 0}, {30000, 800, 0, 0}}},
 	},
 }
 
@@ -104,9 +105,9 @@ func TestLinesLogAxes(t *testing.T) {
 		t.Errorf("y positions %v: off by %.1f px", ys[:4], d)
 	}
 	// nextjs's points come in X order: the line runs left to right.
-	line := regexp.MustCompile(`M (\d+) \d+\s+L (\d+) \d+\s+L (\d+) \d+\s+L (\d+) \d+" style="stroke-width:2;stroke:rgb\(242,142,43\)`).FindStringSubmatch(string(svg))
+	line := regexp.MustCompile(`M (\d+) \d+\s+L (\d+) \d+\s+L (\d+) \d+\s+L (\d+) \d+" style="stroke-width:2;stroke:` + regexp.QuoteMeta(colourOf("nextjs/default").String())).FindStringSubmatch(string(svg))
 	if line == nil {
-		t.Fatalf("no four-point orange line in\n%s", svg)
+		t.Fatalf("no four-point line in nextjs's colour in\n%s", svg)
 	}
 	for i := 2; i < 5; i++ {
 		a, _ := strconv.Atoi(line[i-1])
@@ -119,7 +120,7 @@ func TestLinesLogAxes(t *testing.T) {
 
 // TestLinesLinearY: without LogY the y axis runs from 0 to a round number.
 func TestLinesLinearY(t *testing.T) {
-	c := XY{Title: "cpu", Series: []Series{{Name: "a", Points: []Point{{1000, 0.5}, {100000, 7}}}}}
+	c := XY{Title: "cpu", Series: []Series{{Name: "a", Points: []Point{{1000, 0.5, 0, 0}, {100000, 7, 0, 0}}}}}
 	n := parse(t, renderXY(t, c))
 	var ticks []string
 	for _, s := range n.Texts {
@@ -141,9 +142,11 @@ func TestLinesErrors(t *testing.T) {
 	}{
 		{XY{Title: "t"}, "chart: no series"},
 		{XY{Title: "t", Series: []Series{{Name: "s"}}}, `chart "t": series "s" has no points`},
-		{XY{Title: "t", Series: []Series{{Name: "s", Points: []Point{{0, 1}}}}}, `chart "t": series "s" has point (0, 1); want finite values, x > 0 (log axis), y ≥ 0 (> 0 on a log axis)`},
-		{XY{Title: "t", LogY: true, Series: []Series{{Name: "s", Points: []Point{{1, 0}}}}}, `chart "t": series "s" has point (1, 0); want finite values, x > 0 (log axis), y ≥ 0 (> 0 on a log axis)`},
-		{XY{Title: "t", Series: []Series{{Name: "s", Points: []Point{{1, math.NaN()}}}}}, `chart "t": series "s" has point (1, NaN); want finite values, x > 0 (log axis), y ≥ 0 (> 0 on a log axis)`},
+		{XY{Title: "t", Series: []Series{{Name: "s", Points: []Point{{X: 0, Y: 1}}}}}, `chart "t": series "s" has point (0, 1); want finite values, x > 0 (log axis), y ≥ 0 (> 0 on a log axis)`},
+		{XY{Title: "t", LogY: true, Series: []Series{{Name: "s", Points: []Point{{X: 1, Y: 0}}}}}, `chart "t": series "s" has point (1, 0); want finite values, x > 0 (log axis), y ≥ 0 (> 0 on a log axis)`},
+		{XY{Title: "t", Series: []Series{{Name: "s", Points: []Point{{X: 1, Y: math.NaN()}}}}}, `chart "t": series "s" has point (1, NaN); want finite values, x > 0 (log axis), y ≥ 0 (> 0 on a log axis)`},
+		{XY{Title: "t", Series: []Series{{Name: "s", Points: []Point{{1, 5, 6, 4}}}}}, `chart "t": series "s" has whisker 6–4 at x 1; want finite values, 0 ≤ lo ≤ hi (lo > 0 on a log axis)`},
+		{XY{Title: "t", LogY: true, Series: []Series{{Name: "s", Points: []Point{{1, 5, 0, 6}}}}}, `chart "t": series "s" has whisker 0–6 at x 1; want finite values, 0 ≤ lo ≤ hi (lo > 0 on a log axis)`},
 	} {
 		if err := Lines(io.Discard, c.xy); err == nil || err.Error() != c.want {
 			t.Errorf("Lines(%+v) = %v, want %q", c.xy, err, c.want)
@@ -178,3 +181,43 @@ func TestLogTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesWhiskers: go-stdlib's first point, 21,000 RPS with a min–max of
+// 19,000–23,000, has a whisker at its dot's x from log10(21000/19000)
+// below to log10(23000/21000) above, in px of a decade (PlotHeight over
+// the y axis's 5 decades), caps 6 px wide; a point without Lo and Hi has
+// none.
+func TestLinesWhiskers(t *testing.T) {
+	svg := renderXY(t, sweep)
+	n := parse(t, svg)
+	m := dot.FindStringSubmatch(string(svg))
+	x, _ := strconv.Atoi(m[1])
+	y, _ := strconv.Atoi(m[2])
+	decade := float64(PlotHeight) / 5
+	lo := y + int(math.Round(math.Log10(21000.0/19000)*decade))
+	hi := y - int(math.Round(math.Log10(23000.0/21000)*decade))
+	segs := segments(n)
+	want := [][4]int{{x, lo, x, hi}, {x - 3, lo, x + 3, lo}, {x - 3, hi, x + 3, hi}}
+	for _, w := range want {
+		found := false
+		for _, s := range segs {
+			found = found || (s[0] == w[0] && s[2] == w[2] && abs(s[1]-w[1]) <= 1 && abs(s[3]-w[3]) <= 1)
+		}
+		if !found {
+			t.Errorf("no whisker stroke %v (dot at %d, %d)", w, x, y)
+		}
+	}
+	// go-stdlib's whiskers are its colour; three points have one.
+	col := "stroke:" + colourOf("go-stdlib/default").String()
+	count := 0
+	for _, p := range n.Paths {
+		if s := seg.FindStringSubmatch(p.D); s != nil && s[1] == s[3] && strings.Contains(p.Style, "stroke-width:1;"+col) {
+			count++
+		}
+	}
+	if count != 3 {
+		t.Errorf("%d vertical whisker strokes in go-stdlib's colour, want 3", count)
+	}
+}
+
+func abs(v int) int { return max(v, -v) }

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -19,17 +20,24 @@ type Timeline struct {
 	// Labels name the X categories, left to right; at most MaxXLabels of
 	// them are written under the axis, evenly picked, the last always.
 	Labels []string
-	// Marks are indices into Labels before which a dashed vertical line is
-	// drawn (e.g. a change of method): figures on either side differ in kind.
-	Marks  []int
+	// Marks are dashed vertical lines (e.g. a change of method): figures
+	// on either side differ in kind, so no line is drawn across one.
+	Marks  []Mark
 	Series []TimeSeries
 }
 
+// Mark is a dashed vertical line between Labels[Before-1] and
+// Labels[Before], its Label (e.g. "method v7") written at its top.
+type Mark struct {
+	Before int
+	Label  string
+}
+
 // TimeSeries is one line of a Timeline: Values[i] is at Labels[i], NaN
-// where the series has no value.
+// where the series has no value. Key picks its look as Series.Key does.
 type TimeSeries struct {
-	Name   string
-	Values []float64
+	Name, Key string
+	Values    []float64
 }
 
 // MaxXLabels is the most X labels a Timeline writes under its axis.
@@ -37,8 +45,9 @@ const MaxXLabels = 8
 
 var markColour = charts.ColorFromHex("#a0a0a0")
 
-// Trend writes c as SVG to w: each series a line with dots, a legend
-// below in series order, Width px wide and as high as Lines. It refuses no
+// Trend writes c as SVG to w: each series a line with dots, broken at a
+// gap and at a mark, a legend below in series order, Width px wide and as
+// high as Lines. It refuses no
 // labels, no series, a series whose Values are not one per label, and a
 // value that is infinite or negative.
 func Trend(w io.Writer, c Timeline) error { return timeline(w, c, charts.ChartOutputSVG) }
@@ -69,11 +78,11 @@ func timeline(w io.Writer, c Timeline, format string) error {
 	}
 	yTick := orDefault(c.YTick)
 	ys := linearTicks(maxY)
-	names := make([]string, len(c.Series))
+	names, keys := make([]string, len(c.Series)), make([]string, len(c.Series))
 	for i, s := range c.Series {
-		names[i] = s.Name
+		names[i], keys[i] = s.Name, cmp.Or(s.Key, s.Name)
 	}
-	f := newFrame(format, c.Title, ys, yTick, names)
+	f := newFrame(format, c.Title, ys, yTick, names, keys)
 	p, left, right, bottom := f.p, f.left, f.right, f.bottom
 
 	// Categories sit at the centres of equal slots, so one night is drawn
@@ -95,27 +104,41 @@ func timeline(w io.Writer, c Timeline, format string) error {
 		b := p.MeasureText(c.Labels[i], 0, f.label)
 		p.Text(c.Labels[i], x-b.Width()/2, bottom+18, 0, f.label)
 	}
-	for _, i := range c.Marks {
-		if i <= 0 || i >= n {
+	breaks := map[int]bool{}
+	markText := charts.FontStyle{FontSize: 10, FontColor: textColour}
+	for _, m := range c.Marks {
+		if m.Before <= 0 || m.Before >= n {
 			continue
 		}
-		x := left + int(math.Round(float64(i)*slot))
-		p.DashedLineStroke([]charts.Point{{X: x, Y: PlotTop}, {X: x, Y: bottom}}, markColour, 1, []float64{4, 3})
+		breaks[m.Before] = true
+		x := left + int(math.Round(float64(m.Before)*slot))
+		p.DashedLineStroke([]charts.Point{{X: x, Y: PlotTop - 4}, {X: x, Y: bottom}}, markColour, 1, []float64{4, 3})
+		if m.Label != "" {
+			// Above the plot, right of the line; flush left of it when
+			// it would run past the chart's edge.
+			tx := x + 4
+			if w := textWidth(p, m.Label, markText); tx+w > Width-4 {
+				tx = x - 4 - w
+			}
+			p.Text(m.Label, tx, PlotTop-6, 0, markText)
+		}
 	}
 	f.axes("", c.YTitle)
 	for i, s := range c.Series {
+		var runs [][]charts.Point
 		var run, dots []charts.Point
 		for j, v := range s.Values {
+			if math.IsNaN(v) || breaks[j] {
+				runs, run = append(runs, run), nil
+			}
 			if math.IsNaN(v) {
-				f.stroke(i, run)
-				run = nil
 				continue
 			}
 			pt := charts.Point{X: px(j), Y: py(v)}
 			run = append(run, pt)
 			dots = append(dots, pt)
 		}
-		f.series(i, s.Name, run, dots)
+		f.series(i, s.Name, append(runs, run), dots)
 	}
 	return f.write(w, c.Title)
 }

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -15,12 +16,12 @@ import (
 
 // nights is the golden Timeline's input: ratio to go-stdlib over five
 // nights, nextjs missing on the third (a gap), a method change before the
-// fourth.
+// fourth, labelled.
 var nights = Timeline{
 	Title:  "json: ratio to go-stdlib by night",
 	YTitle: "peak RPS ÷ go-stdlib",
 	Labels: []string{"2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01", "2026-12-02"},
-	Marks:  []int{3},
+	Marks:  []Mark{{Before: 3, Label: "method v7"}},
 	Series: []TimeSeries{
 		{Name: "nextjs/default", Values: []float64{0.21, 0.22, math.NaN(), 0.25, 0.24}},
 		{Name: "node-http/default", Values: []float64{0.61, 0.6, 0.63, 0.66, 0.65}},
@@ -85,12 +86,69 @@ func TestTrendGap(t *testing.T) {
 	if bottom := PlotTop + PlotHeight; slices.Contains(ys, bottom) {
 		t.Errorf("a dot sits on the axis (y %d): a gap drawn as zero; dots %v", bottom, ys)
 	}
-	blue := regexp.MustCompile(`M \d+ \d+\s+L \d+ \d+" style="stroke-width:2;stroke:rgb\(78,121,167\)`).FindAllString(string(svg), -1)
+	blue := regexp.MustCompile(`M \d+ \d+\s+L \d+ \d+" style="stroke-width:2;stroke:`+regexp.QuoteMeta(colourOf("nextjs/default").String())).FindAllString(string(svg), -1)
 	if len(blue) != 3 { // two pieces of the line and the legend's stroke
 		t.Errorf("nextjs has %d two-point strokes, want 3 (two pieces and the legend)", len(blue))
 	}
 	if !bytes.Contains(svg, []byte("stroke-dasharray")) {
 		t.Error("no dashed mark line")
+	}
+}
+
+// TestTrendMark: the mark is a dashed line half way between the third and
+// fourth night, its label right of it above the plot, and no line segment
+// crosses it: node-http, with a value every night, is two lines (three
+// nights and two), each wholly on one side.
+func TestTrendMark(t *testing.T) {
+	svg := renderTrend(t, nights)
+	n := parse(t, svg)
+	var dots []int
+	for _, m := range dot.FindAllStringSubmatch(string(svg), -1) {
+		x, _ := strconv.Atoi(m[1])
+		if y, _ := strconv.Atoi(m[2]); y <= PlotTop+PlotHeight {
+			dots = append(dots, x)
+		}
+	}
+	// node-http's five dots, the last in the SVG: the nights' x.
+	xs := dots[len(dots)-5:]
+	markX := (xs[2] + xs[3]) / 2
+	var mark []int
+	for _, p := range n.Paths {
+		if s := seg.FindStringSubmatch(p.D); s != nil && p.Dash != "" {
+			x1, _ := strconv.Atoi(s[1])
+			x2, _ := strconv.Atoi(s[3])
+			if x1 == x2 {
+				mark = append(mark, x1)
+			}
+		}
+	}
+	if len(mark) != 1 || mark[0] < markX-1 || mark[0] > markX+1 {
+		t.Fatalf("dashed vertical lines at %v, want one at x %d (between %d and %d)", mark, markX, xs[2], xs[3])
+	}
+	if x, y := textAt(t, n, "method v7"); x != mark[0]+4 || y >= PlotTop {
+		t.Errorf("mark label at (%d, %d), want x %d above the plot (y < %d)", x, y, mark[0]+4, PlotTop)
+	}
+	node := regexp.MustCompile(`d="(M \d+ \d+(?:\s+L \d+ \d+)+)" style="stroke-width:2;stroke:` + regexp.QuoteMeta(colourOf("node-http/default").String()))
+	num := regexp.MustCompile(`[ML] (\d+) \d+`)
+	var lines []string
+	for _, m := range node.FindAllStringSubmatch(string(svg), -1) {
+		var px []int
+		for _, q := range num.FindAllStringSubmatch(m[1], -1) {
+			x, _ := strconv.Atoi(q[1])
+			px = append(px, x)
+		}
+		left, right := false, false
+		for _, x := range px {
+			left, right = left || x < mark[0], right || x > mark[0]
+		}
+		if left && right {
+			t.Errorf("node-http's line %v crosses the mark at x %d", px, mark[0])
+		}
+		lines = append(lines, fmt.Sprint(len(px)))
+	}
+	// Three nights, two nights, and the legend's swatch.
+	if want := []string{"3", "2", "2"}; !slices.Equal(lines, want) {
+		t.Errorf("node-http's strokes have %v points, want %v", lines, want)
 	}
 }
 

@@ -44,10 +44,11 @@ func (k rowKey) slug() string {
 }
 
 // change is a night whose method version or suite differs from the night
-// before: figures on either side do not compare.
+// before: figures on either side do not compare. Label is the chart
+// mark's short text, e.g. "method v7", "new suite".
 type change struct {
-	Index      int // into the nights shown
-	Date, What string
+	Index             int // into the nights shown
+	Date, What, Label string
 }
 
 // Trends renders h's trend pages into dir: index.md and per test and N
@@ -93,9 +94,9 @@ func Trends(dir string, h *History) ([]string, error) {
 			for i, n := range nights {
 				labels[i] = n.Date
 			}
-			var marks []int
+			var marks []chart.Mark
 			for _, c := range changes {
-				marks = append(marks, c.Index)
+				marks = append(marks, chart.Mark{Before: c.Index, Label: c.Label})
 			}
 			for _, c := range []struct {
 				suffix, title, y string
@@ -116,7 +117,7 @@ func Trends(dir string, h *History) ([]string, error) {
 				fmt.Fprintf(b, "![%s](%s)\n\n", altText.Replace(c.title), name)
 			}
 			for _, c := range changes {
-				fmt.Fprintf(b, "Dashed line before %s: %s; figures either side do not compare.\n\n", c.Date, c.What)
+				fmt.Fprintf(b, "Dashed line \"%s\" before %s: %s; figures either side do not compare, and no line is drawn across it.\n\n", c.Label, c.Date, c.What)
 			}
 			if err := table(b, nights[max(0, len(nights)-TableNights):], k); err != nil {
 				return nil, err
@@ -181,8 +182,8 @@ func series(nights []Night, k rowKey) (ratios, p99s []chart.TimeSeries) {
 	}
 	slices.SortFunc(ids, func(a, b model.ID) int { return strings.Compare(a.String(), b.String()) })
 	for _, id := range ids {
-		rs := chart.TimeSeries{Name: id.String(), Values: make([]float64, len(nights))}
-		ps := chart.TimeSeries{Name: id.String(), Values: make([]float64, len(nights))}
+		rs := chart.TimeSeries{Name: id.String(), Key: id.String(), Values: make([]float64, len(nights))}
+		ps := chart.TimeSeries{Name: id.String(), Key: id.String(), Values: make([]float64, len(nights))}
 		anyRatio := false
 		for i, n := range nights {
 			rs.Values[i], ps.Values[i] = math.NaN(), math.NaN()
@@ -250,15 +251,17 @@ func changesOf(nights []Night) []change {
 	var out []change
 	for i := 1; i < len(nights); i++ {
 		a, b := nights[i-1], nights[i]
-		var what []string
+		var what, label []string
 		if a.MethodVersion != b.MethodVersion {
 			what = append(what, fmt.Sprintf("method version %d → %d", a.MethodVersion, b.MethodVersion))
+			label = append(label, fmt.Sprintf("method v%d", b.MethodVersion))
 		}
 		if a.Suite.Hash != b.Suite.Hash {
 			what = append(what, fmt.Sprintf("suite `%s` sha256 %s → `%s` sha256 %s", a.Suite.Name, short(a.Suite.Hash), b.Suite.Name, short(b.Suite.Hash)))
+			label = append(label, "new suite")
 		}
 		if len(what) > 0 {
-			out = append(out, change{Index: i, Date: b.Date, What: strings.Join(what, ", ")})
+			out = append(out, change{Index: i, Date: b.Date, What: strings.Join(what, ", "), Label: strings.Join(label, ", ")})
 		}
 	}
 	return out

@@ -54,8 +54,8 @@ func TestTrendsGolden(t *testing.T) {
 	}
 	golden.Check(t, "trends-index.md", string(index))
 	for name, want := range map[string][]string{
-		"json-ratio.svg": {"json: peak RPS ÷ go-stdlib by night", "nextjs/default", "node-http/default", "2026-12-01", "2026-12-03"},
-		"json-p99.svg":   {"json: p99 at the peak by night", "go-stdlib/default", "nextjs/default", "node-http/default"},
+		"json-ratio.svg": {"json: peak RPS ÷ go-stdlib by night", "nextjs/default", "node-http/default", "2026-12-01", "2026-12-03", "method v1"},
+		"json-p99.svg":   {"json: p99 at the peak by night", "go-stdlib/default", "nextjs/default", "node-http/default", "method v1"},
 	} {
 		texts := svgTexts(t, filepath.Join(dir, name))
 		for _, w := range want {

@@ -242,9 +242,10 @@ type sweepChart struct {
 	svg         []byte
 }
 
-// sweepCharts draws a page test's charts of peak RPS and CPU ms per request
-// against page bytes (log axes), a line per variant (and run, like
-// chartBars); a chart without points is left out.
+// sweepCharts draws a page test's charts of peak RPS (with its min–max over
+// rounds) and CPU ms per request (a median: no whisker) against page bytes
+// (log axes), a line per variant (and run, like chartBars) in the
+// variant's colour; a chart without points is left out.
 func sweepCharts(t TestTable) ([]sweepChart, error) {
 	count := map[string]int{}
 	for _, r := range t.Rows {
@@ -253,20 +254,23 @@ func sweepCharts(t TestTable) ([]sweepChart, error) {
 	var out []sweepChart
 	for _, c := range []struct {
 		suffix, title, y string
-		pick             func(Row) float64
-		tick             func(float64) string
+		pick             func(Row) chart.Point
 	}{
-		{"rps", "peak RPS by page bytes", "peak RPS (log scale)", func(r Row) float64 { return r.PeakRPS }, nil},
-		{"cpu", "CPU ms per request by page bytes", "CPU ms per request (log scale)", func(r Row) float64 { return r.CPUms }, nil},
+		{"rps", "peak RPS by page bytes", "peak RPS (requests/s, log scale)", func(r Row) chart.Point {
+			lo, hi := rpsRange(r)
+			return chart.Point{Y: r.PeakRPS, Lo: lo, Hi: hi}
+		}},
+		{"cpu", "CPU ms per request by page bytes", "CPU ms per request (log scale)", func(r Row) chart.Point { return chart.Point{Y: r.CPUms} }},
 	} {
 		var series []chart.Series
 		index := map[string]int{}
 		for _, sz := range t.Sizes {
 			for _, r := range sz.Rows {
-				v := c.pick(r)
-				if !r.OK || r.PageBytes <= 0 || v <= 0 {
+				pt := c.pick(r)
+				if !r.OK || r.PageBytes <= 0 || pt.Y <= 0 {
 					continue
 				}
+				pt.X = float64(r.PageBytes)
 				key := r.Run + "\x00" + r.ID.String()
 				i, ok := index[key]
 				if !ok {
@@ -276,9 +280,9 @@ func sweepCharts(t TestTable) ([]sweepChart, error) {
 					}
 					i = len(series)
 					index[key] = i
-					series = append(series, chart.Series{Name: name})
+					series = append(series, chart.Series{Name: name, Key: r.ID.String()})
 				}
-				series[i].Points = append(series[i].Points, chart.Point{X: float64(r.PageBytes), Y: v})
+				series[i].Points = append(series[i].Points, pt)
 			}
 		}
 		if len(series) == 0 {
@@ -292,6 +296,15 @@ func sweepCharts(t TestTable) ([]sweepChart, error) {
 		out = append(out, sweepChart{name: t.Slug + "-" + c.suffix + ".svg", title: title, svg: svg.Bytes()})
 	}
 	return out, nil
+}
+
+// rpsRange is r's min–max RPS over the rounds at its peak level for a
+// whisker; 0, 0 (none) unless 0 < MinRPS ≤ MaxRPS.
+func rpsRange(r Row) (lo, hi float64) {
+	if r.MinRPS <= 0 || r.MaxRPS < r.MinRPS {
+		return 0, 0
+	}
+	return r.MinRPS, r.MaxRPS
 }
 
 // byteTick writes a byte count in decimal units: 500 B, 1 kB, 20 kB, 1 MB.

@@ -58,7 +58,7 @@ func Site(dir string, s *results.Set) ([]string, error) {
 		var svg bytes.Buffer
 		bars := chartBars(t)
 		if len(bars) > 0 {
-			if err := chart.Bars(&svg, chartTitle(t), bars); err != nil {
+			if err := chart.Bars(&svg, chart.BarChart{Title: chartTitle(t), XTitle: chartAxis(t), Bars: bars}); err != nil {
 				return nil, err
 			}
 		}
@@ -357,16 +357,29 @@ func times(v float64) string {
 
 // chartTitle is a test chart's title and its image's alt text.
 func chartTitle(t TestTable) string {
-	if t.Merged {
-		return fmt.Sprintf("%s: peak RPS ÷ %s of the same run", t.Test.Name, reference())
+	name := t.Test.Name
+	if t.N > 0 {
+		name += fmt.Sprintf(", N=%d", t.N)
 	}
-	return t.Test.Name + ": peak RPS"
+	if t.Merged {
+		return fmt.Sprintf("%s: peak RPS ÷ %s of the same run", name, reference())
+	}
+	return name + ": peak RPS"
 }
 
-// chartBars are a test's bars in table order, rank 1 (tied or not)
-// highlighted: peak
-// RPS per variant (a merged Set: ratio to its run's reference), labelled
-// with the run when a variant is in several.
+// chartAxis is the bar chart's value-axis title with its unit.
+func chartAxis(t TestTable) string {
+	if t.Merged {
+		return "× " + reference() + " peak RPS (same run)"
+	}
+	return "peak RPS (requests/s)"
+}
+
+// chartBars are a test's bars in table order, rank 1 (ties included)
+// highlighted, each coloured by its variant: peak RPS per variant with its
+// min–max over rounds (a merged Set: ratio to its run's reference with the
+// per-round ratio's min–max), labelled with the run when a variant is in
+// several.
 func chartBars(t TestTable) []chart.Bar {
 	count := map[string]int{}
 	for _, r := range t.Rows {
@@ -381,9 +394,14 @@ func chartBars(t TestTable) []chart.Bar {
 		switch {
 		case !r.OK:
 		case t.Merged && r.RatioToRef > 0:
-			bars = append(bars, chart.Bar{Label: label, Value: times(r.RatioToRef), X: r.RatioToRef, Highlight: r.Rank == 1})
+			lo, hi := 0.0, 0.0
+			if 0 < r.RatioLo && r.RatioLo <= r.RatioHi {
+				lo, hi = r.RatioLo, r.RatioHi
+			}
+			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: times(r.RatioToRef), X: r.RatioToRef, Lo: lo, Hi: hi, Highlight: r.Rank == 1})
 		case !t.Merged:
-			bars = append(bars, chart.Bar{Label: label, Value: texttab.Thousands(r.PeakRPS), X: r.PeakRPS, Highlight: r.Rank == 1})
+			lo, hi := rpsRange(r)
+			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: texttab.Thousands(r.PeakRPS), X: r.PeakRPS, Lo: lo, Hi: hi, Highlight: r.Rank == 1})
 		}
 	}
 	return bars

@@ -171,8 +171,11 @@ Notes:
 	if got := n.texts(); !slices.Contains(got, "12,000") || !slices.Contains(got, "slow/a|b") {
 		t.Errorf("json.svg texts %q", got)
 	}
-	if plain, best := n.fills("rgb(154,165,184)"), n.fills("rgb(43,108,176)"); plain != 1 || best != 2 {
-		t.Errorf("json.svg: %d plain and %d highlighted bars, want 1 and 2", plain, best)
+	if all, best := n.bars(); all != 3 || best != 2 {
+		t.Errorf("json.svg: %d bars, %d highlighted, want 3 and 2", all, best)
+	}
+	if got := n.texts(); !slices.Contains(got, "peak RPS (requests/s)") {
+		t.Errorf("json.svg has no axis title; texts %q", got)
 	}
 }
 
@@ -283,7 +286,11 @@ func TestReportSiteMerged(t *testing.T) {
 			t.Errorf("index.md lacks %q\n%s", want, index)
 		}
 	}
-	// The chart shows the ratios; go-stdlib twice, named by run.
+	// The chart shows the ratios with their per-round min–max (a whisker
+	// and two caps per bar); go-stdlib twice, named by run.
+	if got := parseSVG(t, files["json.svg"]).strokes("stroke-width:1.5;stroke:rgb(51,51,51);fill:none"); got != 3*4 {
+		t.Errorf("json.svg: %d whisker strokes, want %d", got, 3*4)
+	}
 	texts := parseSVG(t, files["json.svg"]).texts()
 	for _, want := range []string{"go-stdlib/default (ci-a)", "go-stdlib/default (ci-b)", "node-http/default", "1.09×", "0.24×"} {
 		if !slices.Contains(texts, want) {
@@ -407,11 +414,20 @@ func TestReportSiteLatest(t *testing.T) {
 	firsts := map[string]int{"json": 2, "plaintext": 2, "db": 1, "queries": 1, "fortunes": 3, "updates": 4}
 	for _, test := range []string{"json", "plaintext", "db", "queries", "fortunes", "updates"} {
 		svg := parseSVG(t, files[test+".svg"])
-		if plain, best := svg.fills("rgb(154,165,184)"), svg.fills("rgb(43,108,176)"); plain != 9-firsts[test] || best != firsts[test] {
-			t.Errorf("%s.svg: %d plain and %d highlighted bars, want %d and %d", test, plain, best, 9-firsts[test], firsts[test])
+		if all, best := svg.bars(); all != 9 || best != firsts[test] {
+			t.Errorf("%s.svg: %d bars, %d highlighted, want 9 and %d", test, all, best, firsts[test])
 		}
-		if !strings.Contains(files[test+".md"], fmt.Sprintf("![%s: peak RPS](%s.svg)", test, test)) {
-			t.Errorf("%s.md does not show its chart", test)
+		// Every variant has its min–max over three rounds: a whisker
+		// and two caps per bar.
+		if got := svg.strokes("stroke-width:1.5;stroke:rgb(51,51,51);fill:none"); got != 3*9 {
+			t.Errorf("%s.svg: %d whisker strokes, want %d", test, got, 3*9)
+		}
+		title := test
+		if test == "queries" || test == "updates" {
+			title += ", N=20"
+		}
+		if !strings.Contains(files[test+".md"], fmt.Sprintf("![%s: peak RPS](%s.svg)", title, test)) {
+			t.Errorf("%s.md does not show its chart titled %q", test, title+": peak RPS")
 		}
 		if !strings.Contains(files["index.md"], fmt.Sprintf("[%s](%s.md)", test, test)) {
 			t.Errorf("index.md does not link %s.md", test)
@@ -464,11 +480,25 @@ func parseSVG(t *testing.T, svg string) svgDoc {
 
 func (d svgDoc) texts() []string { return d.Texts }
 
-// fills counts the filled shapes of one colour (the bars).
-func (d svgDoc) fills(colour string) int {
+// bars counts the filled shapes but the white background (the bars), and
+// those outlined (highlighted).
+func (d svgDoc) bars() (all, outlined int) {
+	for _, p := range d.Paths {
+		if strings.Contains(p.Style, "fill:rgb(") {
+			all++
+			if strings.HasPrefix(p.Style, "stroke-width:2;") {
+				outlined++
+			}
+		}
+	}
+	return all, outlined
+}
+
+// strokes counts the paths styled style.
+func (d svgDoc) strokes(style string) int {
 	n := 0
 	for _, p := range d.Paths {
-		if strings.HasSuffix(p.Style, "fill:"+colour) {
+		if p.Style == style {
 			n++
 		}
 	}
