@@ -53,7 +53,11 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 		for _, t := range f.Suite.Tests {
 			tests = append(tests, t.Name)
 		}
-		from = append(from, fmt.Sprintf("run `%s` (suite %s, %d rounds, commit %s: %s)", f.RunID, f.Suite.Name, f.Suite.Rounds, sourceText(f), strings.Join(tests, ", ")))
+		rounds := fmt.Sprintf("%d rounds", f.Suite.Rounds)
+		if f.Suite.Rounds == 1 {
+			rounds = "1 round"
+		}
+		from = append(from, fmt.Sprintf("run `%s` (suite %s, %s, commit %s: %s)", f.RunID, f.Suite.Name, rounds, sourceText(f), strings.Join(tests, ", ")))
 	}
 	fmt.Fprintf(&b, "engine/pool against the reference go-stdlib and the Node floor node-http, from %s. `tools/engine-ratios --markdown` wrote this page.\n\n", joinAnd(from))
 	for _, f := range files {
