@@ -92,11 +92,11 @@ func (p *publisher) publish(o options) error {
 	fmt.Fprintf(p.stdout, "publish: commit %s, clean; %s/ is replaced once both runs completed and everything is rendered\n", head, strings.TrimSuffix(o.out, "/"))
 	notReplaced := func(err error) error { return fmt.Errorf("%w: %s/ not replaced", err, strings.TrimSuffix(o.out, "/")) }
 
+	if err := p.run("go", "build", "-o", o.tfbench, "./cmd/tfbench"); err != nil {
+		return notReplaced(err)
+	}
 	mainRun, ssrRun := o.mainRun, o.ssrRun
 	if mainRun == "" {
-		if err := p.run("go", "build", "-o", o.tfbench, "./cmd/tfbench"); err != nil {
-			return notReplaced(err)
-		}
 		if mainRun, err = p.bench(o, o.suite); err != nil {
 			return notReplaced(err)
 		}
