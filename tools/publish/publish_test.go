@@ -30,7 +30,9 @@ import (
 //     pages (no hand-made file of before survives: ab/, engine/ratios.txt,
 //     ssr/merged.json), its index naming the commit and both run IDs, both
 //     latest.json files those runs at that commit, engine/index.md from the
-//     same two runs; git status lists reports/ alone.
+//     same two runs; git status lists reports/ alone;
+//   - committed, the same runs passed by --main-run and --ssr-run are
+//     refused: they were measured at the commit before.
 func TestPublish(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds tfbench and go-stdlib in a copy of the repository and runs go tool task publish three times")
@@ -163,6 +165,19 @@ func TestPublish(t *testing.T) {
 			t.Errorf("git status lists %q: publish changed a file outside reports/", line)
 		}
 	}
+
+	// The publication committed, the same two runs given by --main-run and
+	// --ssr-run are refused: they belong to the commit before.
+	git(t, clone, "add", "-A")
+	git(t, clone, "commit", "-q", "-m", "reports: publish")
+	newHead := strings.TrimSpace(git(t, clone, "rev-parse", "HEAD"))
+	before = readTree(t, reports)
+	c = start(t, clone, goBin, "tool", "task", "publish", "--", "--main-run", filepath.Join(".tfbench", "runs", ids[0]), "--ssr-run", filepath.Join(".tfbench", "runs", ids[1]))
+	code = c.wait(t, 10*time.Minute)
+	if want := "publish: run " + ids[0] + " was measured at " + head + ", not at the clean commit " + newHead + ": reports/ not replaced\n"; code == 0 || !strings.Contains(c.out.String(), want) {
+		t.Errorf("runs of the commit before: exit %d; want non-zero and %q:\n%s", code, want, c.out.String())
+	}
+	unchanged("runs of the commit before")
 }
 
 // readTree reads every file under dir, by slash path relative to it; none
