@@ -207,9 +207,9 @@ func TestNightlyWorkflow(t *testing.T) {
 		t.Errorf("workflow steps run tasks %v, want %v", tasks, want)
 	}
 
-	// Every tfbench command line in the nightly tasks and in bench:ssr (it
-	// publishes reports/ssr/ the way bench publishes reports/): its
-	// subcommand exists and lists each flag it is given.
+	// Every tfbench command line in the nightly tasks and in bench:ssr (the
+	// SSR suite's run, as the nightly's SSR half): its subcommand exists and
+	// lists each flag it is given.
 	cmdRE := regexp.MustCompile(`\{\{\.TFBENCH\}\} ([a-z]+)((?: [^|;&\n]*)?)`)
 	flagRE := regexp.MustCompile(`(?:^| )--([a-z-]+)`)
 	checked := 0

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/internal/testenv"
 )
 
 // TestReadmeCommands runs the README's two commands in that order on a copy
@@ -20,10 +21,12 @@ import (
 // bench` on a tiny suite (testdata/suites/readme.yaml, go-stdlib alone),
 // stopped by Ctrl-C (SIGINT to its process group, as a terminal sends it)
 // once the first sample is in results.json, must leave reports/ byte for
-// byte as it was; run again to the end it publishes the tiny run as
-// reports/latest.json, latest.md and the site pages. Then the tests that
-// read published results (report, compare, results, the docs' links, the
-// report command) must pass there. No process a run started outlives it.
+// byte as it was; run again to the end it writes its run to
+// .tfbench/runs/ID/ (results.json and report.md), says where, and leaves
+// reports/ byte for byte as it was too: only go tool task publish writes
+// there (tools/publish). Then the tests that read published results
+// (report, compare, results, the docs' links, the report command) must
+// pass there. No process a run started outlives it.
 //
 // The copy is the work tree as git sees it (tracked and untracked files,
 // not ignored ones such as .tfbench/), uncommitted changes included: the
@@ -59,9 +62,9 @@ func TestReadmeCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := c.stdout.String() + c.stderr.String()
-	notPublished := "the run did not complete (status interrupted): reports/latest.md and reports/latest.json not replaced; this run's results and report are in .tfbench/runs/" + f.RunID + "\n"
-	if code == 0 || f.Status != results.Interrupted || !strings.Contains(out, notPublished) || strings.Contains(out, "task: [bench] .tfbench/bin/tfbench report") {
-		t.Errorf("interrupted bench: exit %d, status %s; want a non-zero exit, status interrupted, %q and no report command:\n%s", code, f.Status, notPublished, out)
+	where := "report:  .tfbench/runs/" + f.RunID + "/report.md\n"
+	if code == 0 || f.Status != results.Interrupted || !strings.Contains(out, where) {
+		t.Errorf("interrupted bench: exit %d, status %s; want a non-zero exit, status interrupted and %q:\n%s", code, f.Status, where, out)
 	}
 	if diff := diffTrees(published, readTree(t, filepath.Join(clone, "reports"))); diff != "" {
 		t.Errorf("the interrupted run changed reports/: %s", diff)
@@ -81,19 +84,18 @@ func TestReadmeCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := results.Read(filepath.Join(clone, "reports", "latest.json"))
-	if err != nil {
-		t.Fatal(err)
+	if f.Status != results.Complete || f.Suite.Name != "readme" || len(f.Samples) != 3 {
+		t.Errorf("run %s: status %s, suite %s, %d samples; want complete, suite readme, 3 samples", f.RunID, f.Status, f.Suite.Name, len(f.Samples))
 	}
-	if pub.RunID != f.RunID || pub.Status != results.Complete || pub.Suite.Name != "readme" || len(pub.Samples) != 3 {
-		t.Errorf("reports/latest.json: run %s, status %s, suite %s, %d samples; want run %s complete, suite readme, 3 samples", pub.RunID, pub.Status, pub.Suite.Name, len(pub.Samples), f.RunID)
+	where = "results: .tfbench/runs/" + f.RunID + "/results.json\nreport:  .tfbench/runs/" + f.RunID + "/report.md\n"
+	if !strings.Contains(out, where) {
+		t.Errorf("the complete bench does not say where its run is (%q):\n%s", where, out)
 	}
-	md, _ := os.ReadFile(filepath.Join(clone, ".tfbench", "runs", f.RunID, "report.md"))
-	if got, _ := os.ReadFile(filepath.Join(clone, "reports", "latest.md")); len(md) == 0 || !bytes.Equal(got, md) {
-		t.Errorf("reports/latest.md is not the run's report.md")
+	if md, _ := os.ReadFile(filepath.Join(clone, ".tfbench", "runs", f.RunID, "report.md")); !strings.HasPrefix(string(md), "# tfbench: readme\n") {
+		t.Errorf(".tfbench/runs/%s/report.md is not the run's report:\n%.300s", f.RunID, md)
 	}
-	if page, _ := os.ReadFile(filepath.Join(clone, "reports", "index.md")); !strings.HasPrefix(string(page), "# tfbench: readme\n\nRun `"+f.RunID+"`, ") {
-		t.Errorf("reports/index.md is not the run's (report --out reports/ did not run after the complete bench):\n%.300s", page)
+	if diff := diffTrees(published, readTree(t, filepath.Join(clone, "reports"))); diff != "" {
+		t.Errorf("the complete run changed reports/ (only go tool task publish may): %s", diff)
 	}
 	checkGone(t, c, clone)
 
@@ -112,54 +114,15 @@ func TestReadmeCommands(t *testing.T) {
 	t.Logf("tests after the runs: %s; whole test %s", time.Since(began).Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
 
-// copyRepo copies the repository's work tree (../..) as git lists it,
-// tracked files and untracked ones not ignored, into a temporary folder,
-// keeping file modes; it skips without git or outside a git work tree.
+// copyRepo copies the repository's work tree (../..) as git lists it
+// (testenv.CopyRepo).
 func copyRepo(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	cmd.Dir = root
-	list, err := cmd.Output()
-	if err != nil {
-		t.Skipf("no git work tree to copy at %s: %v", root, err)
-	}
-	dst := t.TempDir()
-	for _, name := range strings.Split(strings.TrimSuffix(string(list), "\x00"), "\x00") {
-		src := filepath.Join(root, name)
-		info, err := os.Lstat(src)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // deleted in the work tree, not yet in the index
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		to := filepath.Join(dst, name)
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(src)
-			if err == nil {
-				err = os.Symlink(target, to)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		data, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, data, info.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
+	return testenv.CopyRepo(t, root)
 }
 
 // readTree reads every file under dir, by path relative to it.

@@ -207,7 +207,7 @@ type Time struct {
 // Source is the checkout a run measured: `git rev-parse HEAD` and whether
 // `git status --porcelain` listed anything (uncommitted or untracked files:
 // the figures then belong to no commit). nightly:ab builds its baseline
-// side at the Commit recorded in reports/baseline.json (docs/ci.md).
+// side at the Commit recorded in baselines/nightly.json (docs/ci.md).
 type Source struct {
 	Commit string `json:"commit"` // full hex SHA
 	Dirty  bool   `json:"dirty"`

@@ -237,10 +237,10 @@ func Write(w io.Writer, rs []Result, o compare.Options) (bool, error) {
 				ratioText, change = fmt.Sprintf("%.2f×", x.Ratio), fmt.Sprintf("%+.1f%%", x.Change*100)
 			}
 			if x.Tested {
-				p, ph = pText(x.P), pText(x.PHolm)
+				p, ph = PText(x.P), PText(x.PHolm)
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", ratio.Label(x.Test, x.N),
-				value(r.Metric, x.OfMedian, x.OfRounds), value(r.Metric, x.OverMedian, x.OverRounds),
+				Value(r.Metric, x.OfMedian, x.OfRounds), Value(r.Metric, x.OverMedian, x.OverRounds),
 				ratioText, change, p, ph, x.Verdict, x.Status)
 			if x.Status == Unknown && x.Why != "" && x.Why != r.Limit {
 				fmt.Fprintf(tw, "  %s", x.Why)
@@ -271,9 +271,9 @@ func Write(w io.Writer, rs []Result, o compare.Options) (bool, error) {
 	return all, ew.err
 }
 
-// value is a side's median: requests/s as the ratio table writes them, ms
-// with three significant digits; "—" without rounds.
-func value(m Metric, v float64, rounds int) string {
+// Value is a side's median as the tables write it: requests/s as the ratio
+// table does, ms with three significant digits; "—" without rounds.
+func Value(m Metric, v float64, rounds int) string {
 	switch {
 	case rounds == 0:
 		return "—"
@@ -287,8 +287,8 @@ func value(m Metric, v float64, rounds int) string {
 	return fmt.Sprintf("%.0f ms", v)
 }
 
-// pText writes a p-value with two significant digits, as compare does.
-func pText(p float64) string { return fmt.Sprintf("%.2g", p) }
+// PText writes a p-value with two significant digits, as compare does.
+func PText(p float64) string { return fmt.Sprintf("%.2g", p) }
 
 // errWriter keeps the first write error; later writes do nothing.
 type errWriter struct {

@@ -4,7 +4,13 @@
 // when every target is met, 1 when one is not or the run was not pinned
 // (targets are per core), 2 on bad usage or an unreadable results file.
 //
+// With --markdown it writes the same as a markdown page from one or more
+// runs (go tool task publish: the main and SSR suites' runs, markdown.go);
+// the page says how the targets stand, and the exit status is 0 once it is
+// written, 2 on bad usage or an unreadable file.
+//
 //	go run ./tools/engine-ratios RESULTS.json
+//	go run ./tools/engine-ratios --markdown RESULTS.json [RESULTS.json...]
 package main
 
 import (
@@ -32,11 +38,16 @@ var (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
+const usage = "usage: engine-ratios RESULTS.json | engine-ratios --markdown RESULTS.json..."
+
 // run is the command on args (without the program name); it returns the
 // exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 1 && args[0] == "--markdown" {
+		return markdown(args[1:], stdout, stderr)
+	}
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(stderr, "usage: engine-ratios RESULTS.json")
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	f, err := results.Read(args[0])

@@ -330,7 +330,7 @@ func TestUsage(t *testing.T) {
 	os.WriteFile(notJSON, []byte("# tfbench\n"), 0o644)
 	schema := filepath.Join(dir, "old.json")
 	os.WriteFile(schema, []byte(`{"schema_version": 0}`), 0o644)
-	const usage = "usage: engine-ratios RESULTS.json\n"
+	const usage = "usage: engine-ratios RESULTS.json | engine-ratios --markdown RESULTS.json...\n"
 	for _, c := range []struct {
 		name string
 		args []string
@@ -339,6 +339,9 @@ func TestUsage(t *testing.T) {
 		{"no argument", nil, usage},
 		{"two arguments", []string{"a.json", "b.json"}, usage},
 		{"a flag", []string{"-h"}, usage},
+		{"markdown without a file", []string{"--markdown"}, usage},
+		{"markdown and a flag", []string{"--markdown", "a.json", "-x"}, usage},
+		{"markdown, missing file", []string{"--markdown", filepath.Join(dir, "nope.json")}, "engine-ratios: open " + filepath.Join(dir, "nope.json") + ": no such file or directory\n"},
 		{"missing file", []string{filepath.Join(dir, "nope.json")}, "engine-ratios: open " + filepath.Join(dir, "nope.json") + ": no such file or directory\n"},
 		{"not JSON", []string{notJSON}, "engine-ratios: " + notJSON + ": not a tfbench results file: invalid character '#' looking for beginning of value\n"},
 		{"schema version", []string{schema}, "engine-ratios: " + schema + ": results schema version 0, this tfbench reads version 1\n"},
@@ -349,5 +352,68 @@ func TestUsage(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout.String(), stderr.String(), c.want)
 			}
 		})
+	}
+}
+
+// TestMarkdown: --markdown on the fixture run (5 rounds, engine/serialized
+// too) writes the page with its verdicts (testdata/markdown.golden) and
+// exits 0 although no target is met: the page says so.
+func TestMarkdown(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"--markdown", filepath.Join("testdata", "results.json")}, &stdout, &stderr)
+	golden.Check(t, "markdown.golden", stdout.String())
+	if code != 0 || stderr.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "0 of 4 targets met, 4 not met, 0 unknown.\n") {
+		t.Errorf("the page's last line is not the targets' count:\n%s", stdout.String())
+	}
+}
+
+// TestMarkdownPublish: the page go tool task publish writes, from two runs
+// of 3 rounds as the main and SSR suites measure them (the fixture's rounds
+// 1-3 cut in two, no engine/serialized): the six tests from the first, the
+// page sizes from the second, and every target unknown, saying why
+// (testdata/markdown-publish.golden).
+func TestMarkdownPublish(t *testing.T) {
+	var ss []series
+	for _, x := range fixtureSeries {
+		if x.ID != ser {
+			ss = append(ss, x)
+		}
+	}
+	full := fixture(ss)
+	full.Frameworks = slices.DeleteFunc(full.Frameworks, func(x results.Framework) bool { return x.ID() == ser })
+	dir := t.TempDir()
+	var paths []string
+	for _, part := range []struct{ id, name string }{{"20261210-080000", "tfb"}, {"20261210-092000", "ssr"}} {
+		f := *full
+		f.RunID, f.Suite.Name, f.Suite.File, f.Suite.Rounds = part.id, part.name, "suites/"+part.name+".yaml", 3
+		f.Source = &results.Source{Commit: "0123456789abcdef0123456789abcdef01234567"}
+		f.Suite.Tests = slices.DeleteFunc(slices.Clone(full.Suite.Tests), func(x results.Test) bool { return (x.Name == "page") != (part.name == "ssr") })
+		f.Samples = slices.DeleteFunc(slices.Clone(full.Samples), func(s model.Sample) bool {
+			return s.Round > 3 || (s.Test == "page") != (part.name == "ssr")
+		})
+		path := filepath.Join(dir, part.name+".json")
+		if err := os.WriteFile(path, encode(t, &f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"--markdown"}, paths...), &stdout, &stderr)
+	golden.Check(t, "markdown-publish.golden", stdout.String())
+	if code != 0 || stderr.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+	}
+	for _, want := range []string{
+		"### engine/pool ≥ 1.0× node-http on the six tests: unknown (3 rounds, the rank test needs 5)\n\nRun `20261210-080000`;",
+		"### engine/pool ≥ 1.0× node-http on every page size: unknown (3 rounds, the rank test needs 5)\n\nRun `20261210-092000`;",
+		"| json | 60000 | 66000 | 50000 | 0.91× | 1.20× | 0.017 |\n",
+		"0 of 4 targets met, 0 not met, 4 unknown.\n",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the page lacks %q:\n%s", want, stdout.String())
+		}
 	}
 }
