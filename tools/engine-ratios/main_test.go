@@ -406,10 +406,18 @@ func TestMarkdownPublish(t *testing.T) {
 	if code != 0 || stderr.Len() != 0 {
 		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
 	}
+	// It opens like every published page: the title, then the provenance
+	// line, a sentence per run.
+	if !strings.HasPrefix(stdout.String(), "# The render engine against go-stdlib and node-http\n\nRun `20261210-080000`, 2026-12-05 09:00 UTC, commit `0123456789ab`, machine —, 0 logical CPUs. Run `20261210-092000`,") {
+		t.Errorf("the page does not open with its title and provenance line:\n%.400s", stdout.String())
+	}
 	for _, want := range []string{
 		"### engine/pool ≥ 1.0× node-http on the six tests: unknown (3 rounds, the rank test needs 5)\n\nRun `20261210-080000`;",
 		"### engine/pool ≥ 1.0× node-http on every page size: unknown (3 rounds, the rank test needs 5)\n\nRun `20261210-092000`;",
-		"| json | 60000 | 66000 | 50000 | 0.91× | 1.20× | 0.017 |\n",
+		// Every peak with its min–max over rounds, every ratio with the
+		// min–max of its per-round ratio (issue 35).
+		"| json | 60000 (59000–61000) | 66000 (65000–67000) | 50000 (49000–51000) | 0.91× (0.91–0.91) | 1.20× (1.20–1.20) | 0.017 |\n",
+		"| db | 25000 (24500–26500) | 25000 (24000–26000) | 25100 (24800–25900) | 1.00× (0.94–1.06) | 1.00× (0.98–1.02) | 0.040 |\n",
 		"0 of 4 targets met, 0 not met, 4 unknown.\n",
 	} {
 		if !strings.Contains(stdout.String(), want) {

@@ -10,6 +10,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/ratio"
+	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/target"
 )
@@ -47,6 +48,13 @@ func markdown(paths []string, stdout, stderr io.Writer) int {
 func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error {
 	var b strings.Builder
 	b.WriteString("# The render engine against go-stdlib and node-http\n\n")
+	// The provenance line every published page opens with: one sentence
+	// per run (report.Provenance).
+	var prov []string
+	for _, f := range files {
+		prov = append(prov, report.Provenance(&results.Set{Runs: []results.Run{{File: f}}}))
+	}
+	fmt.Fprintf(&b, "%s\n\n", strings.Join(prov, " "))
 	var from []string
 	for _, f := range files {
 		var tests []string
@@ -75,7 +83,7 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 		}
 	}
 	b.WriteString("## Peak RPS and ratios\n\n")
-	fmt.Fprintf(&b, "Peak RPS: the median over rounds at each variant's own peak level, in requests/s; ÷: %s's peak over the other's; CPU ms/req: %s's server CPU time per request at its peak, median over rounds; —: no peak (not measured, or no level passed the gate in every round).\n\n", enginePool, enginePool)
+	fmt.Fprintf(&b, "Peak RPS: the median over rounds at each variant's own peak level, in requests/s, with its min–max over those rounds; ÷: %s's peak over the other's, with the min–max of the ratio taken within each round (rounds are interleaved); CPU ms/req: %s's server CPU time per request at its peak, median over rounds; —: no peak (not measured, or no level passed the gate in every round).\n\n", enginePool, enginePool)
 	head := []string{"test"}
 	align := []string{":--"}
 	for _, c := range cols {
@@ -87,14 +95,16 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 	head, align = append(head, "CPU ms/req"), append(align, "--:")
 	fmt.Fprintf(&b, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(align, "|"))
 	for _, f := range files {
+		rounds := ratio.RowRounds(f)
 		for _, r := range ratio.Table(f) {
 			line := []string{ratio.Label(r.Test, r.N)}
+			at := func(id model.ID) ratio.Rounds { return rounds[ratio.Key{ID: id, Test: r.Test, N: r.N}] }
 			for _, c := range cols {
-				line = append(line, cellText(r.Cells[c]))
+				line = append(line, cellText(r.Cells[c], at(c)))
 			}
 			for _, c := range cols[1:] {
 				x, ok := r.Ratio(cols[0], c)
-				line = append(line, ratioText(x, ok))
+				line = append(line, ratioText(x, ok, at(cols[0]), at(c)))
 			}
 			cpu := "—"
 			if c := r.Cells[cols[0]]; c.OK {
@@ -135,8 +145,9 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 				tested++
 			}
 		}
+		rounds := ratio.RowRounds(f)
 		fmt.Fprintf(&b, "### %s: %s\n\n", r.Name, st)
-		fmt.Fprintf(&b, "Run `%s`; %s; medians over rounds; Holm over the %d tested rows of %d.", f.RunID, unit, tested, len(r.Rows))
+		fmt.Fprintf(&b, "Run `%s`; %s; medians over rounds with their min–max; Holm over the %d tested rows of %d.", f.RunID, unit, tested, len(r.Rows))
 		if r.Limit != "" {
 			fmt.Fprintf(&b, " No verdict possible: %s.", r.Limit)
 		}
@@ -150,8 +161,9 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 			if x.Tested {
 				p, ph = target.PText(x.P), target.PText(x.PHolm)
 			}
+			at := func(id model.ID) ratio.Rounds { return rounds[ratio.Key{ID: id, Test: x.Test, N: x.N}] }
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", ratio.Label(x.Test, x.N),
-				target.Value(r.Metric, x.OfMedian, x.OfRounds), target.Value(r.Metric, x.OverMedian, x.OverRounds),
+				valueText(r.Metric, x.OfMedian, x.OfRounds, at(r.Of)), valueText(r.Metric, x.OverMedian, x.OverRounds, at(r.Over)),
 				ratioT, change, p, ph, x.Verdict, rowText(r, x))
 		}
 		b.WriteString("\n")
@@ -255,18 +267,43 @@ func sourceText(f *results.File) string {
 	return "`" + c + "`"
 }
 
-func cellText(c ratio.Cell) string {
+// cellText is a peak with its min–max over rounds: "60000 (55000–62000)";
+// "—" without a peak.
+func cellText(c ratio.Cell, r ratio.Rounds) string {
 	if !c.OK {
 		return "—"
 	}
-	return ratio.RPSText(c.RPS)
+	if !r.OK {
+		return ratio.RPSText(c.RPS)
+	}
+	return fmt.Sprintf("%s (%s–%s)", ratio.RPSText(c.RPS), ratio.RPSText(r.MinRPS), ratio.RPSText(r.MaxRPS))
 }
 
-func ratioText(x float64, ok bool) string {
+// valueText is a target row's median (target.Value) with its min–max over
+// the rounds at the peak level: RPS, or p99 in ms for a P99 target.
+func valueText(m target.Metric, median float64, n int, r ratio.Rounds) string {
+	v := target.Value(m, median, n)
+	vs := r.Values()
+	if m == target.P99 {
+		vs = r.P99Values()
+	}
+	if n == 0 || !r.OK || len(vs) == 0 {
+		return v
+	}
+	return fmt.Sprintf("%s (%s–%s)", v, strings.TrimSuffix(target.Value(m, slices.Min(vs), n), " ms"), target.Value(m, slices.Max(vs), n))
+}
+
+// ratioText is x's ratio to y with the min–max of the per-round ratio
+// (ratio.PerRoundRatio): "0.91× (0.85–0.97)"; "—" without one.
+func ratioText(v float64, ok bool, x, y ratio.Rounds) string {
 	if !ok {
 		return "—"
 	}
-	return fmt.Sprintf("%.2f×", x)
+	rs, _ := ratio.PerRoundRatio(x, y)
+	if len(rs) == 0 {
+		return fmt.Sprintf("%.2f×", v)
+	}
+	return fmt.Sprintf("%.2f× (%.2f–%.2f)", v, slices.Min(rs), slices.Max(rs))
 }
 
 // joinAnd joins items as a sentence: "a", "a and b", "a, b and c".

@@ -255,15 +255,18 @@ func checkRun(dir, head string) (*results.File, error) {
 	return f, nil
 }
 
-// addIndex puts the publication's block under the first line (the title)
-// of the main site's index.md: the commit, the date, each run and links to
-// the SSR and engine pages.
+// addIndex puts the publication's block under the title and the provenance
+// line (the page's first two paragraphs, which every page opens with) of
+// the main site's index.md: the commit, the date, each run and links to the
+// SSR and engine pages.
 func addIndex(path, head string, date time.Time, main, ssr *results.File) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	title, rest, _ := strings.Cut(string(data), "\n")
+	heading, rest, _ := strings.Cut(string(data), "\n\n")
+	line, rest, _ := strings.Cut(rest, "\n")
+	title := heading + "\n\n" + line
 	runText := func(f *results.File) string {
 		rounds := fmt.Sprintf("%d rounds", f.Suite.Rounds)
 		if f.Suite.Rounds == 1 {

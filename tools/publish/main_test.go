@@ -145,8 +145,9 @@ func TestCheckRun(t *testing.T) {
 	}
 }
 
-// TestAddIndex: the publication's block goes under the title of the main
-// site's index.md, the rest of the page unchanged (testdata/index.golden).
+// TestAddIndex: the publication's block goes under the title and the
+// provenance line of the main site's index.md, the rest of the page
+// unchanged (testdata/index.golden).
 func TestAddIndex(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "index.md")
 	page := "# tfbench: tfb\n\nRun `20261210-080000`, 2026-12-10 08:00 UTC.\n\n| test | best |\n"
@@ -162,8 +163,9 @@ func TestAddIndex(t *testing.T) {
 	}
 	got, _ := os.ReadFile(path)
 	golden.Check(t, "index.golden", string(got))
-	if !strings.HasPrefix(string(got), "# tfbench: tfb\n\nPublished by") || !strings.HasSuffix(string(got), page[len("# tfbench: tfb\n"):]) {
-		t.Errorf("the block is not under the title, or the page changed:\n%s", got)
+	head := "# tfbench: tfb\n\nRun `20261210-080000`, 2026-12-10 08:00 UTC.\n"
+	if !strings.HasPrefix(string(got), head+"\nPublished by") || !strings.HasSuffix(string(got), page[len(head):]) {
+		t.Errorf("the block is not under the title and the provenance line, or the page changed:\n%s", got)
 	}
 }
 

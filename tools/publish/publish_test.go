@@ -139,12 +139,32 @@ func TestPublish(t *testing.T) {
 		ids = append(ids, f.RunID)
 	}
 	index := string(after["index.md"])
-	wantIndex := "# tfbench: publish-main\n\nPublished by `go tool task publish` on " + time.Now().UTC().Format("2006-01-02") + " from commit `" + head + "`; every file of this folder comes from these two runs of that commit:\n\n" +
+	// The title, the provenance line every page opens with, then the
+	// publication.
+	paras := strings.SplitN(index, "\n\n", 3)
+	if len(paras) < 3 || paras[0] != "# tfbench: publish-main" || !strings.HasPrefix(paras[1], "Run `"+ids[0]+"`, ") || !strings.Contains(paras[1], ", commit `"+head[:12]+"`, machine ") {
+		t.Errorf("reports/index.md does not open with its title and provenance line:\n%.600s", index)
+	}
+	wantIndex := "Published by `go tool task publish` on " + time.Now().UTC().Format("2006-01-02") + " from commit `" + head + "`; every file of this folder comes from these two runs of that commit:\n\n" +
 		"- the main suite, run `" + ids[0] + "` (`tfbench bench --suite tools/publish/testdata/suites/main.yaml --frameworks go-stdlib`, 1 round, started "
-	if !strings.HasPrefix(index, wantIndex) || !strings.Contains(index, "- the SSR suite, run `"+ids[1]+"` (`tfbench bench --suite tools/publish/testdata/suites/ssr.yaml --frameworks go-stdlib`, 1 round, ") {
+	if len(paras) < 3 || !strings.HasPrefix(paras[2], wantIndex) || !strings.Contains(index, "- the SSR suite, run `"+ids[1]+"` (`tfbench bench --suite tools/publish/testdata/suites/ssr.yaml --frameworks go-stdlib`, 1 round, ") {
 		t.Errorf("reports/index.md does not open with the publication (commit %s, runs %v):\n%.1200s", head, ids, index)
 	}
+	// Every page of the publication opens with its title and a provenance
+	// line naming one of its two runs (issue 35).
+	for name, data := range after {
+		if !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		paras := strings.SplitN(string(data), "\n\n", 3)
+		if len(paras) < 2 || !strings.HasPrefix(paras[0], "# ") || !(strings.HasPrefix(paras[1], "Run `"+ids[0]+"`, ") || strings.HasPrefix(paras[1], "Run `"+ids[1]+"`, ")) {
+			t.Errorf("reports/%s does not open with its title and provenance line:\n%.300s", name, data)
+		}
+	}
 	engine := string(after["engine/index.md"])
+	if !strings.HasPrefix(engine, "# The render engine against go-stdlib and node-http\n\nRun `"+ids[0]+"`, ") {
+		t.Errorf("engine/index.md does not open with its title and provenance line:\n%.400s", engine)
+	}
 	for _, want := range []string{
 		"from run `" + ids[0] + "` (suite publish-main, 1 round, commit `" + head[:12] + "`: json) and run `" + ids[1] + "` (suite publish-ssr, 1 round, commit `" + head[:12] + "`: page)",
 		"run `" + ids[0] + "` has 1 and run `" + ids[1] + "` has 1, too few for any verdict.",
