@@ -9,6 +9,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/rankstat"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // rankRow is a measured row of framework name whose rounds 1.. read rps;
@@ -130,7 +131,7 @@ func TestRankMergedRatios(t *testing.T) {
 	if got, want := ratioCell(rows[0]), "1.50× (1.50–1.50)"; got != want {
 		t.Errorf("ratioCell %q, want %q", got, want)
 	}
-	if got, want := summaryCell(rows[2], true), "999 (999–999)"; got != want {
+	if got, want := summaryCell(rows[2], true, texttab.Thousands), "999 (999–999)"; got != want {
 		t.Errorf("summaryCell of a row without a reference %q, want %q", got, want)
 	}
 }
@@ -184,7 +185,7 @@ func TestSummaryWithoutReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	index := squeeze(site(t, s)["index.md"])
-	if want := "| ci-a | nextjs | default | 78 (76–80) | 824 (816–832) |"; !strings.Contains(index, want) {
+	if want := "| ci-a | nextjs | default | 78.0 (76.0–80.0) | 824 (816–832) |"; !strings.Contains(index, want) {
 		t.Errorf("index.md lacks %q:\n%s", want, index)
 	}
 }

@@ -203,7 +203,7 @@ func summary(b *builder, s *results.Set, ts []TestTable) {
 				cell := "—"
 				for _, row := range t.Rows {
 					if row.Run == r.Label && row.Framework == fw.Name && row.Variant == fw.Variant {
-						cell = summaryCell(row, t.Merged)
+						cell = summaryCell(row, t.Merged, rpsFormat(t))
 					}
 				}
 				line = append(line, cell)
@@ -214,19 +214,30 @@ func summary(b *builder, s *results.Set, ts []TestTable) {
 	siteTable(b, header, rows, align)
 }
 
-// summaryCell is a row's cell in the summary: "=1 · 78,100 (74,012–85,990)",
+// summaryCell is a row's cell in the summary, its RPS by format:
+// "=1 · 78,100 (74,012–85,990)",
 // a merged row's ratio "2 · 1.09× (1.02–1.15)", a merged row without a
 // reference its raw peak unranked; "—" without figures.
-func summaryCell(r Row, merged bool) string {
+func summaryCell(r Row, merged bool, format func(float64) string) string {
 	switch {
 	case !r.OK:
 		return "—"
 	case merged && r.RatioToRef > 0:
 		return rankCell(r) + " · " + ratioCell(r)
 	case merged:
-		return peakCell(r, texttab.Thousands)
+		return peakCell(r, format)
 	}
-	return rankCell(r) + " · " + peakCell(r, texttab.Thousands)
+	return rankCell(r) + " · " + peakCell(r, format)
+}
+
+// rpsFormat writes a test's RPS as its pages do: a page test's to three
+// significant digits under 100 (texttab.RPS: 8.8, 61.0), whole requests/s
+// otherwise.
+func rpsFormat(t TestTable) func(float64) string {
+	if t.Test.Type == model.Page {
+		return texttab.RPS
+	}
+	return texttab.Thousands
 }
 
 // ratioCell writes a row's ratio to the reference with its per-round
