@@ -14,11 +14,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tfbench/tfbench/internal/testenv"
 )
 
 // start runs an in-process server for the test; Close at cleanup.
@@ -411,29 +412,11 @@ func TestEvery10th500(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a server goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // busy: as every10th-500 with the SQLITE_BUSY body, and one log line per
 // 500.
 func TestBusy(t *testing.T) {
 	t.Parallel()
-	var log syncBuffer
+	var log testenv.SyncBuffer
 	s := start(t, Config{Mode: ModeBusy, After: 3, Log: &log})
 	statuses, bodies := pipeline(t, s.Addr(), 23)
 	if fmt.Sprint(statuses) != fmt.Sprint(want500) || fmt.Sprint(bodies) != "[database is locked (5) (SQLITE_BUSY) database is locked (5) (SQLITE_BUSY)]" {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -245,7 +244,7 @@ func diffTrees(a, b map[string][]byte) string {
 // end.
 type child struct {
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *testenv.SyncBuffer
 	done chan struct{}
 	code int
 }
@@ -254,7 +253,7 @@ type child struct {
 // runs a command line), killed whole at the test's cleanup if still there.
 func start(t *testing.T, dir, name string, args ...string) *child {
 	t.Helper()
-	c := &child{cmd: exec.Command(name, args...), out: &syncBuffer{}, done: make(chan struct{})}
+	c := &child{cmd: exec.Command(name, args...), out: &testenv.SyncBuffer{}, done: make(chan struct{})}
 	c.cmd.Dir = dir
 	c.cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
@@ -321,22 +320,4 @@ func (c *child) gone(t *testing.T, dir string) {
 			t.Errorf("process %s outlived the publish: %s", e.Name(), bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the two streams of a command.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
