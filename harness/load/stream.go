@@ -1,6 +1,10 @@
 package load
 
-import "time"
+import (
+	"time"
+
+	"github.com/tfbench/tfbench/harness/model"
+)
 
 // MaxFlushes is the most flushes kept per response (the first ones): a
 // stream page of K parts asks for K+1 (the shell, then each part), K ≤ 16.
@@ -9,10 +13,7 @@ const MaxFlushes = 32
 // Flush is one read that brought body bytes of a checked chunked response:
 // At is µs from the request's start (the start TTFB is measured from), End
 // the decoded body bytes received up to and with this read.
-type Flush struct {
-	At  int64
-	End int64
-}
+type Flush = model.Flush
 
 // Timeline is when a checked response arrived, µs from the request's start
 // (TTFB's): First its first byte, Last its last, Flushes the reads that
