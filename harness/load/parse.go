@@ -72,12 +72,15 @@ type parser struct {
 	// bytes returned (set by the caller before parse); reads counts the reads
 	// that brought bytes; bodyN is the decoded body bytes of this response so
 	// far; with keep, flushes lists the reads that brought its chunked body.
-	readAt       time.Time
-	reads        uint64
-	bodyN        int64
-	flushes      []flushMark
-	flushRead    uint64 // the read the last flush mark (kept or dropped) came from
-	flushDropped int    // reads past MaxFlushes that brought body bytes
+	readAt    time.Time
+	reads     uint64
+	bodyN     int64
+	flushes   []flushMark
+	flushRead uint64 // the read the last flush mark (kept or dropped) came from
+	// contig: the current read follows one that filled the buffer, so the
+	// socket held more (the same flush); lastFull: the current read filled it.
+	contig, lastFull bool
+	flushDropped     int // reads past MaxFlushes that brought body bytes
 
 	wantSnip bool            // copy the first body bytes of non-2xx responses into snip
 	snipping bool            // copying them for the response being read
@@ -140,10 +143,11 @@ func (p *parser) more() (int, error) {
 		p.r, p.buf = 0, nb
 	}
 	n, err := p.src.Read(p.buf[p.w:])
-	p.w += n
 	if n > 0 {
 		p.reads++
+		p.contig, p.lastFull = p.lastFull, n == len(p.buf)-p.w
 	}
+	p.w += n
 	return n, err
 }
 

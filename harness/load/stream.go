@@ -34,15 +34,18 @@ type flushMark struct {
 }
 
 // flush takes n more decoded body bytes brought by the current read (reads,
-// readAt): they extend the read's mark or start a new one; past MaxFlushes
-// a new read is only counted (flushDropped). No clock is read: readAt is the
-// time the caller took for TTFB.
+// readAt): they extend the read's mark, or the last mark when the read
+// before filled the buffer (the bytes were there at once: one flush), or
+// start a new one; past MaxFlushes a new read is only counted
+// (flushDropped). No clock is read: readAt is the time the caller took for
+// TTFB.
 func (p *parser) flush(n int) {
 	p.bodyN += int64(n)
-	if p.flushRead == p.reads && p.flushRead != 0 {
-		if l := len(p.flushes); l > 0 && p.flushes[l-1].read == p.reads {
-			p.flushes[l-1].end = p.bodyN
+	if p.flushRead != 0 && (p.flushRead == p.reads || p.contig && p.flushRead == p.reads-1) {
+		if l := len(p.flushes); l > 0 && p.flushes[l-1].read == p.flushRead {
+			p.flushes[l-1].read, p.flushes[l-1].end = p.reads, p.bodyN
 		}
+		p.flushRead = p.reads
 		return
 	}
 	p.flushRead = p.reads

@@ -242,3 +242,48 @@ func TestStreamTimelineNeedsCheck(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// fullReader returns each piece in reads as large as the buffer allows, so
+// a piece longer than the buffer fills it.
+type fullReader struct{ pieces []string }
+
+func (r *fullReader) Read(b []byte) (int, error) {
+	if len(r.pieces) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(b, r.pieces[0])
+	if r.pieces[0] = r.pieces[0][n:]; r.pieces[0] == "" {
+		r.pieces = r.pieces[1:]
+	}
+	return n, nil
+}
+
+// TestStreamParserFullReads: reads that fill the buffer found more bytes
+// waiting, so the read after one continues its flush: a 300-byte body sent at
+// once through a 64-byte buffer is one flush, and a part written later (a
+// piece of its own, read short) is the next.
+func TestStreamParserFullReads(t *testing.T) {
+	big := strings.Repeat("x", 300)
+	head := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+	pieces := []string{head + fmt.Sprintf("%x\r\n%s\r\n", len(big), big), "3\r\nend\r\n0\r\n\r\n"}
+	p := newParser(&fullReader{pieces: pieces}, 64)
+	p.keep = true
+	t0 := time.Now()
+	for i := 0; ; i++ {
+		p.readAt = t0.Add(time.Duration(i) * time.Millisecond)
+		if _, err := p.more(); err != nil {
+			t.Fatal(err)
+		}
+		_, done, err := p.parse()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			break
+		}
+	}
+	tl := p.timeline(t0, t0, t0)
+	if len(tl.Flushes) != 2 || tl.Flushes[0].End != 300 || tl.Flushes[1].End != 303 || tl.Flushes[0].At != 0 || tl.Flushes[1].At <= tl.Flushes[0].At {
+		t.Errorf("flushes %+v, want two: the 300 bytes sent at once (at 0 µs), then 3 bytes later", tl.Flushes)
+	}
+}
