@@ -28,7 +28,7 @@ func StreamChecker(world World, rows, parts int, rec *StreamRecorder) func(statu
 			return err
 		}
 		r := pass()
-		checkStreamHeaders(&r, headerOf(head))
+		checkStreamHeaders(&r, headerOf(head), true)
 		p := checkStream(&r, body, c.ref.World, rows, parts, model.Fail)
 		if err := failure(r); err != nil {
 			return err
