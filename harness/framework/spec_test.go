@@ -188,6 +188,7 @@ func TestGoStdlibSpec(t *testing.T) {
 	wantEP := map[model.TestType]string{
 		model.JSON: "/json", model.Plaintext: "/plaintext", model.DB: "/db",
 		model.Queries: "/queries?queries={n}", model.Fortunes: "/fortunes", model.Updates: "/updates?queries={n}", model.Page: "/ssr?rows={n}",
+		model.Stream: "/stream?rows={n}&parts={k}",
 	}
 	if !maps.Equal(s.Endpoints, wantEP) {
 		t.Errorf("go-stdlib endpoints %v, want %v", s.Endpoints, wantEP)
