@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -34,5 +35,25 @@ func TestStreamTest(t *testing.T) {
 	}
 	if slices.Index(model.Types, model.Stream) <= slices.Index(model.Types, model.Page) {
 		t.Errorf("model.Types %v lacks stream after page", model.Types)
+	}
+}
+
+// TestLoadShippedStreamTest: suites/ssr-extra.yaml's stream test is the
+// page suite's settings with rows 1,000 and 10,000 in 4 parts.
+func TestLoadShippedStreamTest(t *testing.T) {
+	s, err := Load(filepath.Join("..", "..", "suites", "ssr-extra.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(s.Tests, func(t Test) bool { return t.Name == "stream" })
+	if i < 0 {
+		t.Fatalf("ssr-extra: no stream test in %+v", s.Tests)
+	}
+	st := s.Tests[i]
+	if st.Type != model.Stream || st.Parts != 4 || fmt.Sprint(st.Queries) != "[1000 10000]" || st.Path != "/stream?rows={n}&parts={k}" {
+		t.Errorf("stream test %+v", st)
+	}
+	if st.Rate != 3 || st.RateConnections != 2 || st.Probe != 20*time.Millisecond || fmt.Sprint(st.Concurrency) != "[4 16]" || st.MinResponses != 10 || s.Rounds != 3 {
+		t.Errorf("stream settings %+v, %d rounds; want ssr.yaml's", st.Settings, s.Rounds)
 	}
 }
