@@ -82,25 +82,23 @@ func scanStream(body []byte) streamPage {
 			return p
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
-			attrs := map[string]string{}
-			for hasAttr {
-				var k, v []byte
-				k, v, hasAttr = z.TagAttr()
-				if _, dup := attrs[string(k)]; !dup {
-					attrs[string(k)] = string(v)
-				}
-			}
 			switch string(name) {
 			case "table":
 				k := -1
-				if v, ok := attrs["data-part"]; ok {
-					n, err := strconv.Atoi(strings.TrimSpace(v))
-					if err != nil || n < 0 {
-						p.bad = append(p.bad, v)
-					} else {
-						k = n
+				for hasAttr {
+					var key, v []byte
+					key, v, hasAttr = z.TagAttr()
+					if string(key) == "data-part" && k == -1 {
+						n, err := strconv.Atoi(strings.TrimSpace(string(v)))
+						if err != nil || n < 0 {
+							p.bad = append(p.bad, string(v))
+							k = -2
+						} else {
+							k = n
+						}
 					}
 				}
+				k = max(k, -1)
 				if tt == html.SelfClosingTagToken {
 					continue
 				}
@@ -119,14 +117,26 @@ func scanStream(body []byte) streamPage {
 				row, inCell = nil, false
 			case "tr":
 				inPart := len(tables) > 0 && tables[len(tables)-1] >= 0
+				var id string
+				isRow := false
+				for hasAttr {
+					var key, v []byte
+					key, v, hasAttr = z.TagAttr()
+					switch string(key) {
+					case "data-id":
+						id = string(v)
+					case "class":
+						isRow = isRow || hasClass(string(v), "row")
+					}
+				}
 				if !inPart {
-					if hasClass(attrs["class"], "row") {
+					if isRow {
 						p.outside++
 					}
 					continue
 				}
 				if cur != nil {
-					cur.rows = append(cur.rows, streamRow{dataID: attrs["data-id"]})
+					cur.rows = append(cur.rows, streamRow{dataID: id, cells: make([]string, 0, 2)})
 					row = &cur.rows[len(cur.rows)-1]
 				}
 				inCell = false
@@ -156,7 +166,11 @@ func scanStream(body []byte) streamPage {
 			}
 		case html.TextToken:
 			if inCell && row != nil {
-				row.cells[len(row.cells)-1] += string(z.Text())
+				if c := &row.cells[len(row.cells)-1]; *c == "" {
+					*c = string(z.Text())
+				} else {
+					*c += string(z.Text())
+				}
 			}
 		}
 	}
@@ -176,6 +190,13 @@ func hasClass(v, c string) bool {
 // parts parts, against world (nil: ids only); problems are capped at most. It
 // returns the page's part tables, for the parts' arrival.
 func checkStream(r *Result, body []byte, world World, rows, parts int, most model.Verdict) streamPage {
+	if ends, ok := streamFast(body, world, rows, parts); ok {
+		p := streamPage{parts: make(map[int]*streamPart, parts)}
+		for k, end := range ends {
+			p.parts[k] = &streamPart{count: 1, end: end}
+		}
+		return p
+	}
 	p := scanStream(body)
 	if len(body) == 0 {
 		r.addCapped(model.Fail, most, "empty body (stream rules)")

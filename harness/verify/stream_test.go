@@ -168,3 +168,49 @@ func TestExpectedStreamParts(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStreamCheck measures the stream rule on a 10,000-row page in 4
+// parts (the check every response gets under load).
+func BenchmarkStreamCheck(b *testing.B) {
+	w := testWorld(10000)
+	body := []byte(streamShell(4) + strings.Join(streamParts(w, 10000, 4, nil), "") + "</body></html>")
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		r := pass()
+		checkStream(&r, body, w, 10000, 4, model.Fail)
+		if r.Status != model.Pass {
+			b.Fatal(r.Reasons)
+		}
+	}
+}
+
+// TestStreamFast: the fast path passes the contract's exact markup with the
+// same part ends the tokenizer finds, and leaves anything else (a script, a
+// comment, a wrong number, an extra row) to the full rule.
+func TestStreamFast(t *testing.T) {
+	w := testWorld(100)
+	plain := streamShell(4) + strings.Join(streamParts(w, 10, 4, nil), "") + "</body></html>"
+	ends, ok := streamFast([]byte(plain), w, 10, 4)
+	if !ok {
+		t.Fatal("the contract's markup did not take the fast path")
+	}
+	full := scanStream([]byte(plain))
+	for k, end := range ends {
+		if full.parts[k] == nil || full.parts[k].end != end {
+			t.Errorf("part %d ends at %d, the tokenizer says %+v", k, end, full.parts[k])
+		}
+	}
+	parts := streamParts(w, 10, 4, nil)
+	for name, body := range map[string]string{
+		"react":        reactStream(w, 10, 4),
+		"comment":      strings.Replace(plain, "<h1>", "<!-- x --><h1>", 1),
+		"in a script":  streamShell(4) + "<script>" + parts[0] + "</script>" + strings.Join(parts[1:], ""),
+		"wrong number": strings.Replace(plain, fmt.Sprintf(`<td class="num">%d</td>`, w[0]), `<td class="num">0</td>`, 1),
+		"extra row":    strings.Replace(plain, "<h1>", `<table><tr class="row"><td>1</td></tr></table><h1>`, 1),
+		"in the title": strings.Replace(plain, "<title>Stream</title>", "<title>"+parts[0]+"</title>", 1),
+	} {
+		if _, ok := streamFast([]byte(body), w, 10, 4); ok {
+			t.Errorf("%s: took the fast path", name)
+		}
+	}
+}
