@@ -17,7 +17,8 @@ import (
 // test's page, per size, when the shell and each part arrived: under load at
 // the variant's peak level and at the low rate, each figure the median over
 // rounds of the sample's p50 or p99 (ms from the request's start), and a
-// chart of each part's arrival under load, whiskers from p50 to p99.
+// chart per size of the shell's and each part's arrival (p50) under load,
+// one line per variant (the p99s are in the table).
 
 // streamFig is one variant's stream figures at one N and one kind of sample
 // (the peak level, or the constant rate): medians over rounds.
@@ -212,7 +213,8 @@ func streamSection(b *builder, s *results.Set, t TestTable) ([]streamChart, erro
 		col("Flushes", texttab.Right)
 		col("Streamed", texttab.Left)
 		var rows [][]string
-		var series []chart.Series
+		var series [][]float64
+		var names []chart.TimeSeries
 		for _, l := range lines {
 			lead := []string{l.ID.Framework, l.ID.Variant}
 			if merged {
@@ -252,22 +254,31 @@ func streamSection(b *builder, s *results.Set, t TestTable) ([]streamChart, erro
 				line = append(line, pair(f.Last), texttab.Thousands(f.BytesPerFlush), fmt.Sprintf("%.1f", f.Flushes), verdict)
 				rows = append(rows, line)
 			}
-			if f := l.Load; f != nil && len(f.Part) > 0 {
-				sr := chart.Series{Name: l.ID.String(), Key: l.ID.String()}
+			if f := l.Load; f != nil && len(f.Part) == parts {
+				sr := chart.TimeSeries{Name: l.ID.String(), Key: l.ID.String()}
 				if merged {
 					sr.Name += " (" + l.Run + ")"
 				}
-				for k, p := range f.Part {
-					sr.Points = append(sr.Points, chart.Point{X: float64(k + 1), Y: p[0], Lo: p[0], Hi: max(p[0], p[1])})
+				sr.Values = append(sr.Values, f.Shell[0])
+				for _, p := range f.Part {
+					sr.Values = append(sr.Values, p[0])
 				}
-				series = append(series, sr)
+				series = append(series, append(sr.Values[:0:0], sr.Values...))
+				names = append(names, sr)
 			}
 		}
 		siteTable(b, header, rows, align)
-		if len(series) > 0 {
-			c := streamChart{name: fmt.Sprintf("stream-%s-%d.svg", t.Slug, n), title: fmt.Sprintf("%s: part arrival at %s rows, peak level", t.Test.Name, texttab.Thousands(float64(n)))}
+		if len(names) > 0 {
+			c := streamChart{name: fmt.Sprintf("stream-%s-%d.svg", t.Slug, n), title: fmt.Sprintf("%s: arrival at %s rows, peak level (p50)", t.Test.Name, texttab.Thousands(float64(n)))}
+			labels := []string{"shell"}
+			for k := range parts {
+				labels = append(labels, fmt.Sprintf("part %d", k))
+			}
+			for i := range names {
+				names[i].Values = series[i]
+			}
 			var svg bytes.Buffer
-			if err := chart.Lines(&svg, chart.XY{Title: c.title, XTitle: "part (1 = part 0)", YTitle: "arrival p50 ms (whisker to p99)", XTick: partTick, Series: series}); err != nil {
+			if err := chart.Trend(&svg, chart.Timeline{Title: c.title, YTitle: "ms from the request's start (p50)", Labels: labels, Series: names}); err != nil {
 				return nil, fmt.Errorf("stream chart %s: %w", c.name, err)
 			}
 			c.svg = svg.Bytes()
@@ -280,11 +291,3 @@ func streamSection(b *builder, s *results.Set, t TestTable) ([]streamChart, erro
 
 // pair writes a p50 / p99 pair in ms.
 func pair(v [2]float64) string { return sig(v[0]) + " / " + sig(v[1]) }
-
-// partTick labels a part axis tick: whole numbers only.
-func partTick(v float64) string {
-	if v != float64(int(v)) {
-		return ""
-	}
-	return strconv.Itoa(int(v))
-}

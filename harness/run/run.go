@@ -577,8 +577,8 @@ func (r *runner) checks(t Target) []verify.Check {
 		if test.Type == model.Page {
 			c.Rows, c.Cache = test.Queries, test.Cache == suite.CacheHit
 		}
-		if test.Type == model.Stream {
-			c.Rows, c.Parts = test.Queries, test.Parts
+		if test.Type == model.Stream { // {k} left for verification's parts cases
+			c.Path, c.Rows, c.Parts = t.Spec.Endpoint(test.Type, test.Path), test.Queries, test.Parts
 		}
 		cs = append(cs, c)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // TestChecksStream: a stream test's check carries its sizes and parts, its
-// path the adapter's endpoint with {k} filled; an adapter without
+// path the adapter's endpoint with {k} left for verification's parts cases; an adapter without
 // `endpoints: stream` is n/a with its `unsupported:` reason, or with the
 // missing endpoint named.
 func TestChecksStream(t *testing.T) {
@@ -23,9 +23,12 @@ func TestChecksStream(t *testing.T) {
 	r := &runner{cfg: Config{Tests: []suite.Test{st}}}
 	spec := &framework.Spec{Name: "x", Endpoints: map[model.TestType]string{model.Stream: "/s?rows={n}&k={k}"}}
 	got := r.checks(Target{Spec: spec})
-	want := []verify.Check{{Name: "stream", Type: model.Stream, Path: "/s?rows={n}&k=4", Rows: []int{1000, 10000}, Parts: 4}}
+	want := []verify.Check{{Name: "stream", Type: model.Stream, Path: "/s?rows={n}&k={k}", Rows: []int{1000, 10000}, Parts: 4}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("checks %+v, want %+v", got, want)
+	}
+	if got := testPath(Target{Spec: spec}, st); got != "/s?rows={n}&k=4" {
+		t.Errorf("testPath %q, want {k} filled", got)
 	}
 	if why := notApplicable(Target{Spec: spec}, st); why != "" {
 		t.Errorf("n/a %q on an adapter with a stream endpoint", why)
