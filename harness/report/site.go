@@ -67,7 +67,7 @@ func Site(dir string, s *results.Set) ([]string, error) {
 			return nil, err
 		}
 		if t.Test.Type == model.Stream { // the timeline (stream.go)
-			charts, err := streamSection(&builder{w: &b}, s, t)
+			charts, err := streamSection(&builder{w: &b}, s, t, true)
 			if err != nil {
 				return nil, err
 			}

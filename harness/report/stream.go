@@ -175,8 +175,9 @@ type streamChart struct {
 }
 
 // streamSection writes a stream test's timeline tables, one per size, to b
-// and returns the charts it links (stream-SLUG-N.svg).
-func streamSection(b *builder, s *results.Set, t TestTable) ([]streamChart, error) {
+// and, withCharts (the site), returns the charts it links
+// (stream-SLUG-N.svg).
+func streamSection(b *builder, s *results.Set, t TestTable, withCharts bool) ([]streamChart, error) {
 	merged := len(s.Runs) > 1
 	var charts []streamChart
 	b.printf("## Stream timeline\n\n")
@@ -268,7 +269,7 @@ func streamSection(b *builder, s *results.Set, t TestTable) ([]streamChart, erro
 			}
 		}
 		siteTable(b, header, rows, align)
-		if len(names) > 0 {
+		if len(names) > 0 && withCharts {
 			c := streamChart{name: fmt.Sprintf("stream-%s-%d.svg", t.Slug, n), title: fmt.Sprintf("%s: arrival at %s rows, peak level (p50)", t.Test.Name, texttab.Thousands(float64(n)))}
 			labels := []string{"shell"}
 			for k := range parts {
@@ -291,3 +292,9 @@ func streamSection(b *builder, s *results.Set, t TestTable) ([]streamChart, erro
 
 // pair writes a p50 / p99 pair in ms.
 func pair(v [2]float64) string { return sig(v[0]) + " / " + sig(v[1]) }
+
+// streamTimeline is the stream section of the single-file report (Markdown):
+// the tables without charts.
+func (b *builder) streamTimeline(t results.Test) {
+	streamSection(b, &results.Set{Runs: []results.Run{{Label: b.f.RunID, File: b.f}}}, TestTable{Test: t, Slug: Slug(t.Name)}, false)
+}

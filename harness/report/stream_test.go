@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -104,5 +105,19 @@ func TestStreamSiteGolden(t *testing.T) {
 	}
 	if svg := files["stream-stream-1000.svg"]; !strings.Contains(svg, "go-stdlib/default") || !strings.Contains(svg, "node-http/default") || strings.Contains(svg, "react-router") {
 		t.Errorf("the 1,000-row chart's series: want go-stdlib and node-http only")
+	}
+}
+
+// TestStreamMarkdownGolden pins the single-file report of the stream run
+// (testdata/stream-report.md): the test's section, then its timeline
+// tables without charts.
+func TestStreamMarkdownGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Markdown(&buf, streamFixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "stream-report.md", buf.String())
+	if out := buf.String(); !strings.Contains(out, "## Stream timeline") || strings.Contains(out, ".svg") {
+		t.Errorf("report: want the timeline and no chart link")
 	}
 }
