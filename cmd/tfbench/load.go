@@ -72,6 +72,9 @@ func loadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if !t.Valid() {
 			return fmt.Errorf("--type %q: want one of json, plaintext, db, queries, fortunes, updates, page", *typ)
 		}
+		if t == model.Stream {
+			return fmt.Errorf("--type stream: tfbench load does not time a stream page's parts; run a suite with a stream test (docs/ssr.md, The streamed page)")
+		}
 		o.Accept = t.Accept()
 		if t == model.Page {
 			o.MaxCheckBytes = 16 << 20 // pages reach 1–3 MB, over the 1 MiB default

@@ -1,5 +1,6 @@
 // Command go-stdlib is tfbench's reference server: the six TechEmpower tests
-// (docs/tfb-rules.md) and the page test (/ssr?rows=N, docs/ssr.md) on the Go
+// (docs/tfb-rules.md), the page test (/ssr?rows=N, docs/ssr.md) and the
+// streamed page (/stream?rows=N&parts=K, stream.go) on the Go
 // standard library alone, net/http, database/sql and html/template, with
 // modernc.org/sqlite (pure Go) as the SQLite driver.
 // Every ratio in tfbench's reports is taken against this server.
@@ -146,6 +147,7 @@ type app struct {
 	readGate, writeGate   gate // FIFO gates as wide as read and write
 	selectWorld, fortunes *sql.Stmt
 	selectWorlds          *sql.Stmt // World ids 1..? in order (page test)
+	selectBetween         *sql.Stmt // World ids ?..? in order (a stream page's part)
 	updateWorld           *sql.Stmt // prepared on the write pool
 	logf                  func(format string, args ...any)
 }
@@ -214,6 +216,7 @@ func openApp(path string) (*app, error) {
 		{a.read, &a.selectWorld, "SELECT id, randomNumber FROM World WHERE id = ?"},
 		{a.read, &a.fortunes, "SELECT id, message FROM Fortune"},
 		{a.read, &a.selectWorlds, "SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id"},
+		{a.read, &a.selectBetween, "SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id"},
 		{a.write, &a.updateWorld, "UPDATE World SET randomNumber = ? WHERE id = ?"},
 	} {
 		if *p.dst, err = p.db.Prepare(p.sql); err != nil {
@@ -239,6 +242,7 @@ func (a *app) handler() http.Handler {
 	mux.HandleFunc("GET /updates", a.updates)
 	mux.HandleFunc("GET /fortunes", a.fortunesHandler)
 	mux.HandleFunc("GET /ssr", a.ssr)
+	mux.HandleFunc("GET /stream", a.stream)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Server", serverName)
 		mux.ServeHTTP(w, r)

@@ -1,6 +1,7 @@
-// node-http: the six TechEmpower tests (docs/tfb-rules.md) and the page test
-// (/ssr?rows=N, docs/ssr.md) on Node.js alone, node:http and node:sqlite, no
-// framework and no dependencies.
+// node-http: the six TechEmpower tests (docs/tfb-rules.md), the page test
+// (/ssr?rows=N, docs/ssr.md) and the streamed page (/stream?rows=N&parts=K,
+// docs/ssr.md "The streamed page") on Node.js alone, node:http and
+// node:sqlite, no framework and no dependencies.
 //
 // Environment:
 //
@@ -32,6 +33,10 @@ const MAX_QUERIES = 500;
 
 /** Upper clamp of the page test's rows parameter (tfbench page contract, docs/ssr.md: clamp to 1..10000). */
 const MAX_PAGE_ROWS = WORLD_ROWS;
+
+/** Bounds of the stream page's parts parameter (tfbench stream contract, docs/ssr.md: 1..16, default 4). */
+const MAX_PARTS = 16;
+const DEFAULT_PARTS = 4;
 
 const HELLO = 'Hello, World!';
 
@@ -83,6 +88,7 @@ function openDatabase(path) {
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
     selectWorlds: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
+    selectBetween: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
 }
@@ -118,6 +124,16 @@ function pageRows(search) {
   return Math.min(n, MAX_PAGE_ROWS);
 }
 
+/**
+ * The stream page's part count (tfbench stream contract, docs/ssr.md): a
+ * missing or non-numeric value means 4; clamped to 1..16 and to rows.
+ */
+function streamParts(search, rows) {
+  const raw = new URLSearchParams(search).get('parts');
+  const k = raw !== null && /^[+-]?\d+$/.test(raw) ? Number(raw) : DEFAULT_PARTS;
+  return Math.max(1, Math.min(k, MAX_PARTS, rows));
+}
+
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 /** HTML-escapes & < > " ' in s (the reference page's forms). */
@@ -142,7 +158,35 @@ function send(res, status, contentType, body) {
 
 /** Builds the request handler over the prepared statements of store. */
 function handler(store, log) {
-  const { db, selectWorld, selectFortunes, selectWorlds, updateWorld } = store;
+  const { db, selectWorld, selectFortunes, selectWorlds, selectBetween, updateWorld } = store;
+
+  // tfbench stream page: the shell (layout, heading, a fallback per part)
+  // written first, then each part k (World ids k*N/K+1 .. (k+1)*N/K) after
+  // one turn of the event loop, read by its own query and written as its own
+  // table; no Content-Length, so node:http sends it chunked as it goes.
+  const streamPage = async (res, search) => {
+    const n = pageRows(search);
+    const k = streamParts(search, n);
+    res.writeHead(200, { Server: SERVER_NAME, 'Content-Type': 'text/html; charset=utf-8' });
+    let shell = '<!DOCTYPE html><html><head><meta charset="utf-8"><title>World</title></head><body><h1>World rows</h1>';
+    for (let p = 0; p < k; p++) {
+      shell += `<div class="slot" id="slot-${p}"><p class="fallback">Loading part ${p}</p></div>`;
+    }
+    res.write(shell);
+    for (let p = 0; p < k; p++) {
+      await new Promise((r) => setImmediate(r)); // an asynchronous data source: one turn, never a timer
+      if (res.destroyed) return;
+      const rows = selectBetween.all(Math.floor((p * n) / k) + 1, Math.floor(((p + 1) * n) / k));
+      let html = `<table class="part" data-part="${p}"><tbody>`;
+      for (const r of rows) {
+        const id = escapeHtml(String(r.id));
+        html += `<tr class="row" data-id="${id}"><td class="id">${id}</td><td class="num">${escapeHtml(String(r.randomNumber))}</td></tr>`;
+      }
+      html += '</tbody></table>';
+      if (p === k - 1) res.end(html + '</body></html>');
+      else res.write(html);
+    }
+  };
 
   const loadWorld = (id) => {
     const row = selectWorld.get(id);
@@ -157,6 +201,13 @@ function handler(store, log) {
   };
 
   const routes = {
+    '/stream': (res, search) =>
+      streamPage(res, search).catch((err) => {
+        log(`GET /stream?${search}: ${err.message}`);
+        if (!res.headersSent) send(res, 500, 'text/plain', 'internal error');
+        else res.destroy();
+      }),
+
     // TFB json test: the object built and serialized on every request.
     '/json': (res) => send(res, 200, 'application/json', JSON.stringify({ message: HELLO })),
 

@@ -65,7 +65,7 @@ func (c Config) check(ctx context.Context, fetch run.Fetch) ([]results.Equivalen
 func failed(t run.Target, tests []suite.Test, err error) []run.Page {
 	pages := make([]run.Page, len(tests))
 	for i, test := range tests {
-		path := suite.PathFor(t.Spec.Endpoint(test.Type, test.Path), max(test.Headline(), 1))
+		path := suite.PathFor(suite.FillParts(t.Spec.Endpoint(test.Type, test.Path), test.Parts), max(test.Headline(), 1))
 		pages[i] = run.Page{Test: test.Name, Type: test.Type, Path: path, Err: err.Error()}
 	}
 	return pages

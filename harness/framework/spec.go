@@ -115,6 +115,10 @@ type Spec struct {
 	// Endpoints overrides the suite's path per test type (`endpoints:`);
 	// queries, updates and page paths hold the "{n}" placeholder.
 	Endpoints map[model.TestType]string
+	// Unsupported says why the adapter serves no endpoint for a test type
+	// (`unsupported:`, test type → reason); the report shows "n/a: reason".
+	// Nil when absent.
+	Unsupported map[model.TestType]string
 	// Masks match what changes per request or build in this adapter's pages (ids,
 	// build hashes; `masks:`, RE2), masked by tfbench ab besides its defaults before
 	// it compares two variants' bodies. Nil when absent.
@@ -274,12 +278,17 @@ func (l loader) spec(root *yaml.Node, s *Spec) error {
 			s.Masks, err = l.masks(v, key)
 		case "cache":
 			s.Cache, err = l.cache(v, key)
+		case "unsupported":
+			s.Unsupported, err = l.unsupported(v, key)
 		default:
-			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, versions, build, start, ready, ready_timeout, render_counts, env, endpoints, masks, cache, variants)")
+			return l.Errorf(k, key, "unknown key (known: schema, name, description, language, rendering, runtime, versions, build, start, ready, ready_timeout, render_counts, env, endpoints, unsupported, masks, cache, variants)")
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if err := l.unsupportedServed(root, s); err != nil {
+		return err
 	}
 	if s.Cache != nil && s.Cache.HitHeader == "" && s.RenderCounts == "" {
 		return l.Errorf(root, "cache", "a cache hit needs a confirmation: set cache.hit_header (e.g. \"x-nextjs-cache: HIT\") or render_counts")
@@ -458,7 +467,10 @@ func (l loader) endpoints(n *yaml.Node, keyPath string) (map[model.TestType]stri
 			return nil, l.Errorf(v, key, "%q lacks the {n} placeholder for the row count (e.g. /%s?queries={n})", p, t)
 		}
 		if !t.TakesN() && hasN {
-			return nil, l.Errorf(v, key, "%q has {n}, which only queries, updates and page take", p)
+			return nil, l.Errorf(v, key, "%q has {n}, which only queries, updates, page and stream take", p)
+		}
+		if err := l.parts(v, key, t, p); err != nil {
+			return nil, err
 		}
 		out[t] = p
 	}

@@ -31,10 +31,16 @@ func TestLoadErrors(t *testing.T) {
 		{"bad-duration", 4, "ready_timeout", `"10 parsecs" is not a duration`},
 		{"negative-duration", 4, "ready_timeout", `"-5s" must be positive`},
 		{"ready-relative", 4, "ready", `"health" must be a path starting with /`},
-		{"endpoint-type", 6, "endpoints.jsonp", "unknown test type (known: json, plaintext, db, queries, fortunes, updates, page)"},
+		{"endpoint-type", 6, "endpoints.jsonp", "unknown test type (known: json, plaintext, db, queries, fortunes, updates, page, stream)"},
+		{"stream-no-k", 5, "endpoints.stream", `"/stream?rows={n}" lacks the {k} placeholder for the parts (e.g. /stream?rows={n}&parts={k})`},
+		{"k-on-page", 5, "endpoints.page", `"/ssr?rows={n}&parts={k}" has {k}, which only stream takes`},
+		{"unsupported-type", 5, "unsupported.streaming", "unknown test type (known: json, plaintext, db, queries, fortunes, updates, page, stream)"},
+		{"unsupported-empty", 5, "unsupported.stream", `the reason must be one line of text, e.g. "renders the whole page before its first byte"`},
+		{"unsupported-list", 5, "unsupported.stream", "must be a string, found a list"},
+		{"unsupported-served", 7, "unsupported.stream", "the adapter serves stream at /s?rows={n}&parts={k} (endpoints.stream): drop one of the two"},
 		{"queries-no-n", 5, "endpoints.queries", `"/queries?queries=5" lacks the {n} placeholder`},
 		{"updates-no-n", 6, "endpoints.updates", `"/updates" lacks the {n} placeholder`},
-		{"n-on-db", 5, "endpoints.db", `"/db?x={n}" has {n}, which only queries, updates and page take`},
+		{"n-on-db", 5, "endpoints.db", `"/db?x={n}" has {n}, which only queries, updates, page and stream take`},
 		{"endpoint-relative", 5, "endpoints.json", `"json" must be a path starting with /`},
 		{"no-variants", 1, "variants", "missing (required: at least one variant"},
 		{"empty-variants", 4, "variants", "needs at least one variant"},
@@ -182,6 +188,7 @@ func TestGoStdlibSpec(t *testing.T) {
 	wantEP := map[model.TestType]string{
 		model.JSON: "/json", model.Plaintext: "/plaintext", model.DB: "/db",
 		model.Queries: "/queries?queries={n}", model.Fortunes: "/fortunes", model.Updates: "/updates?queries={n}", model.Page: "/ssr?rows={n}",
+		model.Stream: "/stream?rows={n}&parts={k}",
 	}
 	if !maps.Equal(s.Endpoints, wantEP) {
 		t.Errorf("go-stdlib endpoints %v, want %v", s.Endpoints, wantEP)
@@ -228,5 +235,27 @@ func TestDiscover(t *testing.T) {
 
 	if _, err := Discover(filepath.Join(root, "missing")); err == nil {
 		t.Error("Discover of a missing directory: no error")
+	}
+}
+
+// TestStreamEndpoint: `endpoints: stream:` is read as the other endpoints
+// (both placeholders), and `unsupported:` gives a test type's reason.
+func TestStreamEndpoint(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "streamer")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, "framework.yaml")
+	os.WriteFile(path, []byte("schema: 1\nname: streamer\nstart: ./s\nendpoints:\n  stream: /st?rows={n}&parts={k}\nunsupported:\n  page: \"renders only streamed pages\"\nvariants:\n  only:\n"), 0o644)
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := suite.PathFor(suite.FillParts(s.Endpoint(model.Stream, "/stream?rows={n}&parts={k}"), 4), 1000); got != "/st?rows=1000&parts=4" {
+		t.Errorf("stream path %q", got)
+	}
+	if !maps.Equal(s.Unsupported, map[model.TestType]string{model.Page: "renders only streamed pages"}) {
+		t.Errorf("unsupported %v", s.Unsupported)
+	}
+	if got, none := s.NotApplicable(model.Page), s.NotApplicable(model.Stream); got != "renders only streamed pages" || none != "" {
+		t.Errorf("NotApplicable(page) %q, (stream) %q", got, none)
 	}
 }

@@ -135,16 +135,20 @@ func gap(u float64, every int) int {
 
 // check checks the response the parser just completed and kept, resp, the
 // k.pos-th on its connection (counted has not run yet), from the batch written
-// at sent and complete at done, with Options.Check, then its Date's age
+// at sent and complete at done (its timeline from from, first byte at first),
+// with Options.Check or CheckTimeline, then its Date's age
 // (Options.DateStale). A failure counts as class Check, its example naming the
 // position; a body over MaxCheckBytes fails without a call.
-func (k *conn) check(resp response, sent, done time.Time) {
+func (k *conn) check(resp response, from, first, sent, done time.Time) {
 	p := k.parse
 	k.tally.checked++
 	var err error
-	if p.dropped {
+	switch {
+	case p.dropped:
 		err = fmt.Errorf("body %d bytes, over the %s kept for a check", resp.body, sizeText(k.p.maxKept()))
-	} else {
+	case k.p.CheckTimeline != nil:
+		err = k.p.CheckTimeline(resp.status, p.head, p.body, p.timeline(from, first, done))
+	default:
 		err = k.p.Check(resp.status, p.head, p.body)
 	}
 	if err == nil && k.p.DateStale > 0 && p.dateN > 0 {
@@ -354,7 +358,7 @@ func (k *conn) read(from, sent time.Time) bool {
 			k.ready = done
 		}
 		if keep {
-			k.check(resp, sent, done)
+			k.check(resp, from, first, sent, done)
 		}
 		k.counted()
 		if resp.close {
@@ -378,6 +382,7 @@ func (k *conn) next() (response, time.Time, error) {
 		if first.IsZero() && p.buffered() > 0 {
 			first = k.lastRead
 		}
+		p.readAt = k.lastRead
 		resp, done, err := p.parse()
 		if done || err != nil {
 			return resp, first, err

@@ -707,6 +707,7 @@ func (w *worker) consume(k *lconn, done time.Time) {
 			k.first = done
 		}
 		k.parse.keep = check && k.untilCheck == 0
+		k.parse.readAt = done
 		resp, ok, err := k.parse.parse()
 		if err != nil {
 			w.fail(k, Read, err)
@@ -735,7 +736,7 @@ func (w *worker) response(k *lconn, resp response, done time.Time) bool {
 		k.record(resp, k.sent, k.first, done)
 		w.counted++
 		if k.parse.keep {
-			k.check(resp, k.sent, done)
+			k.check(resp, k.sent, k.first, k.sent, done)
 		}
 		k.counted()
 	}

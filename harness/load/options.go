@@ -47,6 +47,10 @@ type Options struct {
 	// followed by CRLF, no status line) and the decoded body, valid only during the
 	// call. Its error counts as class Check. It must be concurrency-safe.
 	Check func(status int, head, body []byte) error
+	// CheckTimeline, when set with Check, is called instead of Check with the
+	// response's Timeline (first and last byte, the flushes of a chunked body,
+	// µs from the request's start): the stream page's check (docs/ssr.md).
+	CheckTimeline func(status int, head, body []byte, t Timeline) error
 	// CheckEvery is 1 (or 0) to check every response; above 1, each connection's
 	// first and then each response with probability 1/CheckEvery, from CheckSeed.
 	CheckEvery int
@@ -164,6 +168,8 @@ func (o Options) validate() (config, error) {
 		}
 	}
 	switch {
+	case o.CheckTimeline != nil && o.Check == nil:
+		return bad("CheckTimeline is set without Check, which turns the checks on")
 	case !strings.HasPrefix(o.Path, "/"):
 		return bad("Path %q does not start with /", o.Path)
 	case strings.ContainsAny(o.Path, " \t"):

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 )
 
 // Parser limits. A response beyond them is a read error and its connection
@@ -67,6 +68,20 @@ type parser struct {
 	dateN   int    // with keep: bytes of the Date value in date; 0: no Date header
 	date    [64]byte
 
+	// Flushes (stream.go): readAt is when the read that brought the unparsed
+	// bytes returned (set by the caller before parse); reads counts the reads
+	// that brought bytes; bodyN is the decoded body bytes of this response so
+	// far; with keep, flushes lists the reads that brought its chunked body.
+	readAt    time.Time
+	reads     uint64
+	bodyN     int64
+	flushes   []flushMark
+	flushRead uint64 // the read the last flush mark (kept or dropped) came from
+	// contig: the current read follows one that filled the buffer, so the
+	// socket held more (the same flush); lastFull: the current read filled it.
+	contig, lastFull bool
+	flushDropped     int // reads past MaxFlushes that brought body bytes
+
 	wantSnip bool            // copy the first body bytes of non-2xx responses into snip
 	snipping bool            // copying them for the response being read
 	snipN    int             // body bytes in snip
@@ -128,6 +143,10 @@ func (p *parser) more() (int, error) {
 		p.r, p.buf = 0, nb
 	}
 	n, err := p.src.Read(p.buf[p.w:])
+	if n > 0 {
+		p.reads++
+		p.contig, p.lastFull = p.lastFull, n == len(p.buf)-p.w
+	}
 	p.w += n
 	return n, err
 }
@@ -187,6 +206,9 @@ func (p *parser) skip() bool {
 // body with keep, unless that would exceed maxKept (then dropped for good), and
 // copied into snip while snipping and there is room.
 func (p *parser) bodyBytes(b []byte) {
+	if p.keep && p.chunked {
+		p.flush(len(b))
+	}
 	if p.keep && !p.dropped {
 		if len(p.body)+len(b) > p.maxKept {
 			p.body, p.dropped = p.body[:0], true
@@ -250,7 +272,7 @@ func (p *parser) parse() (response, bool, error) {
 				return response{}, false, parseErrorf("malformed status line %q", clip(l))
 			}
 			p.head, p.body, p.dateN = p.head[:0], p.body[:0], 0
-			p.dropped = false
+			p.dropped, p.bodyN, p.flushes, p.flushRead, p.flushDropped = false, 0, p.flushes[:0], 0, 0
 			p.resp = response{status: status}
 			p.http11, p.hdr, p.length = http11, len(l), -1
 			p.te, p.chunked, p.closeTok, p.keepAliveTok = false, false, false, false

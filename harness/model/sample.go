@@ -84,6 +84,9 @@ type Sample struct {
 	// the harness's preload (perf_hooks.monitorEventLoopDelay); nil for
 	// servers that are not Node.
 	EventLoop *EventLoop `json:"event_loop,omitempty"`
+	// Stream is a stream sample's timeline of shell and parts (nil for the
+	// other test types; model/stream.go).
+	Stream *StreamRecord `json:"stream,omitempty"`
 	// Checked counts the responses checked under load against the test
 	// type's rule (every response since method version 6, engine raw);
 	// failures are Errors["check"].

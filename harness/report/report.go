@@ -333,6 +333,9 @@ func (b *builder) test(t results.Test) {
 	if len(notes) > 0 {
 		b.printf("Notes:\n\n%s\n\n", strings.Join(notes, "\n"))
 	}
+	if t.Type == model.Stream {
+		b.streamTimeline(t) // stream.go
+	}
 }
 
 // pageTest writes the rest of a page test's section: how it ran, the peak

@@ -66,6 +66,15 @@ func Site(dir string, s *results.Set) ([]string, error) {
 		if err := page(&b, s, t, len(bars) > 0); err != nil {
 			return nil, err
 		}
+		if t.Test.Type == model.Stream { // the timeline (stream.go)
+			charts, err := streamSection(&builder{w: &b}, s, t, true)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range charts {
+				files = append(files, file{c.name, c.svg})
+			}
+		}
 		files = append(files, file{t.Slug + ".md", bytes.Clone(b.Bytes())})
 		if len(bars) > 0 {
 			files = append(files, file{t.Slug + ".svg", svg.Bytes()})

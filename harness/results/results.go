@@ -80,6 +80,9 @@ type Test struct {
 	// Cache the cache state measured ("hit", or "" for a render per request).
 	Probe float64 `json:"probe_s,omitempty"`
 	Cache string  `json:"cache,omitempty"`
+	// Parts is a stream test's K, the parts of each page (0 for the other
+	// types).
+	Parts int `json:"parts,omitempty"`
 }
 
 // Framework records one framework variant as it ran.
@@ -443,7 +446,7 @@ func SuiteOf(s *suite.Suite, tests []suite.Test, rounds int) Suite {
 			Name: t.Name, Type: t.Type, Path: t.Path, Queries: t.Queries, Concurrency: t.Concurrency,
 			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
 			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
-			Probe: t.Probe.Seconds(), Cache: t.Cache,
+			Probe: t.Probe.Seconds(), Cache: t.Cache, Parts: t.Parts,
 			Responses: t.Responses, WarmupResponses: t.WarmupResponses, SampleWarmup: t.SampleWarmup.Seconds(), MinDuration: t.MinDuration.Seconds(), KeepWithin: t.KeepWithin, RateRounds: t.RateRounds,
 		})
 	}

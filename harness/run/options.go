@@ -18,6 +18,9 @@ import (
 type engineOptions struct {
 	engine load.Engine
 	load.Options
+	// stream gathers a stream shot's timelines (streamOptions); nil for the
+	// other types.
+	stream *verify.StreamRecorder
 }
 
 // options builds the load run of one shot: the suite's engine, the test type's
@@ -47,7 +50,11 @@ func (r *runner) options(ctx context.Context, srv serverhost.Server, test suite.
 			o.MaxCheckBytes = pageCheckBytes
 		}
 	}
-	return engineOptions{e, o}, nil
+	eo := engineOptions{engine: e, Options: o}
+	if e.Name() == "raw" && test.Type == model.Stream {
+		eo.stream = r.streamOptions(ctx, srv, test, sh, &eo.Options)
+	}
+	return eo, nil
 }
 
 // pageCheckBytes is the most body bytes kept for a page's check under load:

@@ -577,19 +577,23 @@ func (r *runner) checks(t Target) []verify.Check {
 		if test.Type == model.Page {
 			c.Rows, c.Cache = test.Queries, test.Cache == suite.CacheHit
 		}
+		if test.Type == model.Stream { // {k} left for verification's parts cases
+			c.Path, c.Rows, c.Parts = t.Spec.Endpoint(test.Type, test.Path), test.Queries, test.Parts
+		}
 		cs = append(cs, c)
 	}
 	return cs
 }
 
-// testPath is the path test asks of target t, "{n}" unfilled: the
+// testPath is the path test asks of target t, "{n}" unfilled ("{k}" filled
+// with a stream test's parts): the
 // framework's cached page route for a cache-hit test (framework.yaml
 // `cache:`), else its endpoint for the test's type.
 func testPath(t Target, test suite.Test) string {
 	if test.Cache == suite.CacheHit && t.Spec.Cache != nil {
 		return t.Spec.Cache.Path
 	}
-	return t.Spec.Endpoint(test.Type, test.Path)
+	return suite.FillParts(t.Spec.Endpoint(test.Type, test.Path), test.Parts)
 }
 
 // notApplicable says why test does not apply to target t ("" when it
@@ -598,7 +602,7 @@ func notApplicable(t Target, test suite.Test) string {
 	if test.Cache == suite.CacheHit && t.Spec.Cache == nil {
 		return "no cached page route: " + t.Spec.Name + "'s framework.yaml has no cache: (docs/ssr.md)"
 	}
-	return ""
+	return streamNotApplicable(t, test)
 }
 
 // confirmHits checks at verification that a cache-hit test's page is
@@ -878,6 +882,11 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	s, err = sweep.FromResult(r.key(t, test, sh, round), res)
 	if err != nil {
 		return s, nil, err
+	}
+	if o.stream != nil {
+		if s.Stream, err = o.stream.Record(); err != nil {
+			return s, nil, err
+		}
 	}
 	s.At, s.Renders, s.Warmup = at.UTC(), renders, sh.warmup.Seconds()
 	switch {

@@ -26,8 +26,8 @@ const maxFuzzInput = 64 << 10
 // naming fuzz.yaml at a line ≥ 1 with a message, and a suite obeys every
 // rule Settings, Test and Suite document (positive levels and durations,
 // gate 0..1, pipeline ≥ 1, a known engine, a finite rate ≥ 0; TFB rules:
-// queries 1..500 and {n} in queries and updates paths; page rows
-// 1..MaxRows). Parsing the same
+// queries 1..500 and {n} in queries and updates paths; page and stream rows
+// 1..MaxRows; a stream test's parts 1..MaxParts and {k}, no parts elsewhere). Parsing the same
 // bytes twice gives the same result (NaN included, which DeepEqual
 // refuses). Run it with
 //
@@ -100,6 +100,9 @@ func checkSuite(t *testing.T, s *Suite, data []byte) {
 		if tt.Engine == "hey" && (tt.Pipeline != 1 || tt.Rate != 0) {
 			t.Errorf("%s: engine hey with pipeline %d, rate %g", where, tt.Pipeline, tt.Rate)
 		}
+		if tt.Type == model.Stream && (tt.Parts < 1 || tt.Parts > MaxParts || !strings.Contains(tt.Path, "{k}")) || tt.Type != model.Stream && tt.Parts != 0 {
+			t.Errorf("%s: %s test with parts %d, path %q: a stream test's K in 1..%d and {k}, none elsewhere", where, tt.Type, tt.Parts, tt.Path, MaxParts)
+		}
 		if !tt.Type.TakesN() {
 			if len(tt.Queries) != 0 {
 				t.Errorf("%s: %s test with queries %v", where, tt.Type, tt.Queries)
@@ -110,9 +113,9 @@ func checkSuite(t *testing.T, s *Suite, data []byte) {
 			t.Errorf("%s: path %q, queries %v: want {n} and at least one N", where, tt.Path, tt.Queries)
 		}
 		for _, n := range tt.Queries {
-			if tt.Type == model.Page && (n < 1 || n > MaxRows) {
+			if tt.Type.IsPage() && (n < 1 || n > MaxRows) {
 				t.Errorf("%s: N %d outside the page's 1..%d rows", where, n, MaxRows)
-			} else if tt.Type != model.Page && (n < 1 || n > 500) {
+			} else if !tt.Type.IsPage() && (n < 1 || n > 500) {
 				t.Errorf("%s: N %d outside TFB's 1..500", where, n)
 			}
 		}

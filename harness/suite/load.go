@@ -46,7 +46,15 @@ var DefaultPath = map[model.TestType]string{
 	model.Fortunes:  "/fortunes",
 	model.Updates:   "/updates?queries={n}",
 	model.Page:      "/ssr?rows={n}",
+	model.Stream:    "/stream?rows={n}&parts={k}",
 }
+
+// DefaultParts and MaxParts bound a stream test's `parts` (K): the
+// contract's default and largest K (docs/ssr.md, "The streamed page").
+const (
+	DefaultParts = 4
+	MaxParts     = 16
+)
 
 // DefaultRows are a page test's sizes when its `rows` key is absent: World
 // rows per page, about 1 KB to over 1 MB depending on the framework.
@@ -190,7 +198,7 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if err != nil {
 		return t, err
 	}
-	var queriesNode, rowsNode, cacheNode *yaml.Node
+	var queriesNode, rowsNode, cacheNode, partsNode *yaml.Node
 	for _, e := range kv {
 		key, v := e.Key.Value, e.Value
 		switch key {
@@ -200,7 +208,7 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 			var s string
 			if s, err = p.Str(v, key); err == nil {
 				if t.Type = model.TestType(s); !t.Type.Valid() {
-					err = p.Errorf(v, key, "unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates, page)", s)
+					err = p.Errorf(v, key, "unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates, page, stream)", s)
 				}
 			}
 		case "path":
@@ -220,6 +228,11 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 			}
 			if t.Cache == "none" {
 				t.Cache = ""
+			}
+		case "parts":
+			partsNode = v
+			if t.Parts, err = p.Int(v, key); err == nil && (t.Parts < 1 || t.Parts > MaxParts) {
+				err = p.Errorf(v, key, "%d is outside 1..%d, the parts a stream page may ask for", t.Parts, MaxParts)
 			}
 		case "rounds":
 			err = p.Errorf(e.Key, key, "rounds is suite-wide: set it under defaults")
@@ -260,15 +273,18 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if t.Engine == "hey" && t.Probe > 0 {
 		return t, p.Errorf(n, "engine", "test %q: engine hey runs no interference probe (probe %s)", t.Name, t.Probe)
 	}
-	if t.Type == model.Page {
+	if err := p.stream(n, partsNode, &t); err != nil {
+		return t, err
+	}
+	if t.Type.IsPage() {
 		if queriesNode != nil {
-			return t, p.Errorf(queriesNode, "queries", "a page test takes rows (World rows per page), not queries")
+			return t, p.Errorf(queriesNode, "queries", "a %s test takes rows (World rows per page), not queries", t.Type)
 		}
 		if t.Queries == nil {
 			t.Queries = append([]int(nil), DefaultRows...)
 		}
 		if !strings.Contains(t.Path, "{n}") {
-			return t, p.Errorf(n, "path", "a page path needs the {n} placeholder for the rows")
+			return t, p.Errorf(n, "path", "a %s path needs the {n} placeholder for the rows", t.Type)
 		}
 		for _, r := range t.Queries {
 			if r > MaxRows {
@@ -276,7 +292,7 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 			}
 		}
 	} else if rowsNode != nil {
-		return t, p.Errorf(rowsNode, "rows", "only page tests take rows, not %s", t.Type)
+		return t, p.Errorf(rowsNode, "rows", "only page and stream tests take rows, not %s", t.Type)
 	} else if t.Type.TakesN() {
 		if t.Queries == nil {
 			t.Queries = append([]int(nil), DefaultQueries...)
@@ -346,7 +362,7 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "%s is below 1ms: the probe is one request per interval on one connection", v.Value)
 		}
 	default:
-		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, warmup_responses, sample_warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, cache)")
+		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, warmup_responses, sample_warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, parts, cache)")
 	}
 	return err
 }

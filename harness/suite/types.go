@@ -98,6 +98,10 @@ type Test struct {
 	// (suite key `queries`), World rows per page for page (suite key
 	// `rows`); empty for the other types.
 	Queries []int
+	// Parts is a stream test's K: the parts the page is split into, each
+	// flushed on its own (suite key `parts`, 1..MaxParts, default
+	// DefaultParts); 0 for the other types.
+	Parts int
 	// Line is the line of the test's entry in the suite file.
 	Line int
 	Settings
@@ -143,6 +147,11 @@ func HeadlineOf(ns []int) int {
 // verification can send "foo" or ""). Paths without "{n}" are returned as
 // they are.
 func FillPath(path, v string) string { return strings.ReplaceAll(path, "{n}", v) }
+
+// FillParts replaces "{k}" in path with a stream test's parts k (the
+// adapter's `endpoints: stream:` or the suite's path); other paths are
+// returned as they are.
+func FillParts(path string, k int) string { return strings.ReplaceAll(path, "{k}", strconv.Itoa(k)) }
 
 // PathFor is FillPath with the integer n.
 func PathFor(path string, n int) string { return FillPath(path, strconv.Itoa(n)) }

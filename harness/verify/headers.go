@@ -64,7 +64,7 @@ func contentTypeRule(t model.TestType) (base string, charsetRequired bool) {
 	switch t {
 	case model.Plaintext:
 		return "text/plain", false
-	case model.Fortunes, model.Page:
+	case model.Fortunes, model.Page, model.Stream:
 		return "text/html", true
 	}
 	return "application/json", false

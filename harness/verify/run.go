@@ -23,6 +23,9 @@ type Check struct {
 	// Rows are a page test's sizes N (suite `rows`, suite.Test.Queries),
 	// each verified; empty means suite.DefaultRows. Other types ignore it.
 	Rows []int
+	// Parts is a stream test's K (suite `parts`); Path's "{k}" is filled with
+	// it. Other types ignore it.
+	Parts int
 	// Cache marks a page test of cache state hit (suite `cache: hit`): its
 	// rows are verified but the page may be cached, so the anti-caching
 	// change is skipped.
@@ -158,6 +161,8 @@ func (v *verifier) check(ctx context.Context, c Check) (Result, *fetched) {
 		return v.cases(ctx, c)
 	case model.Page:
 		return v.page(ctx, c)
+	case model.Stream:
+		return v.stream(ctx, c)
 	}
 	r.add(model.Fail, "test %q: unknown test type %q (want one of %v)", c.Name, c.Type, model.Types)
 	return r, nil
