@@ -1,0 +1,17 @@
+// One part of the streamed page (/stream): its own table, marked with the
+// part's index, holding one Row per World row (the /ssr page's Row).
+
+import Row from './Row.jsx';
+
+/** The part's table (the stream contract's markup): rows [{id, randomNumber}] in the order given. */
+export default function PartTable({ part, rows }) {
+  return (
+    <table className="part" data-part={part}>
+      <tbody>
+        {rows.map((w) => (
+          <Row key={w.id} id={w.id} randomNumber={w.randomNumber} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
