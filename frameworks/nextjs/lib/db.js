@@ -1,6 +1,7 @@
 // The dataset for the nextjs adapter: one node:sqlite connection per process,
 // its prepared statements, and the TFB query helpers shared by the route
-// handlers, the fortunes page and the World-table pages (/ssr, /isr/N).
+// handlers, the fortunes page and the World-table pages (/ssr, /isr/N,
+// /stream).
 //
 // Server-only: the 'server-only' import (interpreted by Next.js itself, no
 // package needed) makes the build fail if a client component imports this
@@ -28,6 +29,12 @@ const MAX_QUERIES = 500;
 
 /** Upper clamp of a page's World rows (the page contract: /ssr?rows=N, N clamped to 1..10000). */
 const MAX_PAGE_ROWS = 10000;
+
+/** Upper clamp of the streamed page's parts (the stream contract: /stream?rows=N&parts=K, K clamped to 1..16). */
+const MAX_STREAM_PARTS = 16;
+
+/** The streamed page's parts when `parts` is missing or not a number (the stream contract). */
+const DEFAULT_STREAM_PARTS = 4;
 
 /** The globalThis key of the per-process store. */
 const STORE = Symbol.for('tfbench.nextjs.store');
@@ -63,6 +70,7 @@ function openStore() {
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
     selectWorldRange: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
+    selectWorldBetween: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
   process.once('exit', () => {
@@ -120,6 +128,39 @@ export function pageRows(raw) {
  */
 export function worldRange(n) {
   return store().selectWorldRange.all(n).map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
+}
+
+/**
+ * The streamed page's part count from the raw `parts` value (as pageRows
+ * takes `rows`) for a page of n rows: clamped to 1..16, a missing, empty or
+ * non-numeric value means 4, and never more than n (the stream contract,
+ * ISSUE-36-DESIGN.md).
+ */
+export function streamParts(raw, n) {
+  if (Array.isArray(raw)) raw = raw[0];
+  let k = DEFAULT_STREAM_PARTS;
+  if (typeof raw === 'string' && /^[+-]?\d+$/.test(raw)) k = Math.min(Math.max(Number(raw), 1), MAX_STREAM_PARTS);
+  return Math.min(k, n);
+}
+
+/**
+ * The id ranges of a page of n rows in k parts, as [{part, lo, hi}]: part i
+ * holds ids floor(i*n/k)+1 .. floor((i+1)*n/k) (the stream contract).
+ */
+export function partRanges(n, k) {
+  const ranges = new Array(k);
+  for (let i = 0; i < k; i++) {
+    ranges[i] = { part: i, lo: Math.floor((i * n) / k) + 1, hi: Math.floor(((i + 1) * n) / k) };
+  }
+  return ranges;
+}
+
+/**
+ * World rows with ids lo..hi in id order as [{id, randomNumber}], read by
+ * their own query on every call (a part of the streamed page; no cache).
+ */
+export function worldBetween(lo, hi) {
+  return store().selectWorldBetween.all(lo, hi).map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
 }
 
 /** One random World row as {id, randomNumber}; throws if the row is missing. */

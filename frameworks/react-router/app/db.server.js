@@ -1,7 +1,7 @@
 // The dataset, opened once per process when the server build is imported:
 // node:sqlite (DatabaseSync) on env DATABASE_PATH, prepared statements, and
 // the TechEmpower row rules shared by the db, queries, updates and fortunes
-// routes and the /ssr page. The `.server` suffix keeps this module out of the browser bundle.
+// routes and the /ssr and /stream pages. The `.server` suffix keeps this module out of the browser bundle.
 //
 // Environment:
 //
@@ -27,6 +27,12 @@ const MAX_QUERIES = 500;
 
 /** Upper clamp of a page's World rows (the page contract: /ssr?rows=N, N clamped to 1..10000). */
 const MAX_PAGE_ROWS = 10000;
+
+/** Upper clamp of the streamed page's parts (the stream contract: /stream?rows=N&parts=K, K clamped to 1..16). */
+const MAX_STREAM_PARTS = 16;
+
+/** The streamed page's parts when `parts` is missing or not a number (the stream contract). */
+const DEFAULT_STREAM_PARTS = 4;
 
 /** The row the fortunes test adds at request time (TFB rules, fortunes test). */
 const EXTRA_FORTUNE = 'Additional fortune added at request time.';
@@ -62,11 +68,12 @@ function openDatabase(env) {
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
     selectWorldRange: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
+    selectWorldBetween: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
 }
 
-const { db, selectWorld, selectFortunes, selectWorldRange, updateWorld } = openDatabase(process.env);
+const { db, selectWorld, selectFortunes, selectWorldRange, selectWorldBetween, updateWorld } = openDatabase(process.env);
 
 process.once('exit', () => {
   if (db.isOpen) db.close();
@@ -114,6 +121,39 @@ export function pageRows(request) {
  */
 export function worldRange(n) {
   return selectWorldRange.all(n).map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
+}
+
+/**
+ * The streamed page's part count from the request's `parts` query parameter
+ * (the first when repeated) for a page of n rows: clamped to 1..16, a
+ * missing, empty or non-numeric value means 4, and never more than n (the
+ * stream contract, ISSUE-36-DESIGN.md).
+ */
+export function streamParts(request, n) {
+  const raw = new URL(request.url).searchParams.get('parts');
+  let k = DEFAULT_STREAM_PARTS;
+  if (raw !== null && /^[+-]?\d+$/.test(raw)) k = Math.min(Math.max(Number(raw), 1), MAX_STREAM_PARTS);
+  return Math.min(k, n);
+}
+
+/**
+ * The id ranges of a page of n rows in k parts, as [{part, lo, hi}]: part i
+ * holds ids floor(i*n/k)+1 .. floor((i+1)*n/k) (the stream contract).
+ */
+export function partRanges(n, k) {
+  const ranges = new Array(k);
+  for (let i = 0; i < k; i++) {
+    ranges[i] = { part: i, lo: Math.floor((i * n) / k) + 1, hi: Math.floor(((i + 1) * n) / k) };
+  }
+  return ranges;
+}
+
+/**
+ * World rows with ids lo..hi in id order as [{id, randomNumber}], read by
+ * their own query on every call (a part of the streamed page; no cache).
+ */
+export function worldBetween(lo, hi) {
+  return selectWorldBetween.all(lo, hi).map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
 }
 
 /**

@@ -1,8 +1,10 @@
 // The server entry: React Router's default Node entry (`react-router reveal
 // entry.server`), changed only to send the charset the fortunes test requires
-// (TFB rules: Content-Type text/html; charset=utf-8) and the Server header.
-// Documents are rendered with renderToPipeableStream and streamed once the
-// shell is ready (bots wait for all content).
+// (TFB rules: Content-Type text/html; charset=utf-8), the Server header, and
+// to stream the streamed page (/stream) to bots too. Documents are rendered
+// with renderToPipeableStream and streamed once the shell is ready; bots
+// (isbot: tfbench's User-Agent is one) wait for all content, except on
+// /stream, whose shell goes first for every User-Agent.
 import { PassThrough } from 'node:stream';
 
 import { createReadableStreamFromReadable } from '@react-router/node';
@@ -30,9 +32,11 @@ export default function handleRequest(request, responseStatusCode, responseHeade
     let shellRendered = false;
     const userAgent = request.headers.get('user-agent');
 
-    // Bots and SPA mode wait for all content; browsers get the shell first.
-    const readyOption =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
+    // Bots and SPA mode wait for all content; browsers get the shell first,
+    // and so does every User-Agent on the streamed page (/stream).
+    const waitForAll =
+      (userAgent && isbot(userAgent) && new URL(request.url).pathname !== '/stream') || routerContext.isSpaMode;
+    const readyOption = waitForAll ? 'onAllReady' : 'onShellReady';
 
     // Abort the render after streamTimeout so rejected boundaries can flush.
     let timeoutId = setTimeout(() => abort(), streamTimeout + 1000);

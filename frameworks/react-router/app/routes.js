@@ -1,7 +1,8 @@
 // Route config: the six TechEmpower test paths (docs/tfb-rules.md) and the page
-// test's /ssr. Every route but fortunes and ssr is a resource route (a
-// loader returning a Response, no component); fortunes and ssr are document
-// routes rendered by React on the server and hydrated in the browser.
+// test's /ssr and the streamed page /stream. Every route but fortunes, ssr
+// and stream is a resource route (a loader returning a Response, no
+// component); fortunes, ssr and stream are document routes rendered by React
+// on the server and hydrated in the browser.
 import { route } from '@react-router/dev/routes';
 
 export default [
@@ -12,4 +13,5 @@ export default [
   route('updates', 'routes/updates.js'),
   route('fortunes', 'routes/fortunes.jsx'),
   route('ssr', 'routes/ssr.jsx'),
+  route('stream', 'routes/stream.jsx'),
 ];
