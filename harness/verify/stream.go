@@ -15,11 +15,12 @@ import (
 )
 
 // The stream page (docs/ssr.md, "The streamed page"): GET
-// /stream?rows=N&parts=K answers a chunked HTML page whose rows sit in K
-// part tables, <table class="part" data-part="k">, wherever the framework's
-// streaming protocol puts them. The rule reads rows by part, not by place:
-// parts 0..K-1 each once, part k holding World ids floor(k*N/K)+1 ..
-// floor((k+1)*N/K) in order, each with World's randomNumber.
+// /stream?rows=N&parts=K answers a chunked HTML page with K part tables,
+// <table class="part" data-part="k">, and its rows wherever the framework's
+// streaming protocol puts them (React may send a part's table early and its
+// later rows as hidden segments). The rule reads rows by id, not by place:
+// each part table once, part k's rows floor(k*N/K)+1 .. floor((k+1)*N/K)
+// each once and in id order in the body, each with World's randomNumber.
 
 // ExpectedStreamParts is the parts a stream page of rows rows must hold for
 // the raw value of its parts parameter: the integer clamped to 1..16 (missing
@@ -41,82 +42,87 @@ func partRange(k, n, parts int) (lo, hi int) {
 	return k*n/parts + 1, (k + 1) * n / parts
 }
 
-// streamPart is one part table as the stream scanner read it.
-type streamPart struct {
-	count int         // tables with this data-part
-	rows  []streamRow // the rows of its first table
-	end   int         // body offset just past its first table's </table>
+// partOf is the part of a page of n rows in parts parts that holds World id
+// id (1..n).
+func partOf(id, n, parts int) int {
+	for k := range parts {
+		if _, hi := partRange(k, n, parts); id <= hi {
+			return k
+		}
+	}
+	return parts - 1
 }
 
-// streamRow is one data row of a part table: its data-id attribute and its
-// cells' texts (character references decoded, comments skipped).
+// streamPart is one part as the stream rule read it: how many part tables
+// carry its index, its rows in body order, and the body offset just past
+// the last byte of its rows (its arrival: the latest of them to arrive).
+type streamPart struct {
+	count int
+	rows  []streamRow
+	end   int
+}
+
+// streamRow is one row with class "row": its data-id attribute, its cells'
+// texts (character references decoded, comments skipped) and the body
+// offset just past its </tr> (or where the next row or its table began).
 type streamRow struct {
 	dataID string
 	cells  []string
+	end    int
 }
 
-// streamPage is a stream page's part tables, by data-part value, with the
-// problems met while reading it.
+// streamPage is a stream page as scanned: the part tables' counts by
+// data-part, every row in body order, the problems met while reading it;
+// checkStream fills parts.
 type streamPage struct {
-	parts    map[int]*streamPart
-	bad      []string // data-part values that are not integers
-	outside  int      // rows with class "row" outside any part table
-	problems []string
+	tables map[int]int
+	rows   []streamRow
+	bad    []string // data-part values that are not integers
+	parts  map[int]*streamPart
 }
 
-// scanStream reads body's part tables with the HTML tokenizer (script and
-// style text is raw, so a table inside a script is no table).
+// scanStream reads body's part tables and rows with the HTML tokenizer
+// (script and style text is raw, so a table inside a script is no table).
 func scanStream(body []byte) streamPage {
-	p := streamPage{parts: map[int]*streamPart{}}
+	p := streamPage{tables: map[int]int{}}
 	z := html.NewTokenizer(bytes.NewReader(body))
 	off := 0
-	var tables []int // the open tables: part index, or -1 for another table
-	var cur *streamPart
-	var row *streamRow
+	row := -1 // the open row's index in p.rows
 	inCell := false
+	closeRow := func(at int) {
+		if row >= 0 && p.rows[row].end == 0 {
+			p.rows[row].end = at
+		}
+		row, inCell = -1, false
+	}
 	for {
 		tt := z.Next()
-		off += len(z.Raw())
+		raw := len(z.Raw())
+		off += raw
 		switch tt {
 		case html.ErrorToken:
+			closeRow(off)
 			return p
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			switch string(name) {
 			case "table":
-				k := -1
 				for hasAttr {
 					var key, v []byte
 					key, v, hasAttr = z.TagAttr()
-					if string(key) == "data-part" && k == -1 {
+					if string(key) == "data-part" {
 						n, err := strconv.Atoi(strings.TrimSpace(string(v)))
 						if err != nil || n < 0 {
 							p.bad = append(p.bad, string(v))
-							k = -2
 						} else {
-							k = n
+							p.tables[n]++
 						}
+						break
 					}
 				}
-				k = max(k, -1)
-				if tt == html.SelfClosingTagToken {
-					continue
-				}
-				tables = append(tables, k)
-				cur = nil
-				if k >= 0 {
-					pt := p.parts[k]
-					if pt == nil {
-						pt = &streamPart{}
-						p.parts[k] = pt
-					}
-					if pt.count++; pt.count == 1 {
-						cur = pt
-					}
-				}
-				row, inCell = nil, false
+				closeRow(off - raw)
 			case "tr":
-				inPart := len(tables) > 0 && tables[len(tables)-1] >= 0
+				closeRow(off - raw)
 				var id string
 				isRow := false
 				for hasAttr {
@@ -129,48 +135,30 @@ func scanStream(body []byte) streamPage {
 						isRow = isRow || hasClass(string(v), "row")
 					}
 				}
-				if !inPart {
-					if isRow {
-						p.outside++
-					}
-					continue
+				if isRow {
+					p.rows = append(p.rows, streamRow{dataID: id, cells: make([]string, 0, 2)})
+					row = len(p.rows) - 1
 				}
-				if cur != nil {
-					cur.rows = append(cur.rows, streamRow{dataID: id, cells: make([]string, 0, 2)})
-					row = &cur.rows[len(cur.rows)-1]
-				}
-				inCell = false
 			case "td", "th":
-				if row != nil {
-					row.cells = append(row.cells, "")
+				if row >= 0 {
+					p.rows[row].cells = append(p.rows[row].cells, "")
 					inCell = true
 				}
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			switch string(name) {
-			case "table":
-				if len(tables) == 0 {
-					continue
-				}
-				k := tables[len(tables)-1]
-				tables = tables[:len(tables)-1]
-				if k >= 0 && p.parts[k].count == 1 && p.parts[k].end == 0 {
-					p.parts[k].end = off
-				}
-				cur, row, inCell = nil, nil, false
 			case "tr":
-				row, inCell = nil, false
+				closeRow(off)
+			case "table", "tbody":
+				closeRow(off - raw)
 			case "td", "th":
 				inCell = false
 			}
 		case html.TextToken:
-			if inCell && row != nil {
-				if c := &row.cells[len(row.cells)-1]; *c == "" {
-					*c = string(z.Text())
-				} else {
-					*c += string(z.Text())
-				}
+			if inCell && row >= 0 {
+				cells := p.rows[row].cells
+				cells[len(cells)-1] += string(z.Text())
 			}
 		}
 	}
@@ -188,7 +176,7 @@ func hasClass(v, c string) bool {
 
 // checkStream applies the stream body rule to body for a page of rows rows in
 // parts parts, against world (nil: ids only); problems are capped at most. It
-// returns the page's part tables, for the parts' arrival.
+// returns the page's parts, whose ends give their arrival.
 func checkStream(r *Result, body []byte, world World, rows, parts int, most model.Verdict) streamPage {
 	if ends, ok := streamFast(body, world, rows, parts); ok {
 		p := streamPage{parts: make(map[int]*streamPart, parts)}
@@ -197,7 +185,14 @@ func checkStream(r *Result, body []byte, world World, rows, parts int, most mode
 		}
 		return p
 	}
+	return checkStreamTokens(r, body, world, rows, parts, most)
+}
+
+// checkStreamTokens is checkStream without the fast path: the page read by
+// the HTML tokenizer (scanStream).
+func checkStreamTokens(r *Result, body []byte, world World, rows, parts int, most model.Verdict) streamPage {
 	p := scanStream(body)
+	p.parts = make(map[int]*streamPart, parts)
 	if len(body) == 0 {
 		r.addCapped(model.Fail, most, "empty body (stream rules)")
 		return p
@@ -205,23 +200,45 @@ func checkStream(r *Result, body []byte, world World, rows, parts int, most mode
 	for _, v := range p.bad {
 		r.addCapped(model.Fail, most, "data-part %q is not a part index 0..%d (stream rules)", v, parts-1)
 	}
-	if p.outside > 0 {
-		r.addCapped(model.Fail, most, "%d rows outside a part table (stream rules: every row in its part's <table class=\"part\" data-part=\"k\">)", p.outside)
+	for k := range parts {
+		p.parts[k] = &streamPart{count: p.tables[k]}
 	}
-	for k, pt := range p.parts {
+	for k, n := range p.tables {
 		if k >= parts {
 			r.addCapped(model.Fail, most, "part %d: not a part of %d (want parts 0..%d, each once)", k, parts, parts-1)
-		} else if pt.count > 1 {
-			r.addCapped(model.Fail, most, "part %d: %d tables, want 1 (want parts 0..%d, each once)", k, pt.count, parts-1)
+		} else if n > 1 {
+			r.addCapped(model.Fail, most, "part %d: %d tables, want 1 (want parts 0..%d, each once)", k, n, parts-1)
 		}
 	}
 	wrong := 0
+	for _, row := range p.rows {
+		id := 0
+		if len(row.cells) > 0 {
+			id, _ = strconv.Atoi(strings.TrimSpace(row.cells[0]))
+		}
+		if id < 1 || id > rows {
+			if wrong++; wrong <= maxRowReasons {
+				cell := ""
+				if len(row.cells) > 0 {
+					cell = row.cells[0]
+				}
+				r.addCapped(model.Fail, most, "a row's id %q is not a World id 1..%d (stream rules)", cell, rows)
+			}
+			continue
+		}
+		pt := p.parts[partOf(id, rows, parts)]
+		pt.rows = append(pt.rows, row)
+		pt.end = max(pt.end, row.end)
+	}
 	for k := range parts {
 		pt := p.parts[k]
 		lo, hi := partRange(k, rows, parts)
-		if pt == nil {
+		if pt.count == 0 && len(pt.rows) == 0 {
 			r.addCapped(model.Fail, most, "part %d missing: rows %d..%d not sent (want parts 0..%d, each once)", k, lo, hi, parts-1)
 			continue
+		}
+		if pt.count == 0 {
+			r.addCapped(model.Fail, most, "part %d: no <table class=\"part\" data-part=\"%d\"> (want parts 0..%d, each once)", k, k, parts-1)
 		}
 		if len(pt.rows) != hi-lo+1 {
 			r.addCapped(model.Fail, most, "part %d: %d rows, want %d (ids %d..%d)", k, len(pt.rows), hi-lo+1, lo, hi)

@@ -52,8 +52,8 @@ func prefixFold(b []byte, lower string) bool {
 // `<table class="part" data-part="k"><tbody>` then its rows as
 // `<tr class="row" data-id="ID"><td class="id">ID</td><td class="num">NUM</td></tr>`
 // in id order with World's NUM, then `</tbody></table>`; no other table or
-// row; no raw-text element. It returns each part's end offset (just past its
-// </table>), or false for anything else, which the full rule (checkStream)
+// row; no raw-text element. It returns each part's end offset (just past its last
+// row's </tr>), or false for anything else, which the full rule (checkStream)
 // then decides.
 func streamFast(body []byte, world World, rows, parts int) ([]int, bool) {
 	if tables, trs, raw := streamTags(body); raw || tables != parts || trs != rows {
@@ -112,8 +112,8 @@ func streamFast(body []byte, world World, rows, parts int) ([]int, bool) {
 		if !bytes.HasPrefix(body[pos:], []byte(`</tbody></table>`)) {
 			return nil, false
 		}
-		pos += len(`</tbody></table>`)
 		ends[k] = pos
+		pos += len(`</tbody></table>`)
 	}
 	return ends, true
 }

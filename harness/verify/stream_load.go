@@ -77,8 +77,8 @@ func trimSpaceASCII(b []byte) []byte {
 }
 
 // partArrivals is when each part of p arrived, µs from the request's start:
-// the flush that brought the end of its table (docs/ssr.md); last when that
-// byte lies past the flushes kept.
+// the flush that brought the last byte of the latest of its rows
+// (docs/ssr.md); last when that byte lies past the flushes kept.
 func partArrivals(p streamPage, parts int, flushes []model.Flush, last int64) []int64 {
 	out := make([]int64, parts)
 	for k := range parts {

@@ -60,6 +60,33 @@ func reactStream(w World, n, k int) string {
 	return b.String()
 }
 
+// reactSegments renders the page as React's RSC-fed streaming sends it when
+// a part's rows were not all ready: part 3's table comes with its first row
+// and a <template id="P:1"> placeholder, its other rows later in a hidden
+// segment <table hidden><tbody id="S:1"> moved by $RS.
+func reactSegments(w World, n, k int) string {
+	parts := streamParts(w, n, k, nil)
+	last := parts[k-1]
+	cut := strings.Index(last, `<tr class="row" data-id="9"`)
+	end := strings.Index(last, "</tbody>")
+	head := last[:cut] + `<template id="P:1"></template>` + last[end:]
+	seg := `<div hidden id="S:1"><table hidden><tbody id="S:1">` + last[cut:end] + `</tbody></table></div><script>$RS("S:1","P:1")</script>`
+	return streamShell(k) + strings.Join(parts[:k-1], "") + head + seg + "</body></html>"
+}
+
+// reactSegmentsSwapped is reactSegments with the segment (rows 9 and 10)
+// sent before part 3's table (row 8): part 3's rows out of id order in the
+// body.
+func reactSegmentsSwapped(w World, n, k int) string {
+	parts := streamParts(w, n, k, nil)
+	last := parts[k-1]
+	cut := strings.Index(last, `<tr class="row" data-id="9"`)
+	end := strings.Index(last, "</tbody>")
+	seg := `<table hidden><tbody id="S:1">` + last[cut:end] + `</tbody></table>`
+	head := last[:cut] + last[end:]
+	return streamShell(k) + strings.Join(parts[:k-1], "") + seg + head + "</body></html>"
+}
+
 func streamHeader() http.Header {
 	return http.Header{"Server": {"x"}, "Date": {"Mon, 02 Jan 2006 15:04:05 GMT"}, "Content-Type": {"text/html; charset=utf-8"}, "Transfer-Encoding": {"chunked"}}
 }
@@ -98,20 +125,27 @@ func TestStreamRule(t *testing.T) {
 			"part 1: 2 rows, want 3 (ids 3..5)"}},
 		{"repeated part", streamShell(4) + parts[0] + parts[1] + parts[1] + parts[3], []string{
 			"part 1: 2 tables, want 1 (want parts 0..3, each once)",
+			"part 1: 6 rows, want 3 (ids 3..5)",
 			"part 2 missing: rows 6..7 not sent (want parts 0..3, each once)"}},
 		{"out of order", streamShell(4) + strings.Join(streamParts(w, 10, 4, swap), ""), []string{
 			`part 1: row 3: id "4", want "3" (each part's rows in id order)`,
 			`part 1: row 4: id "3", want "4" (each part's rows in id order)`}},
 		{"wrong number", strings.Replace(plain, fmt.Sprintf(`<td class="num">%d</td>`, w[6]), `<td class="num">1</td>`, 1), []string{
 			fmt.Sprintf(`part 2: row 7: randomNumber "1", want "%d" (World id 7)`, w[6])}},
+		{"react segments", reactSegments(w, 10, 4), nil},
 		{"bad index", strings.Replace(plain, `data-part="3"`, `data-part="three"`, 1), []string{
 			`data-part "three" is not a part index 0..3 (stream rules)`,
-			`3 rows outside a part table (stream rules: every row in its part's <table class="part" data-part="k">)`,
-			"part 3 missing: rows 8..10 not sent (want parts 0..3, each once)"}},
+			`part 3: no <table class="part" data-part="3"> (want parts 0..3, each once)`}},
 		{"extra part", plain + `<table class="part" data-part="4"></table>`, []string{
 			"part 4: not a part of 4 (want parts 0..3, each once)"}},
-		{"row outside", plain + `<tr class="row" data-id="1"><td>1</td></tr>`, []string{
-			`1 rows outside a part table (stream rules: every row in its part's <table class="part" data-part="k">)`}},
+		{"row repeated", plain + `<tr class="row" data-id="1"><td>1</td></tr>`, []string{
+			"part 0: 3 rows, want 2 (ids 1..2)"}},
+		{"not an id", plain + `<tr class="row" data-id="11"><td>11</td></tr>`, []string{
+			`a row's id "11" is not a World id 1..10 (stream rules)`}},
+		{"segment out of order", reactSegmentsSwapped(w, 10, 4), []string{
+			`part 3: row 8: id "9", want "8" (each part's rows in id order)`,
+			`part 3: row 9: id "10", want "9" (each part's rows in id order)`,
+			`part 3: row 10: id "8", want "10" (each part's rows in id order)`}},
 		{"data-id", strings.Replace(plain, `data-id="9"`, `data-id="8"`, 1), []string{
 			`part 3: row 9: data-id "8", want "9"`}},
 	} {
@@ -194,7 +228,11 @@ func TestStreamFast(t *testing.T) {
 	if !ok {
 		t.Fatal("the contract's markup did not take the fast path")
 	}
-	full := scanStream([]byte(plain))
+	r := pass()
+	full := checkStreamTokens(&r, []byte(plain), w, 10, 4, model.Fail)
+	if r.Status != model.Pass {
+		t.Fatal(r.Reasons)
+	}
 	for k, end := range ends {
 		if full.parts[k] == nil || full.parts[k].end != end {
 			t.Errorf("part %d ends at %d, the tokenizer says %+v", k, end, full.parts[k])
