@@ -124,12 +124,18 @@ func TestStream(t *testing.T) {
 }
 
 // TestStreamNotStreamed renders /stream without a writer (as BenchmarkApp
-// and an ISR render would): the frame holds the whole page, the same bytes
-// the streamed response sends.
+// would), with every bundle option: the frame holds the whole page, the
+// same bytes the streamed response sends.
 func TestStreamNotStreamed(t *testing.T) {
 	dbPath, _ := appDB(t)
-	pool := onePool(t, "../../app", bundle.Options{}, dbPath)
 	hs := appServer(t, dbPath)
+	want := strings.Join(chunks(t, hs, "/stream?rows=100&parts=3"), "")
+	for _, o := range []bundle.Options{{}, {RuntimeJSX: true}, {TwoBytePages: true}} {
+		t.Run(fmt.Sprintf("%+v", o), func(t *testing.T) { testStreamNotStreamed(t, onePool(t, "../../app", o, dbPath), want) })
+	}
+}
+
+func testStreamNotStreamed(t *testing.T, pool *runtime.Pool, want string) {
 	route := -1
 	for i, r := range pool.Routes() {
 		if r.Path == "/stream" {
@@ -148,7 +154,6 @@ func TestStreamNotStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Join(chunks(t, hs, "/stream?rows=100&parts=3"), "")
 	if resp.Status != 200 || resp.ContentType != "text/html; charset=utf-8" || resp.Body != want {
 		t.Errorf("render without a writer = %d %q %.200q..., want 200 text/html; charset=utf-8 and the streamed page %.200q...", resp.Status, resp.ContentType, resp.Body, want)
 	}
