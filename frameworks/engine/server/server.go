@@ -94,17 +94,28 @@ type Config struct {
 	// ISRMaxBytes bounds the ISR cache in bytes; 0 means
 	// isr.DefaultMaxBytes. Unused when no route has a revalidate period.
 	ISRMaxBytes uint64
+	// StreamTimeout bounds the writing of a streamed route's response: a
+	// client that stops reading fails the render's next write past it (the
+	// render's isolate is freed) instead of holding the isolate; 0 means
+	// DefaultStreamTimeout.
+	StreamTimeout time.Duration
 
 	// now is the clock of the 503 log limit; nil means time.Now (tests
 	// set it).
 	now func() time.Time
 }
 
+// DefaultStreamTimeout is Config.StreamTimeout when 0: 10 s, the
+// runtime's default render timeout (the watchdog cannot stop a render
+// blocked in a write; the write deadline does).
+const DefaultStreamTimeout = 10 * time.Second
+
 // Server is the engine's HTTP master: Serve answers on a listener, Handle
 // answers one fasthttp request (benchmarks call it without a network).
 type Server struct {
 	r      Renderer
 	busy   error
+	wt     time.Duration // Config.StreamTimeout
 	log    *log.Logger
 	now    func() time.Time
 	routes []Route
@@ -143,6 +154,10 @@ func New(cfg Config) (*Server, error) {
 		log:    cfg.Log,
 		now:    cfg.now,
 		routes: cfg.Renderer.Routes(),
+		wt:     cfg.StreamTimeout,
+	}
+	if s.wt <= 0 {
+		s.wt = DefaultStreamTimeout
 	}
 	if s.log == nil {
 		s.log = log.Default()
@@ -277,7 +292,12 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 // The status is sent before the render starts, so a failed render (busy
 // pool included) is logged and the connection closed before the last
 // chunk: the client sees a truncated response, never a complete wrong one.
+// The whole response must be written within Config.StreamTimeout.
 func (s *Server) stream(ctx *fasthttp.RequestCtx, i int, req *Request) {
+	// fasthttp clears a deadline the handler set once the response is out.
+	if err := ctx.SetWriteDeadline(time.Now().Add(s.wt)); err != nil {
+		s.log.Printf("engine: %s %s: set the streamed response's write deadline: %v", req.Method, req.Path, err)
+	}
 	ctx.SetStatusCode(http.StatusOK)
 	ctx.Response.Header.SetContentType("text/html; charset=utf-8")
 	ctx.Response.SetBodyStream(&streamBody{s: s, route: i, req: snapshot(ctx, req)}, -1)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"strconv"
@@ -131,5 +132,62 @@ func TestStreamFailureTruncates(t *testing.T) {
 	// fasthttp logs the connection's error after it, on a line of its own.
 	if l, want := ts.logs.String(), "engine: 500 GET /stream (streamed, 12 bytes sent): runtime: Error: boom at app/routes/stream.tsx:9:3\n"; !strings.HasPrefix(l, want) {
 		t.Errorf("log = %q, want it to start with %q", l, want)
+	}
+}
+
+// floodRenderer's streamed route writes 64 KiB chunks until a write fails
+// (at most 1 GiB) and sends that error on done.
+type floodRenderer struct{ done chan error }
+
+func (r *floodRenderer) Routes() []Route {
+	return []Route{{Path: "/stream", File: "app/routes/stream.tsx", Stream: true}}
+}
+
+func (r *floodRenderer) Render(ctx context.Context, _ int, req *Request) (*Response, error) {
+	chunk := []byte(strings.Repeat("x", 64<<10))
+	for range 1 << 14 {
+		if err := req.Write(chunk); err != nil {
+			r.done <- err
+			return nil, err
+		}
+	}
+	r.done <- nil
+	return &Response{Status: 200, ContentType: "text/html; charset=utf-8"}, nil
+}
+
+func (r *floodRenderer) Renders() []uint64 { return []uint64{0} }
+
+// TestStreamClientStopsReading: a client that never reads a streamed page
+// fails the render's write once Config.StreamTimeout has passed, so the
+// render (and its isolate) does not wait on the client for good.
+func TestStreamClientStopsReading(t *testing.T) {
+	r := &floodRenderer{done: make(chan error, 1)}
+	s, err := New(Config{Renderer: r, StreamTimeout: 300 * time.Millisecond, Log: log.New(io.Discard, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+	defer s.Close()
+	defer ln.Close()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-r.done:
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			t.Errorf("the render's write ended with %v, want a write timeout", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the render still writes 10 s after the client stopped reading (StreamTimeout 300ms)")
 	}
 }
