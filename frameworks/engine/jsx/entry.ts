@@ -7,12 +7,15 @@ import { resetPending } from "./jsx";
 export interface RouteModule {
   path: string;
   file: string;
-  mod: { default?: unknown; revalidate?: unknown };
+  mod: { default?: unknown; revalidate?: unknown; stream?: unknown };
 }
 
 /** What the Go runtime calls, on globalThis.__engine. */
 export interface Engine {
-  /** JSON [{"path","file","revalidate"}] in route order; revalidate in seconds, 0 = render on every request. */
+  /**
+   * JSON [{"path","file","revalidate","stream"}] in route order; revalidate in seconds, 0 = render on every request;
+   * "stream": true only for a route that writes its page in parts (host.ts, htmlStream).
+   */
   meta(): string;
   /** Renders route i: the frame "<status>\n<content-type>\n<body>", or a Promise of it for an async route. */
   render(i: number): string | Promise<string>;
@@ -24,11 +27,11 @@ declare global {
 
 /**
  * Checks every route module (a default export that is a function; revalidate, if exported, a finite number of
- * seconds >= 0) and defines globalThis.__engine. Throws a TypeError naming the file when a module is invalid.
+ * seconds >= 0; stream, if exported, a boolean, and not with revalidate) and defines globalThis.__engine. Throws a TypeError naming the file when a module is invalid.
  */
 export function start(routes: RouteModule[]): void {
   const handlers: Array<() => unknown> = [];
-  const meta: Array<{ path: string; file: string; revalidate: number }> = [];
+  const meta: Array<{ path: string; file: string; revalidate: number; stream?: true }> = [];
   for (const r of routes) {
     const fn = r.mod.default;
     if (typeof fn !== "function") throw new TypeError(`${r.file}: the default export must be a function returning a frame`);
@@ -36,8 +39,11 @@ export function start(routes: RouteModule[]): void {
     if (typeof rv !== "number" || !Number.isFinite(rv) || rv < 0) {
       throw new TypeError(`${r.file}: revalidate must be a number of seconds >= 0, got ${String(rv)}`);
     }
+    const st = r.mod.stream ?? false;
+    if (typeof st !== "boolean") throw new TypeError(`${r.file}: stream must be true or false, got ${String(st)}`);
+    if (st && rv !== 0) throw new TypeError(`${r.file}: a streamed route cannot revalidate (ISR keeps whole pages)`);
     handlers.push(fn as () => unknown);
-    meta.push({ path: r.path, file: r.file, revalidate: rv });
+    meta.push(st ? { path: r.path, file: r.file, revalidate: rv, stream: true } : { path: r.path, file: r.file, revalidate: rv });
   }
   const metaJSON = JSON.stringify(meta);
   globalThis.__engine = {

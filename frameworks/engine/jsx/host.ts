@@ -2,7 +2,7 @@
 // installs (runtime/doc.go, the contract). Every call crosses into Go once; only strings and
 // numbers cross.
 
-import { raw, renderChild, settle, type Child } from "./jsx";
+import { Markup, raw, renderChild, settle, type Child } from "./jsx";
 
 /** The functions the Go runtime puts on globalThis.__host. A failure is returned as "\u0000ERR:" + message. */
 interface Host {
@@ -15,6 +15,7 @@ interface Host {
   run(sql: string, paramsJSON: string): number | string;
   batch(sql: string, paramsListJSON: string): string;
   tx(sql: string, paramsListJSON: string): number | string;
+  write(chunk: string, bytes: string): string;
 }
 
 declare const __host: Host;
@@ -161,6 +162,42 @@ export function html(page: Child, code = 200): Frame | Promise<Frame> {
 }
 
 declare const ENGINE_BYTE_PAGES: boolean; // bundle.Options.TwoBytePages: false
+
+/** Where htmlStream() puts the parts in its page: a marker no escaped text can hold (NUL is never in markup). */
+const SLOT = "\u0000engine:slot\u0000";
+
+/**
+ * A streamed HTML page, for a route that exports `stream = true` (the server answers it 200, text/html;
+ * charset=utf-8, chunked): page(slot) is rendered with slot where the parts go; its HTML up to the slot is written
+ * at once ("<!DOCTYPE html>" in front as html() puts it), then each part in order, each written as soon as its
+ * function returned it (the function reads its own data), then the rest of the page is the frame's body. Every
+ * write is one chunk the server flushes before the render goes on; a render that is not streamed (tests,
+ * benchmarks) gets the whole page in its frame. The page and the parts must render synchronously (no async
+ * components: there is no event loop to wait on). Throws when the page has no slot, or when a write fails (the
+ * client went away).
+ */
+export function htmlStream(page: (slot: Child) => Child, parts: Array<() => Child>): Frame {
+  const whole = sync(renderChild(page(new Markup(SLOT))), "the page");
+  const at = whole.indexOf(SLOT);
+  if (at < 0) throw new Error("stream: the page did not render its slot");
+  const flag = ENGINE_BYTE_PAGES ? "1" : "";
+  write(doctype(whole.slice(0, at)), flag);
+  for (let k = 0; k < parts.length; k++) write(sync(renderChild(parts[k]()), `part ${k}`), flag);
+  const head = (ENGINE_BYTE_PAGES ? "200~\n" : "200\n") + "text/html; charset=utf-8\n";
+  return head + whole.slice(at + SLOT.length);
+}
+
+// sync requires a synchronous render of what (with no pending markers) and returns its HTML.
+function sync(r: string | Promise<string>, what: string): string {
+  const s = typeof r === "string" ? settle(r) : r;
+  if (typeof s !== "string") throw new Error(`stream: ${what} rendered asynchronously; a streamed part must render synchronously`);
+  return s;
+}
+
+// write hands one chunk to the server (flushed to the client on a streamed response).
+function write(chunk: string, bytes: string): void {
+  str(__host.write(chunk, bytes));
+}
 
 function doctype(b: string): string {
   if (b.startsWith("<html")) {

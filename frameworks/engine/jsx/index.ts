@@ -4,5 +4,5 @@
 
 export { h, h as createElement, Fragment, Markup, raw, escapeHTML, renderToString } from "./jsx";
 export type { Child, Component, Node } from "./jsx";
-export { request, db, json, text, html } from "./host";
+export { request, db, json, text, html, htmlStream } from "./host";
 export type { Frame, Param } from "./host";

@@ -241,7 +241,8 @@ func TestHostAPI(t *testing.T) {
 	}
 }
 
-// TestAppRoutes renders the real app (../app) over stubHost: the six TFB routes and the page test's /ssr and /isr.
+// TestAppRoutes renders the real app (../app) over stubHost: the six TFB routes and the page test's /ssr and /isr
+// (/stream: cmd/engine's TestStream).
 func TestAppRoutes(t *testing.T) {
 	for _, o := range []bundle.Options{{}, {RuntimeJSX: true}, {TwoBytePages: true}} {
 		t.Run(fmt.Sprintf("%+v", o), func(t *testing.T) { testAppRoutes(t, newEngineWith(t, "../app", o)) })
@@ -257,6 +258,7 @@ func testAppRoutes(t *testing.T, e *engine) {
 		`{"path":"/plaintext","file":"app/routes/plaintext.ts","revalidate":0},` +
 		`{"path":"/queries","file":"app/routes/queries.ts","revalidate":0},` +
 		`{"path":"/ssr","file":"app/routes/ssr.tsx","revalidate":0},` +
+		`{"path":"/stream","file":"app/routes/stream.tsx","revalidate":0,"stream":true},` +
 		`{"path":"/updates","file":"app/routes/updates.ts","revalidate":0}]`
 	if meta != wantMeta {
 		t.Errorf("meta() = %s\nwant %s", meta, wantMeta)

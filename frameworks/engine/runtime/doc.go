@@ -4,7 +4,7 @@
 // (docs/design.md, The render engine; frameworks/engine/README.md).
 //
 // The bundle (Config.Script) must define globalThis.__engine with meta()
-// (a JSON route table) and render(i) (a frame string
+// (a JSON route table: path, file, revalidate seconds, stream) and render(i) (a frame string
 // "<status>\n<content-type>\n<body>", or a Promise of one; a status
 // followed by "~", "200~", marks a body whose characters are each one byte
 // of its UTF-8, as the engine library writes HTML pages). This comment is
@@ -26,6 +26,9 @@
 //	                                    list, COMMIT (ROLLBACK on error); total changes
 //	__host.log(level, text)             a line to Config.Log with the route's path
 //	                                    (globalThis.console, defined before the bundle)
+//	__host.write(chunk, bytes)          one chunk of a streamed page (bytes "1": a byte
+//	                                    string), sent through Request.Write before
+//	                                    it returns, or kept for the frame's body
 //
 // Every JSON result is ASCII: other characters come as \u escapes, so V8
 // keeps the text and the strings JSON.parse makes of it one-byte where

@@ -46,6 +46,9 @@ type slot struct {
 	// arena holds host function results: v8go reads them after the Go
 	// callback returns, so they are released when the render ends.
 	arena []*v8.Value
+	// written holds the chunks __host.write received during a render whose
+	// Request has no Write, to put before the frame's body.
+	written []byte
 }
 
 func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
@@ -68,6 +71,7 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 	}{
 		{"method", s.hostMethod}, {"path", s.hostPath}, {"query", s.hostQuery}, {"header", s.hostHeader}, {"log", s.hostLog},
 		{"all", sqlFunc(s, (*db).all)}, {"get", sqlFunc(s, (*db).get)}, {"batch", sqlFunc(s, (*db).batch)},
+		{"write", s.hostWrite},
 	}
 	for _, f := range fns {
 		if err := host.Set(f.name, hostFunc(s, f.name, f.fn, s.newString)); err != nil {
@@ -136,13 +140,14 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 	return s, routes, nil
 }
 
-// parseMeta decodes __engine.meta(): [{"path","file","revalidate"}] with
-// revalidate in seconds.
+// parseMeta decodes __engine.meta(): [{"path","file","revalidate","stream"}]
+// with revalidate in seconds.
 func parseMeta(meta string) ([]Route, error) {
 	var raw []struct {
 		Path       string  `json:"path"`
 		File       string  `json:"file"`
 		Revalidate float64 `json:"revalidate"`
+		Stream     bool    `json:"stream"`
 	}
 	if err := json.Unmarshal([]byte(meta), &raw); err != nil {
 		return nil, fmt.Errorf("want a JSON array of {path, file, revalidate}: %w", err)
@@ -152,7 +157,7 @@ func parseMeta(meta string) ([]Route, error) {
 		if !strings.HasPrefix(r.Path, "/") || r.Revalidate < 0 {
 			return nil, fmt.Errorf("route %d (%s): path %q must start with \"/\", revalidate %v must be >= 0", i, r.File, r.Path, r.Revalidate)
 		}
-		routes[i] = Route{Path: r.Path, File: r.File, Revalidate: time.Duration(r.Revalidate * float64(time.Second))}
+		routes[i] = Route{Path: r.Path, File: r.File, Revalidate: time.Duration(r.Revalidate * float64(time.Second)), Stream: r.Stream}
 	}
 	return routes, nil
 }
@@ -173,6 +178,7 @@ const promiseText = "[object Promise]"
 func (s *slot) render(route int, req *Request) (*Response, error) {
 	s.req, s.route = req, route
 	s.watch(true)
+	s.written = s.written[:0]
 	defer func() {
 		s.req, s.route = nil, -1
 		s.releaseArena()
@@ -247,13 +253,40 @@ func (s *slot) expire(deadline time.Duration) {
 	s.wmu.Unlock()
 }
 
-// frame parses the frame text f that route rendered.
+// frame parses the frame text f that route rendered; chunks the route
+// wrote without a Request.Write go before its body.
 func (s *slot) frame(route int, f string) (*Response, error) {
 	resp, err := parseFrame(f)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: render of %s: %w", s.p.routes[route].Path, err)
 	}
+	if len(s.written) > 0 {
+		resp.Body = string(s.written) + resp.Body
+		s.written = s.written[:0]
+	}
 	return resp, nil
+}
+
+// hostWrite is __host.write(chunk, bytes): one chunk of a streamed page,
+// bytes "1" when chunk is a byte string (as a "~" frame's body). It goes
+// to the request's Write (sent before the render goes on) or, without
+// one, is kept for the frame's body. Outside a render it is an error.
+func (s *slot) hostWrite(args []*v8.Value) (string, error) {
+	if s.req == nil {
+		return "", errors.New("no render under way")
+	}
+	chunk := arg(args, 0)
+	if arg(args, 1) == "1" {
+		chunk = fromLatin1(chunk)
+	}
+	if s.req.Write == nil {
+		s.written = append(s.written, chunk...)
+		return "", nil
+	}
+	if err := s.req.Write(unsafe.Slice(unsafe.StringData(chunk), len(chunk))); err != nil {
+		return "", fmt.Errorf("write: %w", err)
+	}
+	return "", nil
 }
 
 // parseFrame splits "<status>\n<content-type>\n<body>". A status followed

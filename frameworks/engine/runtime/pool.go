@@ -95,6 +95,12 @@ type Request struct {
 	// Header looks up a request header by name, case-insensitively, ""
 	// when absent (http.Header satisfies it); nil means no headers.
 	Header interface{ Get(name string) string }
+	// Write, when set, receives each chunk a streamed route writes
+	// (__host.write) while it renders, as bytes of the body in order; it
+	// must send (flush) the chunk before it returns, and an error stops the
+	// render. Nil: the chunks are kept and put before the frame's body, so
+	// Response.Body is the whole page.
+	Write func(chunk []byte) error
 }
 
 // Response is a parsed render frame "<status>\n<content-type>\n<body>".
@@ -110,6 +116,7 @@ type Route struct {
 	Path       string        // "/" + file name without extension, "/" for index
 	File       string        // source file, e.g. "app/routes/json.ts"
 	Revalidate time.Duration // ISR period; 0 = render on every request
+	Stream     bool          // the route writes its page in parts (export const stream = true)
 }
 
 // ErrBusy is returned by Render when no isolate was free within

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -44,6 +45,9 @@ type Request struct {
 	// Header looks up a request header by name, case-insensitively, ""
 	// when absent (http.Header satisfies it).
 	Header interface{ Get(name string) string }
+	// Write is set for a streamed route's render: each chunk the route
+	// writes goes out as one HTTP chunk, flushed before Write returns.
+	Write func(chunk []byte) error
 }
 
 // Response is a rendered response; its fields are those of
@@ -60,6 +64,7 @@ type Route struct {
 	Path       string        // exact URL path, e.g. "/fortunes"
 	File       string        // source file, e.g. "app/routes/fortunes.tsx"
 	Revalidate time.Duration // ISR period; 0 renders on every request
+	Stream     bool          // streamed: 200 text/html, chunked, each written chunk flushed
 }
 
 // Renderer renders routes: the runtime's isolate pool behind a thin
@@ -89,17 +94,28 @@ type Config struct {
 	// ISRMaxBytes bounds the ISR cache in bytes; 0 means
 	// isr.DefaultMaxBytes. Unused when no route has a revalidate period.
 	ISRMaxBytes uint64
+	// StreamTimeout bounds the writing of a streamed route's response: a
+	// client that stops reading fails the render's next write past it (the
+	// render's isolate is freed) instead of holding the isolate; 0 means
+	// DefaultStreamTimeout.
+	StreamTimeout time.Duration
 
 	// now is the clock of the 503 log limit; nil means time.Now (tests
 	// set it).
 	now func() time.Time
 }
 
+// DefaultStreamTimeout is Config.StreamTimeout when 0: 10 s, the
+// runtime's default render timeout (the watchdog cannot stop a render
+// blocked in a write; the write deadline does).
+const DefaultStreamTimeout = 10 * time.Second
+
 // Server is the engine's HTTP master: Serve answers on a listener, Handle
 // answers one fasthttp request (benchmarks call it without a network).
 type Server struct {
 	r      Renderer
 	busy   error
+	wt     time.Duration // Config.StreamTimeout
 	log    *log.Logger
 	now    func() time.Time
 	routes []Route
@@ -138,6 +154,10 @@ func New(cfg Config) (*Server, error) {
 		log:    cfg.Log,
 		now:    cfg.now,
 		routes: cfg.Renderer.Routes(),
+		wt:     cfg.StreamTimeout,
+	}
+	if s.wt <= 0 {
+		s.wt = DefaultStreamTimeout
 	}
 	if s.log == nil {
 		s.log = log.Default()
@@ -245,6 +265,10 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		RawQuery: bstr(ctx.URI().QueryString()),
 		Header:   fastHeader{&ctx.Request.Header},
 	}
+	if s.routes[i].Stream {
+		s.stream(ctx, i, req)
+		return
+	}
 	var resp *Response
 	var err error
 	if rv := s.routes[i].Revalidate; rv > 0 && s.isr != nil {
@@ -261,6 +285,65 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	// The body is not copied: the response string is immutable and outlives
 	// the write.
 	ctx.Response.SetBodyRaw(unsafe.Slice(unsafe.StringData(resp.Body), len(resp.Body)))
+}
+
+// stream answers a streamed route: 200, text/html; charset=utf-8 and a
+// chunked body whose writer renders the route after the header is out.
+// The status is sent before the render starts, so a failed render (busy
+// pool included) is logged and the connection closed before the last
+// chunk: the client sees a truncated response, never a complete wrong one.
+// The whole response must be written within Config.StreamTimeout.
+func (s *Server) stream(ctx *fasthttp.RequestCtx, i int, req *Request) {
+	// fasthttp clears a deadline the handler set once the response is out.
+	if err := ctx.SetWriteDeadline(time.Now().Add(s.wt)); err != nil {
+		s.log.Printf("engine: %s %s: set the streamed response's write deadline: %v", req.Method, req.Path, err)
+	}
+	ctx.SetStatusCode(http.StatusOK)
+	ctx.Response.Header.SetContentType("text/html; charset=utf-8")
+	ctx.Response.SetBodyStream(&streamBody{s: s, route: i, req: snapshot(ctx, req)}, -1)
+}
+
+// streamBody is a streamed route's response body: fasthttp calls WriteTo
+// with a writer whose every Write is one HTTP chunk, flushed to the
+// connection (fasthttp.BodyWriterTo), so each chunk the route writes
+// leaves the server before its render goes on.
+type streamBody struct {
+	s     *Server
+	route int
+	req   *Request
+}
+
+// SupportsBodyWriteTo reports true: WriteTo is the only way to read the body.
+func (b *streamBody) SupportsBodyWriteTo() bool { return true }
+
+// Read is never called by fasthttp (SupportsBodyWriteTo); it fails.
+func (b *streamBody) Read([]byte) (int, error) {
+	return 0, errors.New("server: a streamed body is written with WriteTo")
+}
+
+// WriteTo renders the route with each written chunk sent to w, then
+// writes the frame's body (the page after its last part). A failed render
+// or write returns the error, and fasthttp closes the connection.
+func (b *streamBody) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	b.req.Write = func(chunk []byte) error {
+		if len(chunk) == 0 {
+			return nil // an empty chunk would end the body
+		}
+		m, err := w.Write(chunk)
+		n += int64(m)
+		return err
+	}
+	resp, err := b.s.r.Render(b.s.ctx, b.route, b.req)
+	if err == nil && (resp.Status != http.StatusOK || resp.ContentType != "text/html; charset=utf-8") {
+		err = fmt.Errorf("streamed render returned %d %q, want 200 \"text/html; charset=utf-8\"", resp.Status, resp.ContentType)
+	}
+	if err != nil {
+		b.s.log.Printf("engine: 500 %s %s (streamed, %d bytes sent): %v", b.req.Method, b.req.Path, n, err)
+		return n, err
+	}
+	err = b.req.Write(unsafe.Slice(unsafe.StringData(resp.Body), len(resp.Body)))
+	return n, err
 }
 
 // snapshot copies req out of the connection's buffers: an ISR render may

@@ -79,7 +79,7 @@ type testServer struct {
 	client *http.Client
 }
 
-func start(t *testing.T, f *fakeRenderer) *testServer {
+func start(t *testing.T, f Renderer) *testServer {
 	t.Helper()
 	ts := &testServer{logs: &logbuf.Buffer{}, client: &http.Client{Transport: &http.Transport{}}}
 	ts.now.Store(&fixed)

@@ -50,6 +50,7 @@ interface Store {
   selectFortunes: StatementSync;
   updateWorld: StatementSync;
   selectWorldRange: StatementSync;
+  selectWorldBetween: StatementSync;
 }
 
 let store: Store | undefined;
@@ -89,6 +90,7 @@ export function openDatabase(): Store {
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
     selectWorldRange: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
+    selectWorldBetween: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id'),
   };
   return store;
 }
@@ -186,6 +188,15 @@ export function updateWorlds(n: number): World[] {
  */
 export function worldRange(n: number): World[] {
   const rows = openDatabase().selectWorldRange.all(n) as unknown as World[];
+  return rows.map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
+}
+
+/**
+ * The stream page's rows of one part: World ids first..last in id order,
+ * read by one execution of the prepared SELECT on every call (no cache).
+ */
+export function worldBetween(first: number, last: number): World[] {
+  const rows = openDatabase().selectWorldBetween.all(first, last) as unknown as World[];
   return rows.map((r) => ({ id: r.id, randomNumber: r.randomNumber }));
 }
 

@@ -60,6 +60,7 @@ function openDatabase() {
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
     selectWorlds: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
+    selectWorldBetween: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
   const close = () => {
@@ -163,6 +164,36 @@ export function updateWorlds(n) {
  */
 export function worldRange(n) {
   return database().selectWorlds.all(n);
+}
+
+/** Upper clamp and default of the stream page's parts parameter (ISSUE-36 stream contract, docs/ssr.md). */
+const MAX_STREAM_PARTS = 16;
+const DEFAULT_STREAM_PARTS = 4;
+
+/**
+ * The stream page's parts from a URL's search params: rows as pageRows,
+ * parts missing or non-numeric → 4, clamped to 1..16 and to rows. Returns
+ * [{part, first, last}] with part k holding World ids
+ * floor(k*N/K)+1 .. floor((k+1)*N/K) (tfbench stream contract, docs/ssr.md).
+ */
+export function streamParts(searchParams) {
+  const n = pageRows(searchParams);
+  const raw = searchParams.get('parts');
+  let k = raw === null || !/^[+-]?\d+$/.test(raw) ? DEFAULT_STREAM_PARTS : Number(raw);
+  k = Math.min(Math.max(k, 1), MAX_STREAM_PARTS, n);
+  const parts = [];
+  for (let i = 0; i < k; i++) {
+    parts.push({ part: i, first: Math.floor((i * n) / k) + 1, last: Math.floor(((i + 1) * n) / k) });
+  }
+  return parts;
+}
+
+/**
+ * tfbench stream page: World rows first..last in id order as
+ * [{id, randomNumber}], read now by one query (no cache).
+ */
+export function worldBetween(first, last) {
+  return database().selectWorldBetween.all(first, last);
 }
 
 /** Byte-order (UTF-8) comparison of two fortunes' messages. */

@@ -64,3 +64,31 @@ export function randomWorlds(n: number): World[] {
   }
   return rows as World[];
 }
+
+/** The stream page's statement: World rows ?..? in id order, one part (issue 36, the stream contract). */
+export const SELECT_WORLD_BETWEEN = "SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id";
+
+/** Upper clamp and default of the stream page's ?parts= count (issue 36, the stream contract: 1..16, default 4). */
+export const MAX_PARTS = 16;
+export const DEFAULT_PARTS = 4;
+
+/** One part of the stream page: its index and its World ids first..last. */
+export interface Part {
+  part: number;
+  first: number;
+  last: number;
+}
+
+/**
+ * The stream page's parts from ?rows= (as rowCount) and ?parts= (missing or non-numeric: 4; clamped to 1..16 and
+ * to the row count): part k holds ids floor(k*N/K)+1 .. floor((k+1)*N/K) (issue 36, the stream contract).
+ */
+export function streamParts(): Part[] {
+  const n = rowCount();
+  const raw = request.query("parts");
+  let k = /^[+-]?\d+$/.test(raw) ? Number(raw) : DEFAULT_PARTS;
+  k = Math.min(Math.max(k, 1), MAX_PARTS, n);
+  const parts: Part[] = [];
+  for (let i = 0; i < k; i++) parts.push({ part: i, first: Math.floor((i * n) / k) + 1, last: Math.floor(((i + 1) * n) / k) });
+  return parts;
+}

@@ -251,7 +251,8 @@ func TestISRPage(t *testing.T) {
 }
 
 // TestTFBRoutesRenderOnce checks that each of the six TFB routes renders
-// once per request (issue 5: renders = requests), the page routes added.
+// once per request (issue 5: renders = requests), the page routes (/ssr,
+// /isr, /stream) added.
 func TestTFBRoutesRenderOnce(t *testing.T) {
 	dbPath, _ := appDB(t)
 	hs := appServer(t, dbPath)
@@ -274,8 +275,8 @@ func TestTFBRoutesRenderOnce(t *testing.T) {
 			}
 		}
 	}
-	if got := len(renders(t, hs)); got != 8 {
-		t.Errorf("render counts name %d routes, want 8 (six TFB routes, /ssr, /isr)", got)
+	if got := len(renders(t, hs)); got != 9 {
+		t.Errorf("render counts name %d routes, want 9 (six TFB routes, /ssr, /isr, /stream)", got)
 	}
 }
 

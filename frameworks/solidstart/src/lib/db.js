@@ -62,6 +62,7 @@ function openDatabase() {
     selectWorld: prepare('SELECT id, randomNumber FROM World WHERE id = ?'),
     selectFortunes: prepare('SELECT id, message FROM Fortune'),
     selectWorlds: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id'),
+    selectWorldBetween: prepare('SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id'),
     updateWorld: prepare('UPDATE World SET randomNumber = ? WHERE id = ?'),
   };
   const close = () => {
@@ -167,6 +168,14 @@ export function updateWorlds(n) {
  */
 export function worldRange(n) {
   return database().selectWorlds.all(n);
+}
+
+/**
+ * tfbench stream page: World rows first..last in id order as
+ * [{id, randomNumber}], read now by one query (no cache).
+ */
+export function worldBetween(first, last) {
+  return database().selectWorldBetween.all(first, last);
 }
 
 /** Byte-order (UTF-8) comparison of two fortunes' messages. */
