@@ -98,16 +98,16 @@ func stale(t *testing.T, dir string, pid int) {
 
 func TestReadWorstOfProcesses(t *testing.T) {
 	dir := t.TempDir()
-	a := listen(t, dir, 101, reading(`{"pid":101,"p50_ms":10.1,"p99_ms":12.5,"max_ms":80.2,"count":900}`))
-	b := listen(t, dir, 202, reading(`{"pid":202,"p50_ms":11.3,"p99_ms":40.7,"max_ms":41,"count":880}`))
-	c := listen(t, dir, 303, reading(`{"pid":303,"p50_ms":10,"p99_ms":10.2,"max_ms":10.4,"count":1000}`))
+	a := listen(t, dir, 101, reading(`{"pid":101,"runtime":"node","p50_ms":10.1,"p99_ms":12.5,"max_ms":80.2,"count":900}`))
+	b := listen(t, dir, 202, reading(`{"pid":202,"runtime":"node","p50_ms":11.3,"p99_ms":40.7,"max_ms":41,"count":880}`))
+	c := listen(t, dir, 303, reading(`{"pid":303,"runtime":"node","p50_ms":10,"p99_ms":10.2,"max_ms":10.4,"count":1000}`))
 	got, err := Client{Timeout: 2 * time.Second}.Read(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Max from 101, p99 and p50 from 202 (the worst p99).
 	want := model.EventLoop{P50: 11.3, P99: 40.7, Max: 80.2, Processes: 3}
-	if got != want {
+	if got.EventLoop == nil || *got.EventLoop != want || got.Memory != nil {
 		t.Errorf("Read = %+v, want %+v", got, want)
 	}
 	for _, f := range []*fake{a, b, c} {
@@ -151,7 +151,7 @@ func TestWorst(t *testing.T) {
 func TestReadSkipsStaleSockets(t *testing.T) {
 	dir := t.TempDir()
 	stale(t, dir, 11)
-	listen(t, dir, 12, reading(`{"pid":12,"p50_ms":10.2,"p99_ms":10.9,"max_ms":15,"count":300}`))
+	listen(t, dir, 12, reading(`{"pid":12,"runtime":"node","p50_ms":10.2,"p99_ms":10.9,"max_ms":15,"count":300}`))
 	stale(t, dir, 13)
 	// Files that are not the preload's sockets are not asked.
 	for _, name := range []string{"14.sock", "notes.txt"} {
@@ -161,7 +161,7 @@ func TestReadSkipsStaleSockets(t *testing.T) {
 	}
 	c := Client{Timeout: 2 * time.Second}
 	got, err := c.Read(context.Background(), dir)
-	if want := (model.EventLoop{P50: 10.2, P99: 10.9, Max: 15, Processes: 1}); err != nil || got != want {
+	if want := (model.EventLoop{P50: 10.2, P99: 10.9, Max: 15, Processes: 1}); err != nil || got.EventLoop == nil || *got.EventLoop != want {
 		t.Errorf("Read = %+v, %v; want %+v", got, err, want)
 	}
 	if err := c.Reset(context.Background(), dir); err != nil {
@@ -182,7 +182,7 @@ func TestReadSkipsStaleSockets(t *testing.T) {
 
 func TestReadTimeout(t *testing.T) {
 	dir := t.TempDir()
-	listen(t, dir, 5, reading(`{"pid":5,"p50_ms":10,"p99_ms":10,"max_ms":10,"count":3}`))
+	listen(t, dir, 5, reading(`{"pid":5,"runtime":"node","p50_ms":10,"p99_ms":10,"max_ms":10,"count":3}`))
 	listen(t, dir, 31, func(string) string { return "" }) // a loop that never gets free
 	c := Client{Timeout: 300 * time.Millisecond}
 	start := time.Now()

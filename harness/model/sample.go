@@ -84,6 +84,9 @@ type Sample struct {
 	// the harness's preload (perf_hooks.monitorEventLoopDelay); nil for
 	// servers that are not Node.
 	EventLoop *EventLoop `json:"event_loop,omitempty"`
+	// Memory is the server's memory and GC over the window, from its
+	// runtimes' own accounting (memory.go); nil when it cannot tell.
+	Memory *Memory `json:"memory,omitempty"`
 	// Checked counts the responses checked under load against the test
 	// type's rule (every response since method version 6, engine raw);
 	// failures are Errors["check"].
