@@ -341,3 +341,32 @@ func TestWritePreload(t *testing.T) {
 		}
 	}
 }
+
+// TestReadMemoryOfNodeAndGo reads a Node process and a Go one (an adapter's
+// hook answers memory only): the event-loop delay is the Node process's alone,
+// the memory sums allocations, GCs, GC time, threads, heap and RSS, and takes
+// the largest pauses; a server with only Go processes has no event-loop delay.
+func TestReadMemoryOfNodeAndGo(t *testing.T) {
+	dir := t.TempDir()
+	listen(t, dir, 7, reading(`{"pid":7,"runtime":"node","p50_ms":10.1,"p99_ms":12,"max_ms":30,"count":400,`+
+		`"memory":{"threads":1,"alloc_bytes":1000,"gc_count":3,"gc_ms":4.5,"pause_p99_ms":2,"pause_max_ms":2.5,"heap_before":100,"heap_after":150,"rss_before":1000,"rss_after":1100}}`))
+	listen(t, dir, 8, reading(`{"pid":8,"runtime":"go",`+
+		`"memory":{"threads":2,"alloc_bytes":500,"gc_count":1,"gc_ms":1.5,"pause_p99_ms":3,"pause_max_ms":3,"heap_before":50,"heap_after":60,"rss_before":500,"rss_after":520}}`))
+	got, err := Client{Timeout: 2 * time.Second}.Read(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLoop := model.EventLoop{P50: 10.1, P99: 12, Max: 30, Processes: 1}
+	wantMem := model.Memory{Source: "go+node", Processes: 2, AllocBytes: 1500, GCCount: 4, GCms: 6, Threads: 3,
+		PauseP99: 3, PauseMax: 3, HeapBefore: 150, HeapAfter: 210, RSSBefore: 1500, RSSAfter: 1620}
+	if got.EventLoop == nil || *got.EventLoop != wantLoop || got.Memory == nil || *got.Memory != wantMem {
+		t.Errorf("Read = %+v, want event loop %+v and memory %+v", got, wantLoop, wantMem)
+	}
+
+	goOnly := t.TempDir()
+	listen(t, goOnly, 9, reading(`{"pid":9,"runtime":"go","memory":null}`))
+	got, err = Client{Timeout: 2 * time.Second}.Read(context.Background(), goOnly)
+	if err != nil || got.EventLoop != nil || got.Memory != nil {
+		t.Errorf("Read of a Go process not reset = %+v, %v; want neither figure", got, err)
+	}
+}
