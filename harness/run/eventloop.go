@@ -38,5 +38,5 @@ func (r *runner) eventLoopRead(ctx context.Context, t Target, srv serverhost.Ser
 }
 
 func (r *runner) logEventLoop(t Target, test suite.Test, sh shot, err error) {
-	r.logf("%s %s%s %s: %v (the sample has no event-loop delay)", t.ID(), test.Name, nText(sh.n), sh.level(), err)
+	r.logf("%s %s%s %s: %v (the sample has no event-loop delay or memory)", t.ID(), test.Name, nText(sh.n), sh.level(), err)
 }
