@@ -3,11 +3,12 @@ package model
 // Memory is a server's memory and GC over one sample's window, from the
 // runtimes' own accounting (docs/ssr.md, Memory and GC per request): Node's
 // V8 (v8.GCProfiler, the harness's preload), Go's runtime/metrics (an
-// adapter's hook). Counts and times are summed over the processes that
-// answered, pauses are their largest, bytes are bytes.
+// adapter's hook). Counts, times and bytes are summed over the processes
+// that answered, pauses are their largest; nil on a sample that has none.
 type Memory struct {
-	// Source names the runtimes that answered: "node", "go", or both
-	// joined by "+" in name order.
+	// Source names the runtimes that answered: "node" (the preload), "go"
+	// (a Go adapter's hook), "engine" (the engine's: Go plus its isolates'
+	// heap), several joined by "+" in name order.
 	Source    string `json:"source"`
 	Processes int    `json:"processes"`
 	// AllocBytes is what the runtimes allocated on their heaps in the
