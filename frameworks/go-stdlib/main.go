@@ -13,6 +13,8 @@
 //	HOST           optional: address to bind, default 127.0.0.1
 //	TFBENCH_CPU_PROFILE  optional: write a pprof CPU profile there until
 //	               shutdown (tfbench bench --profile, docs/profiles.md)
+//	TFBENCH_EVENTLOOP_DIR  optional: answer tfbench's memory and GC
+//	               monitor on <dir>/<pid>.sock (metrics.go, docs/adapters.md)
 //
 // Every connection sets busy_timeout=5000 (ms) and synchronous=NORMAL
 // (docs/design.md, The dataset: the same per-connection pragmas for every
@@ -539,6 +541,14 @@ func main() {
 			// Stay deaf to a second SIGTERM until the profile is written.
 			signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM)
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+	}
+	if dir := os.Getenv(envMetricsDir); dir != "" {
+		// Before the listener: the harness asks once the server is ready.
+		if m, err := serveMetrics(dir); err == nil {
+			defer m.Close()
+		} else {
+			log.Printf("memory monitor: %v", err)
 		}
 	}
 	a, err := openApp(dbPath)

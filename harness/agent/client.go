@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/serverhost"
@@ -708,10 +708,10 @@ func (s *remoteServer) EventLoopReset(ctx context.Context) error {
 	return s.c.call(ctx, "eventloop_reset", serverArgs{Server: s.name}, nil, nil)
 }
 
-func (s *remoteServer) EventLoopRead(ctx context.Context) (model.EventLoop, error) {
-	var el model.EventLoop
-	err := s.c.call(ctx, "eventloop_read", serverArgs{Server: s.name}, &el, nil)
-	return el, err
+func (s *remoteServer) EventLoopRead(ctx context.Context) (eventloop.Window, error) {
+	var w eventloop.Window
+	err := s.c.call(ctx, "eventloop_read", serverArgs{Server: s.name}, &w, nil)
+	return w, err
 }
 
 // Database is the server's copy on the agent's host, named HOST:PATH (its

@@ -149,6 +149,12 @@ type Reading struct {
 	P99   float64 `json:"p99_ms"`
 	Max   float64 `json:"max_ms"`
 	Count int64   `json:"count"`
+	// Runtime is "node" (the preload, which measures the event loop) or
+	// "go" (an adapter's hook, memory only: docs/adapters.md).
+	Runtime string `json:"runtime"`
+	// Memory is the process's memory and GC since the last reset; nil
+	// when it was not reset or cannot tell (memory.go).
+	Memory *ProcMemory `json:"memory"`
 }
 
 // Worst is a server's event-loop delay from its processes' readings: the largest
@@ -181,8 +187,8 @@ type Client struct {
 func Reset(ctx context.Context, dir string) error { return Client{}.Reset(ctx, dir) }
 
 // Read returns the worst event-loop delay among the Node processes with a
-// socket in dir (Client.Read with DefaultTimeout).
-func Read(ctx context.Context, dir string) (model.EventLoop, error) { return Client{}.Read(ctx, dir) }
+// socket in dir and their memory (Client.Read with DefaultTimeout).
+func Read(ctx context.Context, dir string) (Window, error) { return Client{}.Read(ctx, dir) }
 
 // Reset clears the histogram of every Node process with a socket in dir, all at
 // once; each answers when its event loop is free, one 10 ms tick after clearing.
@@ -192,19 +198,24 @@ func (c Client) Reset(ctx context.Context, dir string) error {
 	return err
 }
 
-// Read asks every socket in dir at once and returns Worst of the readings of the
-// processes that answered, stale sockets skipped. Errors (no answer within
+// Read asks every socket in dir at once and returns the Window of the readings
+// of the processes that answered, stale sockets skipped. Errors (no answer within
 // Timeout, a bad answer, no process answering) name the socket, joined in pid order.
-func (c Client) Read(ctx context.Context, dir string) (model.EventLoop, error) {
+func (c Client) Read(ctx context.Context, dir string) (Window, error) {
 	rs, err := c.ask(ctx, dir, "read")
 	if err != nil {
-		return model.EventLoop{}, err
+		return Window{}, err
 	}
-	return Worst(rs), nil
+	return WindowOf(rs), nil
 }
 
 // sockRE matches a socket the preload makes: <pid>.sock.
 var sockRE = regexp.MustCompile(`^([1-9][0-9]*)\.sock$`)
+
+// ErrNoProcess is in the error of Reset and Read when no process answers
+// in the folder: a Node server's preload failed, or the server does not
+// answer at all (a Go adapter without the hook).
+var ErrNoProcess = errors.New("no Node process answered")
 
 // errStale marks a socket whose process is gone.
 var errStale = errors.New("stale socket")
@@ -258,7 +269,7 @@ func (c Client) ask(ctx context.Context, dir, cmd string) ([]Reading, error) {
 		return nil, errors.Join(bad...)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("event loop: no Node process answered in %s", dir)
+		return nil, fmt.Errorf("event loop: %w in %s", ErrNoProcess, dir)
 	}
 	return out, nil
 }

@@ -98,16 +98,16 @@ func stale(t *testing.T, dir string, pid int) {
 
 func TestReadWorstOfProcesses(t *testing.T) {
 	dir := t.TempDir()
-	a := listen(t, dir, 101, reading(`{"pid":101,"p50_ms":10.1,"p99_ms":12.5,"max_ms":80.2,"count":900}`))
-	b := listen(t, dir, 202, reading(`{"pid":202,"p50_ms":11.3,"p99_ms":40.7,"max_ms":41,"count":880}`))
-	c := listen(t, dir, 303, reading(`{"pid":303,"p50_ms":10,"p99_ms":10.2,"max_ms":10.4,"count":1000}`))
+	a := listen(t, dir, 101, reading(`{"pid":101,"runtime":"node","p50_ms":10.1,"p99_ms":12.5,"max_ms":80.2,"count":900}`))
+	b := listen(t, dir, 202, reading(`{"pid":202,"runtime":"node","p50_ms":11.3,"p99_ms":40.7,"max_ms":41,"count":880}`))
+	c := listen(t, dir, 303, reading(`{"pid":303,"runtime":"node","p50_ms":10,"p99_ms":10.2,"max_ms":10.4,"count":1000}`))
 	got, err := Client{Timeout: 2 * time.Second}.Read(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Max from 101, p99 and p50 from 202 (the worst p99).
 	want := model.EventLoop{P50: 11.3, P99: 40.7, Max: 80.2, Processes: 3}
-	if got != want {
+	if got.EventLoop == nil || *got.EventLoop != want || got.Memory != nil {
 		t.Errorf("Read = %+v, want %+v", got, want)
 	}
 	for _, f := range []*fake{a, b, c} {
@@ -151,7 +151,7 @@ func TestWorst(t *testing.T) {
 func TestReadSkipsStaleSockets(t *testing.T) {
 	dir := t.TempDir()
 	stale(t, dir, 11)
-	listen(t, dir, 12, reading(`{"pid":12,"p50_ms":10.2,"p99_ms":10.9,"max_ms":15,"count":300}`))
+	listen(t, dir, 12, reading(`{"pid":12,"runtime":"node","p50_ms":10.2,"p99_ms":10.9,"max_ms":15,"count":300}`))
 	stale(t, dir, 13)
 	// Files that are not the preload's sockets are not asked.
 	for _, name := range []string{"14.sock", "notes.txt"} {
@@ -161,7 +161,7 @@ func TestReadSkipsStaleSockets(t *testing.T) {
 	}
 	c := Client{Timeout: 2 * time.Second}
 	got, err := c.Read(context.Background(), dir)
-	if want := (model.EventLoop{P50: 10.2, P99: 10.9, Max: 15, Processes: 1}); err != nil || got != want {
+	if want := (model.EventLoop{P50: 10.2, P99: 10.9, Max: 15, Processes: 1}); err != nil || got.EventLoop == nil || *got.EventLoop != want {
 		t.Errorf("Read = %+v, %v; want %+v", got, err, want)
 	}
 	if err := c.Reset(context.Background(), dir); err != nil {
@@ -182,7 +182,7 @@ func TestReadSkipsStaleSockets(t *testing.T) {
 
 func TestReadTimeout(t *testing.T) {
 	dir := t.TempDir()
-	listen(t, dir, 5, reading(`{"pid":5,"p50_ms":10,"p99_ms":10,"max_ms":10,"count":3}`))
+	listen(t, dir, 5, reading(`{"pid":5,"runtime":"node","p50_ms":10,"p99_ms":10,"max_ms":10,"count":3}`))
 	listen(t, dir, 31, func(string) string { return "" }) // a loop that never gets free
 	c := Client{Timeout: 300 * time.Millisecond}
 	start := time.Now()
@@ -339,5 +339,34 @@ func TestWritePreload(t *testing.T) {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the preload lacks %q", want)
 		}
+	}
+}
+
+// TestReadMemoryOfNodeAndGo reads a Node process and a Go one (an adapter's
+// hook answers memory only): the event-loop delay is the Node process's alone,
+// the memory sums allocations, GCs, GC time, threads, heap and RSS, and takes
+// the largest pauses; a server with only Go processes has no event-loop delay.
+func TestReadMemoryOfNodeAndGo(t *testing.T) {
+	dir := t.TempDir()
+	listen(t, dir, 7, reading(`{"pid":7,"runtime":"node","p50_ms":10.1,"p99_ms":12,"max_ms":30,"count":400,`+
+		`"memory":{"threads":1,"alloc_bytes":1000,"gc_count":3,"gc_ms":4.5,"pause_p99_ms":2,"pause_max_ms":2.5,"heap_before":100,"heap_after":150,"rss_before":1000,"rss_after":1100}}`))
+	listen(t, dir, 8, reading(`{"pid":8,"runtime":"go",`+
+		`"memory":{"threads":2,"alloc_bytes":500,"gc_count":1,"gc_ms":1.5,"pause_p99_ms":3,"pause_max_ms":3,"heap_before":50,"heap_after":60,"rss_before":500,"rss_after":520}}`))
+	got, err := Client{Timeout: 2 * time.Second}.Read(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLoop := model.EventLoop{P50: 10.1, P99: 12, Max: 30, Processes: 1}
+	wantMem := model.Memory{Source: "go+node", Processes: 2, AllocBytes: 1500, GCCount: 4, GCms: 6, Threads: 3,
+		PauseP99: 3, PauseMax: 3, HeapBefore: 150, HeapAfter: 210, RSSBefore: 1500, RSSAfter: 1620}
+	if got.EventLoop == nil || *got.EventLoop != wantLoop || got.Memory == nil || *got.Memory != wantMem {
+		t.Errorf("Read = %+v, want event loop %+v and memory %+v", got, wantLoop, wantMem)
+	}
+
+	goOnly := t.TempDir()
+	listen(t, goOnly, 9, reading(`{"pid":9,"runtime":"go","memory":null}`))
+	got, err = Client{Timeout: 2 * time.Second}.Read(context.Background(), goOnly)
+	if err != nil || got.EventLoop != nil || got.Memory != nil {
+		t.Errorf("Read of a Go process not reset = %+v, %v; want neither figure", got, err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/profile"
 	"github.com/tfbench/tfbench/harness/runtimes"
 	"github.com/tfbench/tfbench/harness/supervise"
@@ -220,10 +221,11 @@ if (process.argv[2] === 'child') {
 			t.Fatal("the child did not block within a minute of the go file")
 		}
 	}
-	el, err := eventloop.Read(ctx, dir)
+	w, err := eventloop.Read(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	el := loopOf(t, w)
 	t.Logf("parent and child: %+v", el)
 	if el.Processes != 2 || el.Max < 75 {
 		t.Errorf("Read = %+v, want 2 processes and a max of at least 75 ms (the child's 80 ms block)", el)
@@ -333,10 +335,11 @@ func TestNodeHTTPBlockingRoute(t *testing.T) {
 		get("/block")
 		time.Sleep(30 * time.Millisecond)
 	}
-	el, err := eventloop.Read(ctx, srv.EventLoopDir)
+	w, err := eventloop.Read(ctx, srv.EventLoopDir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	el := loopOf(t, w)
 	t.Logf("after GET /block ×3: %+v", el)
 	if el.Processes != 1 || el.Max < 50 || el.Max > 5000 {
 		t.Errorf("after GET /block ×3: %+v, want 1 process and a max of at least 50 ms (60 ms blocks)", el)
@@ -354,10 +357,11 @@ func TestNodeHTTPBlockingRoute(t *testing.T) {
 			get("/json")
 			time.Sleep(5 * time.Millisecond)
 		}
-		el, err := eventloop.Read(ctx, srv.EventLoopDir)
+		w, err := eventloop.Read(ctx, srv.EventLoopDir)
 		if err != nil {
 			t.Fatal(err)
 		}
+		el := loopOf(t, w)
 		if el.Processes != 1 || el.P50 < 9 {
 			t.Errorf("after GET /json: %+v, want 1 process and a p50 of about the 10 ms resolution", el)
 		}
@@ -535,4 +539,13 @@ func TestNodeCPUProfileOnStop(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loopOf is w's event-loop delay; a Window without one fails the test.
+func loopOf(t *testing.T, w eventloop.Window) model.EventLoop {
+	t.Helper()
+	if w.EventLoop == nil {
+		t.Fatalf("Read = %+v, want an event-loop delay", w)
+	}
+	return *w.EventLoop
 }

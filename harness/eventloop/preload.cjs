@@ -4,8 +4,9 @@
 // answers one command per connection on the Unix socket
 // $TFBENCH_EVENTLOOP_DIR/<pid>.sock:
 //
-//   reset\n  histogram.reset(); answers ok\n
-//   read\n   answers {"pid":…,"p50_ms":…,"p99_ms":…,"max_ms":…,"count":…}\n
+//   reset\n  histogram.reset(), memory baseline (memReset); answers ok\n
+//   read\n   answers {"pid":…,"runtime":"node","p50_ms":…,"p99_ms":…,"max_ms":…,
+//            "count":…,"memory":{…}|null}\n (memory: memRead, since the reset)
 //
 // It writes nothing to stdout or stderr, never keeps the process alive
 // (socket and timers unref'd), removes its socket on exit and does nothing at
@@ -64,15 +65,77 @@
     } catch {}
 
     const ms = (ns) => Math.round(ns / 1e3) / 1e3;
-    const snapshot = () => {
+    const snapshot = (mem) => {
       const n = h.count;
       return JSON.stringify({
         pid: process.pid,
+        runtime: 'node',
         p50_ms: n > 0 ? ms(h.percentile(50)) : 0,
         p99_ms: n > 0 ? ms(h.percentile(99)) : 0,
         max_ms: n > 0 ? ms(h.max) : 0,
         count: n,
+        memory: mem,
       });
+    };
+
+    // Memory and GC since the last reset, from V8's own accounting
+    // (docs/ssr.md, Memory and GC per request). V8 keeps no cumulative
+    // allocation counter, so a v8.GCProfiler runs from reset to read: every
+    // GC's used heap before minus after is what it freed, and
+    //   allocated = used heap at read - used heap at reset + Σ freed.
+    // It counts the JS heap only (not Buffers' or ArrayBuffers' external
+    // memory), on the main thread's isolate (not worker threads'); a GC's
+    // cost (µs, prologue to epilogue) is the main thread's pause.
+    const v8 = require('node:v8');
+    let prof = null;
+    let base = null;
+    const memNow = () => ({ heap: v8.getHeapStatistics().used_heap_size, rss: process.memoryUsage.rss() });
+    const memReset = () => {
+      try {
+        if (prof) prof.stop();
+        prof = null;
+        base = memNow();
+        prof = new v8.GCProfiler();
+        prof.start();
+      } catch {
+        prof = null;
+      }
+    };
+    // memRead is null without a reset before it (or when V8 would not tell).
+    const memRead = () => {
+      if (!prof) return null;
+      try {
+        const end = memNow(); // before stop(), whose result is allocated on the heap
+        const stats = prof.stop().statistics;
+        prof = null;
+        let freed = 0;
+        let pauseUs = 0;
+        const pauses = [];
+        for (const g of stats) {
+          freed += g.beforeGC.heapStatistics.usedHeapSize - g.afterGC.heapStatistics.usedHeapSize;
+          pauseUs += g.cost;
+          pauses.push(g.cost);
+        }
+        pauses.sort((a, b) => a - b);
+        // Nearest rank: the smallest pause with at least 99% of them at or below it.
+        const p99 = pauses.length > 0 ? pauses[Math.ceil(0.99 * pauses.length) - 1] : 0;
+        const us = (v) => Math.round(v) / 1e3;
+        return {
+          threads: 1,
+          alloc_bytes: end.heap - base.heap + freed,
+          gc_count: stats.length,
+          gc_ms: us(pauseUs),
+          pause_p99_ms: us(p99),
+          pause_max_ms: pauses.length > 0 ? us(pauses[pauses.length - 1]) : 0,
+          heap_before: base.heap,
+          heap_after: end.heap,
+          rss_before: base.rss,
+          rss_after: end.rss,
+        };
+      } catch {
+        prof = null;
+        return null;
+      }
     };
     // Both commands answer one timer tick later: reset() drops the
     // interval in progress (the first sample after it starts a new one),
@@ -96,9 +159,11 @@
         c.removeAllListeners('data');
         if (cmd === 'reset') {
           h.reset();
+          memReset();
           later(() => c.end('ok\n'));
         } else if (cmd === 'read') {
-          later(() => c.end(snapshot() + '\n'));
+          const mem = memRead(); // at once: the window has just ended
+          later(() => c.end(snapshot(mem) + '\n'));
         } else {
           c.end('error unknown command\n');
         }

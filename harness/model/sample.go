@@ -87,6 +87,9 @@ type Sample struct {
 	// Stream is a stream sample's timeline of shell and parts (nil for the
 	// other test types; model/stream.go).
 	Stream *StreamRecord `json:"stream,omitempty"`
+	// Memory is the server's memory and GC over the window, from its
+	// runtimes' own accounting (memory.go); nil when it cannot tell.
+	Memory *Memory `json:"memory,omitempty"`
 	// Checked counts the responses checked under load against the test
 	// type's rule (every response since method version 6, engine raw);
 	// failures are Errors["check"].

@@ -22,7 +22,7 @@ var CSVHeader = []string{"test", "n", "run", "framework", "variant", "runtime", 
 // other tests and where not recorded.
 var PageCSVColumns = []string{"ttfb_p50_ms", "ttfb_p99_ms", "probe_p99_ms", "probe_max_ms", "event_loop_p99_ms", "event_loop_max_ms"}
 
-// CSV writes CSVHeader (and PageCSVColumns) and one line per Row of ts in
+// CSV writes CSVHeader (and PageCSVColumns, then MemoryCSVColumns) and one line per Row of ts in
 // table order, a page test's for every size, queries' and updates' for
 // every N; numbers are plain (whole requests/s, ms with three decimals),
 // cells without a figure empty.
@@ -36,6 +36,7 @@ func CSV(w io.Writer, ts []TestTable) error {
 	if page {
 		header = append(slices.Clone(header), PageCSVColumns...)
 	}
+	header = append(slices.Clone(header), MemoryCSVColumns...)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func CSV(w io.Writer, ts []TestTable) error {
 		if page {
 			line = append(line, pageCSV(r)...)
 		}
-		return cw.Write(line)
+		return cw.Write(append(line, r.Memory.csv(r.OK)...))
 	}
 	for _, t := range ts {
 		sizes := t.Sizes

@@ -19,7 +19,8 @@ import (
 // order: plaintext pipelined 16 deep at 8 and 16 connections (slow fails
 // the gate at 16), db (node-http's verification warns) and updates at
 // N = 1 and 20 (node-http has no N = 1 sample). The command runs the
-// whole suite; the host names its OS and the harness's Go.
+// whole suite; the host names its OS and the harness's Go. node-http's
+// samples and db's have memory figures; slow's db is a possible leak.
 func tfbFixture(t *testing.T) *results.File {
 	f := siteFixture(t)
 	f.Command = []string{"tfbench", "bench", "--suite", "suites/smoke.yaml"}
@@ -53,6 +54,15 @@ func tfbFixture(t *testing.T) *results.File {
 	add := func(fw, variant, test string, n, conns, pipe, round int, rps float64, pass bool) {
 		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: variant}, Test: test, N: n, Connections: conns, Pipeline: pipe, Round: round},
 			RPS: rps, Responses: int64(rps), Success: int64(rps), Histogram: hist(t, 50), CPUPerRequest: 0.01 + 1/rps*100, ServerRSS: 25 << 20}
+		if fw == "node-http" || test == "db" {
+			// Memory where the server tells (node-http; db for all): slow's db
+			// grows its RSS 20% in both rounds, a possible leak.
+			growth := 0.02
+			if fw == "slow" {
+				growth = 0.2
+			}
+			s.Memory = &model.Memory{Source: "node", Processes: 1, Threads: 1, AllocPerRequest: 3.5 * float64(round), GCPercent: 1.5 * float64(round), PauseMax: 2.25, RSSBefore: 80 << 20, RSSGrowth: growth}
+		}
 		s.Gate.Passed = pass
 		if !pass {
 			s.Gate.Reason = "timeout errors: 3"

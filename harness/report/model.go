@@ -70,6 +70,8 @@ type Row struct {
 	// LoopP99ms, LoopMaxms (worst round) are ms at the peak level; -1 when
 	// no sample recorded them.
 	TTFBP50ms, TTFBP99ms, ProbeP99ms, ProbeMaxms, LoopP99ms, LoopMaxms float64
+	// Memory is the server's memory and GC at the peak level (memory.go).
+	Memory RowMemory
 	// Verification is the verdict, or NotVerified.
 	Verification model.Verdict
 	// Notes spell out the row: verification reasons ("warn: …"), why it
@@ -319,6 +321,7 @@ func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verif
 		r.P50ms, r.P99ms = float64(p50)/1000, float64(p99)/1000
 	}
 	r.CPUms, r.RSSBytes, r.GeneratorSaturated = cost(l.Samples)
+	r.Memory = memoryOf(l.Samples)
 	r.Notes = append(r.Notes, ineligible(peak)...)
 	if r.GeneratorSaturated {
 		r.Notes = append(r.Notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", l.Connections))

@@ -113,6 +113,9 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 		for _, name := range []string{"Connections", "CPU ms/req", "Page bytes", "TTFB p50 ms", "TTFB p99 ms", "p50 ms", "p99 ms", "Probe p99 ms", "Probe max ms", "Event loop p99 ms", "Event loop max ms"} {
 			col(name, texttab.Right)
 		}
+		for _, name := range MemoryColumns {
+			col(name, texttab.Right)
+		}
 		col("Verification", texttab.Left)
 		var rows [][]string
 		for _, r := range sz.Rows {
@@ -144,6 +147,7 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 			} else {
 				line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
 			}
+			line = append(line, r.Memory.cells(r.OK)...)
 			rows = append(rows, append(line, string(r.Verification)))
 			for _, n := range r.Notes {
 				note(who(r.Run, r.Framework, r.Variant), noteText(n), sz.N)
@@ -343,10 +347,11 @@ func sweepPage(w io.Writer, s *results.Set, t TestTable, charts []sweepChart) er
 	if t.Merged {
 		b.printf("The runs come from different machines: peak RPS, its range and the latencies are the raw figures of each row's run and do not compare across runs; ranks order **÷ %s**, peak RPS over %s's in the same run (with the min–max of the per-round ratio), and a size %s has no figure on is not ranked.\n\n", reference(), reference(), reference())
 	}
-	b.printf("%s\n\n", pageLegend)
-	b.pageSizes(t, func(header []string, rows [][]string, align []texttab.Align) {
+	b.printf("%s %s\n\n", pageLegend, memoryLegend)
+	notes := b.pageSizes(t, func(header []string, rows [][]string, align []texttab.Align) {
 		b.table(header, rows, align)
 		b.printf("\n")
 	}, inline)
+	b.leaks(setLeaks(s, t.Test.Name), notes)
 	return b.err
 }

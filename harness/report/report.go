@@ -308,6 +308,8 @@ func (b *builder) test(t results.Test) {
 	rows, g := b.rowsFor(t.Name, suite.HeadlineOf(t.Queries))
 	header := []string{"Framework", "Variant", "Peak RPS", "Rank", "Range (min–max)", "Connections", "p50 ms", "p99 ms", "CPU ms/req", "RSS MB"}
 	align := []texttab.Align{texttab.Left, texttab.Left, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right}
+	header = append(header, MemoryColumns...)
+	align = append(align, texttab.Right, texttab.Right, texttab.Right, texttab.Right)
 	if t.Type == "fortunes" {
 		header = append(header, "Page bytes")
 		align = append(align, texttab.Right)
@@ -324,6 +326,10 @@ func (b *builder) test(t results.Test) {
 	}
 	b.table(header, lines, align)
 	b.printf("\n%s\n\n", rankingText(g))
+	b.printf("%s\n\n", memoryLegend)
+	for _, n := range leakNotes(b.f.Samples, t.Name) {
+		notes = append(notes, "- "+n)
+	}
 	if len(t.Queries) > 1 {
 		b.byN(t)
 	}
@@ -345,15 +351,18 @@ func (b *builder) pageTest(t results.Test) {
 	if text := pageText(t, probePathOf([]*results.File{b.f}, t.Name)); text != "" {
 		b.printf("%s\n\n", text)
 	}
-	b.printf("%s\n\n", pageLegend)
+	b.printf("%s %s\n\n", pageLegend, memoryLegend)
 	if len(t.Queries) > 1 {
 		b.byN(t)
 	}
 	tt := TestTable{Test: t, N: headlineOf(t), Sizes: sizesOf(b.f.RunID, b.f, b.peaks, t)}
-	if b.pageSizes(tt, func(header []string, rows [][]string, align []texttab.Align) {
+	notes := b.pageSizes(tt, func(header []string, rows [][]string, align []texttab.Align) {
 		b.table(header, rows, align)
 		b.printf("\n")
-	}, func(s string) string { return s }) {
+	}, func(s string) string { return s })
+	leaks := leakNotes(b.f.Samples, t.Name)
+	b.leaks(leaks, notes)
+	if notes || len(leaks) > 0 {
 		b.printf("\n")
 	}
 }
@@ -377,6 +386,7 @@ func cells(r Row, t results.Test) []string {
 	line := []string{r.Framework, r.Variant}
 	if !r.OK {
 		line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
+		line = append(line, r.Memory.cells(false)...)
 	} else {
 		line = append(line,
 			texttab.Thousands(r.PeakRPS),
@@ -387,6 +397,7 @@ func cells(r Row, t results.Test) []string {
 			fmt.Sprintf("%.3f", r.CPUms),
 			mb(r.RSSBytes),
 		)
+		line = append(line, r.Memory.cells(true)...)
 	}
 	if t.Type == "fortunes" {
 		if r.PageBytes > 0 {

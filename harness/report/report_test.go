@@ -97,12 +97,12 @@ func TestMarkdown(t *testing.T) {
 		// json: 16 connections failed a round, so the peak is the
 		// 8-connection median 11,000; its rounds (10,000–12,000) are all
 		// above slow's (5,000–5,500), so slow ranks 2.
-		"| go-stdlib | default   |   11,000 |    1 |   10,000–12,000 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
-		"| slow      | a\\|b      |    5,250 |    2 |     5,000–5,500 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |",
+		"| go-stdlib | default   |   11,000 |    1 |   10,000–12,000 |           8 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |",
+		"| slow      | a\\|b      |    5,250 |    2 |     5,000–5,500 |           8 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |",
 		"**Rank** is 1 + the rows whose every round was faster than this row's fastest (min–max ranges apart)",
 		// queries: the failed verification hides slow's number even though it has samples.
-		"| go-stdlib | default   |      200 |    1 |         200–200 |           8 |  50.02 |  99.01 |      0.050 |   20.0 | warn         |",
-		"| slow      | a\\|b      |        — |         — |               — |           — |      — |      — |          — |      — | fail         |",
+		"| go-stdlib | default   |      200 |    1 |         200–200 |           8 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | warn         |",
+		"| slow      | a\\|b      |        — |         — |               — |           — |      — |      — |          — |      — |      — |    — |               — |          — | fail         |",
 		"| go-stdlib | default | 4,000 (4,000–4,000) | 200 (200–200) |",
 		"- go-stdlib (default): warn: 501 gave 501 rows",
 		// the constant-rate table: corrected 1..100 ms, uncorrected 1..10 ms

@@ -290,6 +290,7 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 		b.printf("**Peak RPS** is the highest median over rounds of a level whose every round passed the gate; **range** is min–max RPS over the rounds at the peak level, where latency (merged HDR histograms), server CPU per request (median) and RSS (largest) are taken too; **÷ %s** is peak RPS over %s's peak RPS in this run, with the min–max of the per-round ratio (rounds are interleaved).\n\n", ref, ref)
 	}
 	b.printf("%s\n\n", rankingText(t.Ranking))
+	b.printf("%s\n\n", memoryLegend)
 	fortunes := t.Test.Type == "fortunes"
 	var header []string
 	var align []texttab.Align
@@ -309,6 +310,9 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 	col("p99 ms", texttab.Right)
 	col("CPU ms/req", texttab.Right)
 	col("RSS MB", texttab.Right)
+	for _, name := range MemoryColumns {
+		col(name, texttab.Right)
+	}
 	if fortunes {
 		col("Page bytes", texttab.Right)
 	}
@@ -331,6 +335,7 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 		} else {
 			line = append(line, dash, dash, dash, dash, dash, dash, dash, dash, dash)
 		}
+		line = append(line, r.Memory.cells(r.OK)...)
 		if fortunes {
 			page := dash
 			if r.PageBytes > 0 {
@@ -359,6 +364,9 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 	}
 	if len(t.Rate) > 0 {
 		notes = append(notes, rateSection(b, t)...)
+	}
+	for _, n := range setLeaks(s, t.Test.Name) {
+		notes = append(notes, "- "+n)
 	}
 	if len(notes) > 0 {
 		b.printf("Notes:\n\n%s\n", strings.Join(notes, "\n"))

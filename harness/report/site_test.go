@@ -128,11 +128,13 @@ Type ` + "`" + `json` + "`" + `, ` + "`" + `/json` + "`" + `, 8, 16 connections.
 
 **Rank** is 1 + the rows whose every round was faster than this row's fastest (min–max ranges apart); "=2" is a rank two or more rows share. Ranges decide because compare's rank test cannot reach α = 0.05 here: with 2 rounds its smallest p is 0.33.
 
-| Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Verification | Range (min–max) | Rounds |
-|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|:-------------|----------------:|-------:|
-| node-http | default | node 24.22.3 |   12,000 |   =1 | 1.09× (1.04–1.15) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 | pass         |   11,500–12,500 |      2 |
-| go-stdlib | default | go1.26.8     |   11,000 |   =1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
-| slow      | a\|b    | go1.26.8     |    5,250 |    3 | 0.48× (0.46–0.50) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
+**KB/req** is the runtime's heap bytes allocated per response and **GC %** its GC time over the window (Node: the main thread's GC pauses; Go: GC CPU time over GOMAXPROCS), both the median over rounds; **GC pause max** and **RSS growth** over the window are the largest of the rounds; — where the server does not tell (docs/ssr.md, Memory and GC per request).
+
+| Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | KB/req | GC % | GC pause max ms | RSS growth | Verification | Range (min–max) | Rounds |
+|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|-------:|-----:|----------------:|-----------:|:-------------|----------------:|-------:|
+| node-http | default | node 24.22.3 |   12,000 |   =1 | 1.09× (1.04–1.15) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — | pass         |   11,500–12,500 |      2 |
+| go-stdlib | default | go1.26.8     |   11,000 |   =1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |   10,000–12,000 |      2 |
+| slow      | a\|b    | go1.26.8     |    5,250 |    3 | 0.48× (0.46–0.50) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |     5,000–5,500 |      2 |
 
 At a constant 500 requests/s over 8 connections (latency from each request's intended send time: corrected for coordinated omission), each cell the range over the rounds (min–max; one figure when they agree):
 
@@ -150,11 +152,11 @@ Notes:
 	if got := files["json.md"]; got != wantJSON {
 		t.Errorf("json.md:\n%s\n--- want:\n%s", got, wantJSON)
 	}
-	wantFortunes := `| Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Page bytes | Verification | Range (min–max) | Rounds |
-|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|-----------:|:-------------|----------------:|-------:|
-| go-stdlib | default | go1.26.8     |    3,050 |    1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |       1228 | pass         |     3,000–3,100 |      2 |
-| slow      | a\|b    | go1.26.8     |    1,050 |    2 | 0.34× (0.33–0.35) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |       3210 | warn         |     1,000–1,100 |      2 |
-| node-http | default | node 24.22.3 |        — |    — |                 — |           — |        — |      — |      — |          — |      — |        900 | fail         |               — |      — |
+	wantFortunes := `| Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | KB/req | GC % | GC pause max ms | RSS growth | Page bytes | Verification | Range (min–max) | Rounds |
+|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|-------:|-----:|----------------:|-----------:|-----------:|:-------------|----------------:|-------:|
+| go-stdlib | default | go1.26.8     |    3,050 |    1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — |       1228 | pass         |     3,000–3,100 |      2 |
+| slow      | a\|b    | go1.26.8     |    1,050 |    2 | 0.34× (0.33–0.35) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — |       3210 | warn         |     1,000–1,100 |      2 |
+| node-http | default | node 24.22.3 |        — |    — |                 — |           — |        — |      — |      — |          — |      — |      — |    — |               — |          — |        900 | fail         |               — |      — |
 
 Notes:
 
@@ -189,19 +191,19 @@ func TestReportCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"test,n,run,framework,variant,runtime,peak_rps,rank,tied,ratio_to_go_stdlib,ratio_lo,ratio_hi,connections,pipeline,p50_ms,p99_ms,cpu_ms_per_request,rss_bytes,page_bytes,verification,min_rps,max_rps,rounds,notes",
-		"json,0,r1,node-http,default,node 24.22.3,12000,1,true,1.091,1.042,1.150,8,1,50.015,99.007,0.250,31457280,,pass,11500,12500,2,",
-		`json,0,r1,go-stdlib,default,go1.26.8,11000,1,true,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,"16 connections: not eligible, round 2: socket errors: read 1"`,
-		`json,0,r1,slow,a|b,go1.26.8,5250,3,false,0.477,0.458,0.500,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,"16 connections: not eligible, round 1: socket errors: read 1"`,
-		"queries,1,r1,go-stdlib,default,go1.26.8,4000,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,4000,4000,2,warn: 501 gave 501 rows",
-		"queries,1,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows",
-		"queries,1,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples",
-		"queries,20,r1,go-stdlib,default,go1.26.8,200,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,200,200,2,warn: 501 gave 501 rows",
-		"queries,20,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows",
-		"queries,20,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples",
-		"fortunes,0,r1,go-stdlib,default,go1.26.8,3050,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.250,31457280,1228,pass,3000,3100,2,",
-		`fortunes,0,r1,slow,a|b,go1.26.8,1050,2,false,0.344,0.333,0.355,8,1,50.015,99.007,0.250,31457280,3210,warn,1000,1100,2,"warn: extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>; the load generator's CPU was saturated at 8 connections: the figure may measure the generator"`,
-		"fortunes,0,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,900,fail,,,,fail: row 3 differs",
+		"test,n,run,framework,variant,runtime,peak_rps,rank,tied,ratio_to_go_stdlib,ratio_lo,ratio_hi,connections,pipeline,p50_ms,p99_ms,cpu_ms_per_request,rss_bytes,page_bytes,verification,min_rps,max_rps,rounds,notes,alloc_kb_per_request,gc_percent,gc_pause_max_ms,rss_growth",
+		"json,0,r1,node-http,default,node 24.22.3,12000,1,true,1.091,1.042,1.150,8,1,50.015,99.007,0.250,31457280,,pass,11500,12500,2,,,,,",
+		`json,0,r1,go-stdlib,default,go1.26.8,11000,1,true,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,"16 connections: not eligible, round 2: socket errors: read 1",,,,`,
+		`json,0,r1,slow,a|b,go1.26.8,5250,3,false,0.477,0.458,0.500,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,"16 connections: not eligible, round 1: socket errors: read 1",,,,`,
+		"queries,1,r1,go-stdlib,default,go1.26.8,4000,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,4000,4000,2,warn: 501 gave 501 rows,,,,",
+		"queries,1,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows,,,,",
+		"queries,1,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples,,,,",
+		"queries,20,r1,go-stdlib,default,go1.26.8,200,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,200,200,2,warn: 501 gave 501 rows,,,,",
+		"queries,20,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows,,,,",
+		"queries,20,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples,,,,",
+		"fortunes,0,r1,go-stdlib,default,go1.26.8,3050,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.250,31457280,1228,pass,3000,3100,2,,,,,",
+		`fortunes,0,r1,slow,a|b,go1.26.8,1050,2,false,0.344,0.333,0.355,8,1,50.015,99.007,0.250,31457280,3210,warn,1000,1100,2,"warn: extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>; the load generator's CPU was saturated at 8 connections: the figure may measure the generator",,,,`,
+		"fortunes,0,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,900,fail,,,,fail: row 3 differs,,,,",
 	}
 	if got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n"); !slices.Equal(got, want) {
 		t.Errorf("CSV:\n%s\n--- want:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -254,12 +256,12 @@ func TestReportSiteMerged(t *testing.T) {
 	// 1.00: rank 1; each go-stdlib is its run's reference, 1.00 in every
 	// round: tied for 2 though run ci-b's peak is 22,000; slow
 	// 5,250/22,000 = 0.24 (0.23–0.25): rank 4.
-	wantRows := `| Run  | Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | Verification | Range (min–max) | Rounds |
-|:-----|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|:-------------|----------------:|-------:|
-| ci-a | node-http | default | node 24.22.3 |   12,000 |    1 | 1.09× (1.04–1.15) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 | pass         |   11,500–12,500 |      2 |
-| ci-a | go-stdlib | default | go1.26.8     |   11,000 |   =2 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   10,000–12,000 |      2 |
-| ci-b | go-stdlib | default | go1.26.8     |   22,000 |   =2 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |   20,000–24,000 |      2 |
-| ci-b | slow      | a\|b    | go1.26.8     |    5,250 |    4 | 0.24× (0.23–0.25) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 | pass         |     5,000–5,500 |      2 |
+	wantRows := `| Run  | Framework | Variant | Runtime      | Peak RPS | Rank |       ÷ go-stdlib | Connections | Pipeline | p50 ms | p99 ms | CPU ms/req | RSS MB | KB/req | GC % | GC pause max ms | RSS growth | Verification | Range (min–max) | Rounds |
+|:-----|:----------|:--------|:-------------|---------:|-----:|------------------:|------------:|---------:|-------:|-------:|-----------:|-------:|-------:|-----:|----------------:|-----------:|:-------------|----------------:|-------:|
+| ci-a | node-http | default | node 24.22.3 |   12,000 |    1 | 1.09× (1.04–1.15) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — | pass         |   11,500–12,500 |      2 |
+| ci-a | go-stdlib | default | go1.26.8     |   11,000 |   =2 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |   10,000–12,000 |      2 |
+| ci-b | go-stdlib | default | go1.26.8     |   22,000 |   =2 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |   20,000–24,000 |      2 |
+| ci-b | slow      | a\|b    | go1.26.8     |    5,250 |    4 | 0.24× (0.23–0.25) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |     5,000–5,500 |      2 |
 `
 	page := files["json.md"]
 	if !strings.Contains(page, wantRows) {
@@ -435,8 +437,8 @@ func TestReportSiteLatest(t *testing.T) {
 	}
 	page := squeeze(files["fortunes.md"])
 	for _, want := range []string{
-		"| qwik | default | node 24.22.3 | 3,435 | 5 | 0.17× (0.16–0.21) | 256 | 1 | 70.91 | 137.47 | 0.291 | 472.7 | 3212 | warn | 3,320–3,647 | 3 |",
-		"| nextjs | default | node 24.22.3 | 663 | =8 | 0.033× (0.03–0.036) | 256 | 1 | 371.71 | 619.52 | 1.508 | 917.1 | 8447 | warn | 563–666 | 3 |",
+		"| qwik | default | node 24.22.3 | 3,435 | 5 | 0.17× (0.16–0.21) | 256 | 1 | 70.91 | 137.47 | 0.291 | 472.7 | — | — | — | — | 3212 | warn | 3,320–3,647 | 3 |",
+		"| nextjs | default | node 24.22.3 | 663 | =8 | 0.033× (0.03–0.036) | 256 | 1 | 371.71 | 619.52 | 1.508 | 917.1 | — | — | — | — | 8447 | warn | 563–666 | 3 |",
 		"- solidstart (default): warn: GET /fortunes: extra markup around the table, page 4353 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;/title&gt;&lt;/head&gt;&lt;body&gt;: expected &lt;table&gt;, got &lt;div&gt;\n",
 		"- qwik (default): warn: GET /fortunes: extra markup around the table, page 3212 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;title&gt;text \"Fortunes\"&lt;/title&gt;: expected &lt;/head&gt;, got &lt;style&gt;\n",
 		"- nextjs (default): warn: GET /fortunes: extra markup around the table, page 8447 bytes (TFB fails this; tfbench warns because the table itself is exact): after &lt;/title&gt;&lt;/head&gt;&lt;body&gt;: expected &lt;table&gt;, got &lt;div&gt;\n",

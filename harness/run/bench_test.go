@@ -30,10 +30,15 @@ import (
 // (testdata/frameworks/fake and counts) when TFBENCH_RUN_FAKE_SERVER is 1:
 // /json by the TFB rules on 127.0.0.1:$PORT until killed; and the fault
 // adapter's server (testdata/frameworks/fault) when TFBENCH_FAULT_SERVER
-// is 1 (faultserver.Main).
+// is 1 (faultserver.Main); the gomem adapter's (gomemServer) when
+// TFBENCH_RUN_GOMEM_SERVER is 1.
 func TestMain(m *testing.M) {
 	if os.Getenv("TFBENCH_RUN_FAKE_SERVER") == "1" {
 		fakeServer()
+		return
+	}
+	if os.Getenv("TFBENCH_RUN_GOMEM_SERVER") == "1" {
+		gomemServer()
 		return
 	}
 	if os.Getenv(faultserver.EnvServer) == "1" {

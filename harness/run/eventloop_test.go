@@ -83,7 +83,7 @@ func TestBenchNodeEventLoop(t *testing.T) {
 	}
 	runDir := filepath.Join(work, "runs", "el")
 	want := "nodeloop/cleared json c=2: event loop: no Node process answered in " +
-		filepath.Join(runDir, "eventloop", "nodeloop-cleared-r1") + " (the sample has no event-loop delay)"
+		filepath.Join(runDir, "eventloop", "nodeloop-cleared-r1") + " (the sample has no event-loop delay or memory)"
 	if n := strings.Count(log.String(), "event loop:"); n != 1 || !strings.Contains(log.String(), want) {
 		t.Errorf("log has %d event-loop lines, want one: %q\n%s", n, want, log.String())
 	}

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -842,7 +843,6 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	if counts != "" {
 		rendersBefore, countsErr = r.renderCounts(ctx, srv, counts, test.Timeout)
 	}
-	elReset := r.eventLoopReset(ctx, t, srv, test, sh)
 	logFrom := srv.LogMark()
 	var before probe.Usage
 	var genBefore float64
@@ -851,9 +851,16 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 		before, usageErr = srv.Usage(ctx)
 		genBefore, genErr = probe.Self(ctx)
 	}
+	var elReset bool
 	if o.Warmup > 0 {
-		o.OnWindow = read // after the sample's own warmup
+		o.OnWindow = func() { // after the sample's own warmup: its allocations are not the window's
+			var wg sync.WaitGroup
+			wg.Go(func() { elReset = r.eventLoopReset(ctx, t, srv, test, sh) })
+			read()
+			wg.Wait()
+		}
 	} else {
+		elReset = r.eventLoopReset(ctx, t, srv, test, sh)
 		read()
 	}
 	at := time.Now()
@@ -865,7 +872,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 	usageErr = cmp.Or(usageErr, err)
 	genAfter, err := probe.Self(ctx)
 	genErr = cmp.Or(genErr, err)
-	eventLoop := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
+	eventLoop, memory := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
 	var renders *int64
 	if counts != "" && countsErr == nil {
 		// Every response counted in the window was rendered before it was
@@ -897,6 +904,7 @@ func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, t
 		s.Cache = &model.CacheHits{By: "render counts", Checked: s.Responses, Misses: *renders}
 	}
 	s.EventLoop = eventLoop
+	s.Memory = withShares(memory, s.Responses, s.Window)
 	// An unread side leaves the figures 0 and fails the gate below: a
 	// difference against a missing reading would be made up.
 	if usageErr == nil {

@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/verify"
@@ -129,12 +129,13 @@ type Server interface {
 	// and the page check's World table run against it where it is),
 	// opened on first use and closed by Stop.
 	Database() (verify.Database, error)
-	// Monitored reports whether the server's event-loop delay is read
-	// (Node servers); EventLoopReset clears it before a window,
-	// EventLoopRead reads it after.
+	// Monitored reports whether the server's runtimes are asked for their
+	// event-loop delay (Node) and memory (Node, Go adapters with the hook);
+	// EventLoopReset clears both before a window, EventLoopRead reads them
+	// after. A server that is not Node and does not answer reads as nothing.
 	Monitored() bool
 	EventLoopReset(ctx context.Context) error
-	EventLoopRead(ctx context.Context) (model.EventLoop, error)
+	EventLoopRead(ctx context.Context) (eventloop.Window, error)
 	// Profiles moves the profiles a stopped, profiled server wrote into
 	// dest on this host, named after test (CollectProfiles).
 	Profiles(dest, test string) ([]string, error)

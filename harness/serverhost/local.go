@@ -211,11 +211,22 @@ func (s *localServer) Usage(ctx context.Context) (probe.Usage, error) {
 	return probe.Tree(ctx, s.srv.Pid)
 }
 func (s *localServer) Monitored() bool { return s.srv.EventLoopDir != "" }
+
+// EventLoopReset and EventLoopRead: a server that is not Node and has no
+// process answering does not have the hook, which is no fault.
 func (s *localServer) EventLoopReset(ctx context.Context) error {
-	return eventloop.Reset(ctx, s.srv.EventLoopDir)
+	err := eventloop.Reset(ctx, s.srv.EventLoopDir)
+	if !s.srv.Node && errors.Is(err, eventloop.ErrNoProcess) {
+		return nil
+	}
+	return err
 }
-func (s *localServer) EventLoopRead(ctx context.Context) (model.EventLoop, error) {
-	return eventloop.Read(ctx, s.srv.EventLoopDir)
+func (s *localServer) EventLoopRead(ctx context.Context) (eventloop.Window, error) {
+	w, err := eventloop.Read(ctx, s.srv.EventLoopDir)
+	if !s.srv.Node && errors.Is(err, eventloop.ErrNoProcess) {
+		return eventloop.Window{}, nil
+	}
+	return w, err
 }
 
 // Database opens the server's copy on first use; Stop closes it.

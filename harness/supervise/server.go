@@ -64,8 +64,10 @@ type StartOptions struct {
 	// node@X.Y.Z; the zero Runtime leaves PATH as it is.
 	Runtime runtimes.Runtime
 	// EventLoopPreload (eventloop.WritePreload) and EventLoopDir (eventloop.Dir),
-	// both set, make every Node process of a pinned-node server preload the monitor:
-	// Start creates the folder, Stop removes it. Builds never get it.
+	// both set, make every Node process of a pinned-node server preload the monitor,
+	// and give any other server the folder (eventloop.EnvDir) for its own answers
+	// (a Go adapter's memory hook): Start creates the folder, Stop removes it.
+	// Builds never get it.
 	EventLoopPreload, EventLoopDir string
 	// ProfileDir, when set, profiles the server's CPU into this folder (emptied
 	// before each attempt): EnvCPUProfile for every server, --cpu-prof for pinned
@@ -108,9 +110,11 @@ type Server struct {
 	// unless it clears its environment.
 	Owner string
 	// EventLoopDir is the absolute folder of the sockets of the server's
-	// Node processes (eventloop.Read), removed by Stop; "" when the server
-	// is not monitored (not Node, or no StartOptions.EventLoopPreload).
+	// processes (eventloop.Read), removed by Stop; "" when the server is not
+	// monitored (no StartOptions.EventLoopPreload). Node is whether the
+	// server is pinned Node (its processes preload the monitor).
 	EventLoopDir string
+	Node         bool
 	// ProfileDir is the absolute folder the server's CPU profiles are
 	// written to (StartOptions.ProfileDir), complete once Stop returns; ""
 	// when the server is not profiled.
@@ -187,7 +191,8 @@ func Start(ctx context.Context, s *framework.Spec, o StartOptions) (*Server, err
 		}
 		l.nodeProfile = node
 	}
-	if node && o.EventLoopPreload != "" && o.EventLoopDir != "" {
+	l.node = node
+	if o.EventLoopPreload != "" && o.EventLoopDir != "" {
 		if l.elDir, err = filepath.Abs(o.EventLoopDir); err != nil {
 			return nil, fmt.Errorf("%s: %w", l.where, err)
 		}
@@ -258,6 +263,7 @@ type launch struct {
 	elDir, preload   string // absolute event-loop folder and script; "" when not monitored
 	profileDir       string // absolute profile folder; "" when not profiled
 	nodeProfile      bool   // profile Node processes (--cpu-prof) too
+	node             bool   // pinned Node: its processes preload the monitor
 	timeout          time.Duration
 }
 
@@ -318,8 +324,11 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	cmd := exec.Command("sh", "-c", startCmd)
 	cmd.Dir = l.spec.Dir
 	cmd.Env = serverEnv(l.spec, l.v, port, l.dbPath, l.buildDir, l.o.Runtime.BinDir)
-	if l.elDir != "" {
+	switch {
+	case l.elDir != "" && l.node:
 		cmd.Env = eventloop.Env(cmd.Env, l.preload, l.elDir)
+	case l.elDir != "":
+		cmd.Env = append(cmd.Env, eventloop.EnvDir+"="+l.elDir)
 	}
 	if l.profileDir != "" {
 		cmd.Env = append(cmd.Env, EnvCPUProfile+"="+filepath.Join(l.profileDir, CPUProfileName))
@@ -340,7 +349,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	srv = &Server{
 		Spec: l.spec, Variant: l.v,
 		BaseURL: "http://" + addr, Addr: addr,
-		Pid: cmd.Process.Pid, LogPath: l.o.LogPath, Owner: owner, EventLoopDir: l.elDir, ProfileDir: l.profileDir,
+		Pid: cmd.Process.Pid, LogPath: l.o.LogPath, Owner: owner, EventLoopDir: l.elDir, Node: l.node, ProfileDir: l.profileDir,
 		cmd: cmd, done: make(chan struct{}), logOffset: offset,
 		known: map[int]procs.Proc{},
 	}

@@ -299,11 +299,11 @@ func TestStartStopWholeGroup(t *testing.T) {
 	}
 }
 
-// TestStartEventLoopOnlyOnNode gives the event-loop preload to a server
-// that does not run on Node (runtime: go): it gets neither NODE_OPTIONS nor
-// the socket folder, which is not made (the Node side is tested in
-// harness/eventloop, with node-http).
-func TestStartEventLoopOnlyOnNode(t *testing.T) {
+// TestStartEventLoopFolderForGo gives the event-loop preload to a server
+// that does not run on Node (runtime: go): it gets the socket folder for a
+// hook of its own (eventloop.EnvDir, docs/adapters.md) but not NODE_OPTIONS;
+// Stop removes the folder (the Node side is tested in harness/eventloop).
+func TestStartEventLoopFolderForGo(t *testing.T) {
 	spec, build := fixture(t)
 	o := options(t, build, "default")
 	o.EventLoopPreload = filepath.Join(t.TempDir(), "eventloop.cjs")
@@ -313,16 +313,22 @@ func TestStartEventLoopOnlyOnNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop(time.Second)
-	if srv.EventLoopDir != "" {
-		t.Errorf("EventLoopDir = %q for a go server, want none", srv.EventLoopDir)
+	if srv.EventLoopDir != o.EventLoopDir || srv.Node {
+		t.Errorf("EventLoopDir = %q, Node = %v for a go server, want %q, false", srv.EventLoopDir, srv.Node, o.EventLoopDir)
 	}
-	for k, want := range map[string]string{"NODE_OPTIONS": os.Getenv("NODE_OPTIONS"), "TFBENCH_EVENTLOOP_DIR": ""} {
+	for k, want := range map[string]string{"NODE_OPTIONS": os.Getenv("NODE_OPTIONS"), "TFBENCH_EVENTLOOP_DIR": o.EventLoopDir} {
 		if got := getBody(t, srv.BaseURL+"/env?k="+k); got != want {
 			t.Errorf("server env %s = %q, want %q", k, got, want)
 		}
 	}
+	if st, err := os.Stat(o.EventLoopDir); err != nil || !st.IsDir() {
+		t.Errorf("%s: %v; want the folder while the server runs", o.EventLoopDir, err)
+	}
+	if err := srv.Stop(time.Second); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(o.EventLoopDir); !os.IsNotExist(err) {
-		t.Errorf("%s: %v; want no folder for a go server", o.EventLoopDir, err)
+		t.Errorf("after Stop, %s: %v; want it removed", o.EventLoopDir, err)
 	}
 }
 

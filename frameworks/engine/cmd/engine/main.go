@@ -20,6 +20,8 @@
 //	               a Go duration, default 10s
 //	TFBENCH_CPU_PROFILE  write a pprof CPU profile there until shutdown
 //	               (tfbench bench --profile, docs/profiles.md)
+//	TFBENCH_EVENTLOOP_DIR  answer tfbench's memory and GC monitor on
+//	               <dir>/<pid>.sock (package memstat, docs/adapters.md)
 package main
 
 import (
@@ -36,6 +38,7 @@ import (
 	"time"
 
 	"github.com/tfbench/tfbench/frameworks/engine/bundle"
+	"github.com/tfbench/tfbench/frameworks/engine/memstat"
 	"github.com/tfbench/tfbench/frameworks/engine/runtime"
 	"github.com/tfbench/tfbench/frameworks/engine/server"
 )
@@ -154,6 +157,15 @@ func run(logger *log.Logger) error {
 			logger.Printf("engine: close pool: %v", err)
 		}
 	}()
+	if dir := os.Getenv(memstat.EnvDir); dir != "" {
+		// Before the listener: the harness asks once the server is ready;
+		// closed before the pool (defers run last first).
+		if m, err := memstat.Serve(dir, pool.UsedHeap); err == nil {
+			defer m.Close()
+		} else {
+			logger.Printf("engine: memory monitor: %v", err)
+		}
+	}
 	srv, err := server.New(server.Config{Renderer: poolRenderer{pool}, Busy: runtime.ErrBusy, Log: logger})
 	if err != nil {
 		return err
