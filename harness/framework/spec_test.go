@@ -31,7 +31,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad-duration", 4, "ready_timeout", `"10 parsecs" is not a duration`},
 		{"negative-duration", 4, "ready_timeout", `"-5s" must be positive`},
 		{"ready-relative", 4, "ready", `"health" must be a path starting with /`},
-		{"endpoint-type", 6, "endpoints.jsonp", "unknown test type (known: json, plaintext, db, queries, fortunes, updates, page)"},
+		{"endpoint-type", 6, "endpoints.jsonp", "unknown test type (known: json, plaintext, db, queries, fortunes, updates, page, coldstart)"},
 		{"queries-no-n", 5, "endpoints.queries", `"/queries?queries=5" lacks the {n} placeholder`},
 		{"updates-no-n", 6, "endpoints.updates", `"/updates" lacks the {n} placeholder`},
 		{"n-on-db", 5, "endpoints.db", `"/db?x={n}" has {n}, which only queries, updates and page take`},

@@ -17,10 +17,16 @@ const (
 	Fortunes  TestType = "fortunes"
 	Updates   TestType = "updates"
 	Page      TestType = "page"
+	// Coldstart measures fresh starts of a server: spawn to accepting, its
+	// first requests and its warm-up under load (docs/ssr.md).
+	Coldstart TestType = "coldstart"
 )
 
-// Types lists the test types: TFB's six in its canonical order, then page.
-var Types = []TestType{JSON, Plaintext, DB, Queries, Fortunes, Updates, Page}
+// Types lists the test types: TFB's six in its canonical order, then page,
+// then coldstart.
+var Types = []TestType{JSON, Plaintext, DB, Queries, Fortunes, Updates, Page,
+	Coldstart,
+}
 
 // Valid reports whether t is one of the test types.
 func (t TestType) Valid() bool { return slices.Contains(Types, t) }
@@ -35,7 +41,7 @@ func (t TestType) Accept() string {
 	switch t {
 	case Plaintext:
 		return "text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
-	case Fortunes, Page:
+	case Fortunes, Page, Coldstart:
 		return "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 	default:
 		return "application/json,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
