@@ -36,6 +36,10 @@ func TestMain(m *testing.M) {
 		fakeServer()
 		return
 	}
+	if os.Getenv("TFBENCH_RUN_COLD_SERVER") == "1" {
+		coldServer()
+		return
+	}
 	if os.Getenv(faultserver.EnvServer) == "1" {
 		faultserver.Main()
 	}
