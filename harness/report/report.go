@@ -33,6 +33,10 @@ func Markdown(w io.Writer, f *results.File) error {
 	b.header(spreadText(spreadOf(ts, ""), ""))
 	b.frameworks()
 	for _, t := range f.Suite.Tests {
+		if t.Type == model.Coldstart {
+			b.coldstart(t) // coldstart.go
+			continue
+		}
 		b.test(t)
 	}
 	return b.err
