@@ -199,3 +199,24 @@ func TestColdstartPlan(t *testing.T) {
 		t.Errorf("plan %v s, want 72", got)
 	}
 }
+
+// TestSSRExtraPlan holds suites/ssr-extra.yaml's comment: 100 s per
+// variant, 15 minutes for 9.
+func TestSSRExtraPlan(t *testing.T) {
+	s, err := suite.Load("../../suites/ssr-extra.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cold []suite.Test
+	for _, x := range s.Tests {
+		if x.Type == model.Coldstart {
+			cold = append(cold, x)
+		}
+	}
+	if got := PlanSeconds(cold, 1, s.Rounds); got != 100 {
+		t.Errorf("one variant: %v s, want 100", got)
+	}
+	if got := PlanSeconds(cold, 9, s.Rounds); got != 900 {
+		t.Errorf("9 variants: %v s, want 900 (15 minutes)", got)
+	}
+}

@@ -123,12 +123,18 @@ func (p parser) coldstart(n *yaml.Node, t *Test, nodes map[string]*yaml.Node, cn
 	case len(t.Concurrency) != 1:
 		return p.Errorf(cnode, "concurrency", "a coldstart test measures its warm-up at one closed-loop level, found %d %v", len(t.Concurrency), t.Concurrency)
 	}
-	switch {
-	case t.Engine != "raw":
-		return p.Errorf(n, "engine", "test %q: a coldstart test runs on engine raw (per-second buckets), not %s", t.Name, t.Engine)
-	case t.Pipeline > 1 || t.Rate > 0 || t.Probe > 0:
-		return p.Errorf(n, "pipeline", "test %q: a coldstart test runs a closed loop without pipelining, rate or probe (pipeline %d, rate %g, probe %s)", t.Name, t.Pipeline, t.Rate, t.Probe)
+	// Set in the test, engine hey, pipelining, a rate or a probe is an error;
+	// from the defaults block they do not apply.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		switch {
+		case k == "engine" && t.Engine != "raw":
+			return p.Errorf(v, k, "test %q: a coldstart test runs on engine raw (per-second buckets), not %s", t.Name, t.Engine)
+		case k == "pipeline" && t.Pipeline > 1, k == "rate" && t.Rate > 0, k == "probe" && t.Probe > 0:
+			return p.Errorf(v, k, "test %q: a coldstart test runs a closed loop without pipelining, rate or probe (%s %s)", t.Name, k, strings.TrimSpace(v.Value))
+		}
 	}
+	t.Engine, t.Pipeline, t.Rate, t.Probe = "raw", 1, 0, 0
 	if t.Queries == nil {
 		t.Queries = slices.Clone(DefaultColdRows)
 	}
@@ -138,6 +144,6 @@ func (p parser) coldstart(n *yaml.Node, t *Test, nodes map[string]*yaml.Node, cn
 		}
 	}
 	t.Path = DefaultPath[model.Page]
-	t.RateConnections = t.Concurrency[0]
+	t.RateConnections, t.RateRounds = t.Concurrency[0], 0
 	return nil
 }

@@ -11,16 +11,18 @@ import (
 
 // TestColdstartDefaults: a bare coldstart test gets 5 starts, the page (its
 // default size), json and fortunes, a 20 s cap and one level of 16
-// connections, whatever the defaults block's levels; its keys are read.
+// connections, whatever the defaults block's levels, rate, probe and
+// pipeline (they do not apply); its keys are read.
 func TestColdstartDefaults(t *testing.T) {
-	s, err := Parse("c.yaml", []byte("name: c\ndefaults: {concurrency: [4, 64]}\ntests:\n  - {name: cold, type: coldstart}\n  - {name: c2, type: coldstart, starts: 2, rows: [10, 100], routes: [json, page], concurrency: [8], warmup_limit: 12s}\n"))
+	s, err := Parse("c.yaml", []byte("name: c\ndefaults: {concurrency: [4, 64], rate: 3, probe: 20ms, pipeline: 2}\ntests:\n  - {name: cold, type: coldstart}\n  - {name: c2, type: coldstart, starts: 2, rows: [10, 100], routes: [json, page], concurrency: [8], warmup_limit: 12s}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, b := s.Tests[0], s.Tests[1]
 	if a.ColdStart == nil || a.ColdStart.Starts != 5 || a.ColdStart.WarmupLimit != 20*time.Second ||
 		!slices.Equal(a.ColdStart.Routes, []model.TestType{model.Page, model.JSON, model.Fortunes}) ||
-		!slices.Equal(a.Concurrency, []int{16}) || !slices.Equal(a.Queries, []int{1000}) || a.Path != "/ssr?rows={n}" {
+		!slices.Equal(a.Concurrency, []int{16}) || !slices.Equal(a.Queries, []int{1000}) || a.Path != "/ssr?rows={n}" ||
+		a.Rate != 0 || a.Probe != 0 || a.Pipeline != 1 || a.Engine != "raw" {
 		t.Errorf("defaults: %+v %+v", a, a.ColdStart)
 	}
 	if b.ColdStart.Starts != 2 || b.ColdStart.WarmupLimit != 12*time.Second ||
@@ -53,7 +55,9 @@ func TestColdstartErrors(t *testing.T) {
 		{"  - {name: c, type: coldstart, cache: hit}", `c.yaml:3: key "cache": only page tests take cache, not coldstart`},
 		{"  - {name: c, type: coldstart, rows: [20000]}", `c.yaml:3: key "rows": 20000 is above 10000, the rows of the World table`},
 		{"  - {name: c, type: coldstart, engine: hey}", `c.yaml:3: key "engine": test "c": a coldstart test runs on engine raw (per-second buckets), not hey`},
-		{"  - {name: c, type: coldstart, rate: 10}", `c.yaml:3: key "pipeline": test "c": a coldstart test runs a closed loop without pipelining, rate or probe (pipeline 1, rate 10, probe 0s)`},
+		{"  - {name: c, type: coldstart, rate: 10}", `c.yaml:3: key "rate": test "c": a coldstart test runs a closed loop without pipelining, rate or probe (rate 10)`},
+		{"  - {name: c, type: coldstart, pipeline: 16}", `c.yaml:3: key "pipeline": test "c": a coldstart test runs a closed loop without pipelining, rate or probe (pipeline 16)`},
+		{"  - {name: c, type: coldstart, probe: 20ms}", `c.yaml:3: key "probe": test "c": a coldstart test runs a closed loop without pipelining, rate or probe (probe 20ms)`},
 		{"  - {name: c, type: json, starts: 3}", `c.yaml:3: key "starts": only coldstart tests take starts, not json`},
 		{"  - {name: c, type: page, warmup_limit: 10s}", `c.yaml:3: key "warmup_limit": only coldstart tests take warmup_limit, not page`},
 		{"  - {name: c, type: coldd}", `c.yaml:3: key "type": unknown test type "coldd" (want one of json, plaintext, db, queries, fortunes, updates, page, coldstart)`},
@@ -64,5 +68,20 @@ func TestColdstartErrors(t *testing.T) {
 		if !errors.As(err, &se) || err.Error() != c.want {
 			t.Errorf("%s:\n got  %v\n want %s", c.test, err, c.want)
 		}
+	}
+}
+
+// TestLoadShippedSSRExtraSuite: suites/ssr-extra.yaml's coldstart test is
+// the one its comment (and docs/ssr.md) describes.
+func TestLoadShippedSSRExtraSuite(t *testing.T) {
+	s, err := Load("../../suites/ssr-extra.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Tests[0]
+	if s.Name != "ssr-extra" || s.Rounds != 1 || c.Name != "coldstart" || c.Type != model.Coldstart || c.ColdStart.Starts != 5 ||
+		c.ColdStart.WarmupLimit != 20*time.Second || !slices.Equal(c.Concurrency, []int{16}) || c.Headline() != 1000 ||
+		!slices.Equal(c.ColdStart.Routes, []model.TestType{model.Page, model.JSON, model.Fortunes}) || c.Timeout != 8*time.Second {
+		t.Errorf("ssr-extra: %+v %+v", c, c.ColdStart)
 	}
 }
