@@ -344,3 +344,15 @@ func coldTests(s *results.Set) bool {
 	}
 	return false
 }
+
+// ColdstartSummary is the run's one line on a coldstart test: "coldstart:
+// 9 variants × 5 starts, 2 failed (the report's coldstart section)".
+func ColdstartSummary(f *results.File, test string) string {
+	rows := coldRows(&results.Set{Runs: []results.Run{{File: f}}}, test)
+	starts, failed := 0, 0
+	for _, r := range rows {
+		starts += r.starts
+		failed += r.failed
+	}
+	return fmt.Sprintf("%s: %s, %d starts, %d failed (the report's %s section)", test, plural(len(rows), "variant"), starts, failed, test)
+}

@@ -95,6 +95,13 @@ func TestColdstartSiteGolden(t *testing.T) {
 	}
 }
 
+// TestColdstartSummaryLine: the run's one line on a coldstart test.
+func TestColdstartSummaryLine(t *testing.T) {
+	if got := ColdstartSummary(coldFixture(t), "coldstart"); got != "coldstart: 3 variants, 9 starts, 4 failed (the report's coldstart section)" {
+		t.Errorf("%q", got)
+	}
+}
+
 // TestColdstartCells: p50 and range with "> limit" for never steady.
 func TestColdstartCells(t *testing.T) {
 	inf := math.Inf(1)

@@ -91,7 +91,9 @@ func (r *runner) coldstarts(ctx context.Context) error {
 				if err := r.host.Gone(); err != nil {
 					return err
 				}
+				began := time.Now()
 				c, err := r.coldStart(ctx, t, test, start)
+				r.spent.Windows += time.Since(began).Seconds() // a start is all measurement
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
