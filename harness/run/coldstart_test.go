@@ -220,3 +220,43 @@ func TestSSRExtraPlan(t *testing.T) {
 		t.Errorf("9 variants: %v s, want 900 (15 minutes)", got)
 	}
 }
+
+// TestColdstartInterrupted: a run cancelled during a start's warm-up run ends
+// interrupted with that start unrecorded (a cut-short run is no start), its
+// server stopped and its database copy removed.
+func TestColdstartInterrupted(t *testing.T) {
+	spec := adapter(t, "cold")
+	s := &suite.Suite{Name: "cold", Rounds: 1, Tests: []suite.Test{coldTest}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log syncLog
+	log.onLine = func(line string) {
+		if strings.Contains(line, "cold start 1") {
+			time.AfterFunc(1500*time.Millisecond, cancel) // inside the 8 s warm-up run
+		}
+	}
+	work := t.TempDir()
+	f, _, err := Bench(ctx, Config{Suite: s, WorkDir: work, Log: &log, Seed: 1, RunID: "cold-cut", Targets: []Target{{Spec: spec, Variant: spec.Variants[0]}}})
+	if err == nil || f.Status != results.Interrupted {
+		t.Fatalf("err %v, status %s; want an interrupted run", err, f.Status)
+	}
+	if len(f.ColdStarts) != 0 {
+		t.Errorf("%d starts recorded, want none", len(f.ColdStarts))
+	}
+	noLeftovers(t, work, "cold-cut")
+}
+
+// syncLog is a Log that calls onLine with each write (one line per write).
+type syncLog struct {
+	mu     sync.Mutex
+	onLine func(string)
+}
+
+func (l *syncLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.onLine != nil {
+		l.onLine(string(b))
+	}
+	return len(b), nil
+}
