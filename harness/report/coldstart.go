@@ -61,7 +61,9 @@ func coldRows(s *results.Set, test string) []*coldRow {
 			row.starts++
 			if c.Error != "" {
 				if row.failed++; row.why == "" {
-					row.why = fmt.Sprintf("start %d: %s", c.Start, c.Error)
+					// Its first line: a start's error may quote the server log's tail.
+					first, _, _ := strings.Cut(c.Error, "\n")
+					row.why = fmt.Sprintf("start %d: %s", c.Start, first)
 				}
 				continue
 			}

@@ -52,7 +52,7 @@ func coldFixture(t *testing.T) *results.File {
 		case 3:
 			add("slow", "a|b", start, 310, 950, nil, []float64{10, 30, 60, 90, 120, 150, 180, 210}, "")
 		}
-		add("node-http", "default", start, 0, 0, nil, nil, "start failed: server exited before it was ready (exit status 1)")
+		add("node-http", "default", start, 0, 0, nil, nil, "start failed: server exited before it was ready (exit status 1)\nlast lines of logs/node-http-default-cold1.log:\n    Error: EADDRINUSE")
 	}
 	return f
 }

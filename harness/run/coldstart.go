@@ -157,7 +157,7 @@ func (r *runner) coldStart(ctx context.Context, t Target, test suite.Test, start
 		return c, nil
 	}
 	c.SpawnToAccept = ms(acc.SpawnToAccept())
-	c.At = c.At.Add(-acc.SpawnToAccept()) // about the spawn
+	c.At = time.Now().Add(-acc.SpawnToAccept()).UTC() // about the spawn (Start returns soon after the accept)
 	var world verify.World
 	if slices.Contains(test.ColdStart.Routes, model.Page) {
 		// Read from the server's copy (a file), not the server.
