@@ -286,11 +286,11 @@ func coldstartSite(s *results.Set) (md, svg, csvData []byte, err error) {
 				for i := range labels {
 					labels[i] = strconv.Itoa(i) + " s"
 				}
-				title := fmt.Sprintf("%s: RPS by second since the load's first request (median over starts)", t.Name)
+				title := fmt.Sprintf("%s: RPS by second since the load began", t.Name)
 				if err := chart.Trend(&pic, chart.Timeline{Title: title, YTitle: "RPS", Labels: labels, Series: series}); err != nil {
 					return nil, nil, nil, err
 				}
-				b.printf("![%s](%s)\n\n", linkText(title), ColdstartChart)
+				b.printf("![%s](%s)\n\nEach line is a variant's median RPS over its starts, second by second from the load's first request.\n\n", linkText(title), ColdstartChart)
 				charted = true
 			}
 		}
