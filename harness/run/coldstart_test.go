@@ -19,11 +19,12 @@ import (
 )
 
 // coldServer is the cold adapter's server (testdata/frameworks/cold): /json
-// and the page as the fake server, every answer after COLD_FAST and up to 10 ms; COLD_EXIT
-// exits with status 3 at once, COLD_START_DELAY sleeps before listening,
-// COLD_SLOW and COLD_SLOW_FOR answer after COLD_SLOW during the first
-// COLD_SLOW_FOR from the first request, COLD_GROW after 400 ms × 0.7^t (t in s
-// from the first request), and COLD_BAD_PAGE answers the page 500.
+// and the page as the fake server, every answer after COLD_FAST and up to
+// 10 ms; COLD_EXIT exits with status 3 at once, COLD_START_DELAY sleeps
+// before listening, COLD_SLOW and COLD_SLOW_FOR answer after COLD_SLOW during
+// the first COLD_SLOW_FOR from the first request, COLD_GROW after 400 ms ×
+// 0.7^t (t in s from the first request), COLD_DIE_AFTER exits with status 2
+// that long after the first request, and COLD_BAD_PAGE answers the page 500.
 func coldServer() {
 	if os.Getenv("COLD_EXIT") == "1" {
 		os.Exit(3)
@@ -36,8 +37,14 @@ func coldServer() {
 	jitter := func() time.Duration { return time.Duration(rand.Int64N(int64(10 * time.Millisecond))) }
 	var once sync.Once
 	var first time.Time
+	dieAfter := dur("COLD_DIE_AFTER")
 	delay := func() {
-		once.Do(func() { first = time.Now() })
+		once.Do(func() {
+			first = time.Now()
+			if dieAfter > 0 {
+				time.AfterFunc(dieAfter, func() { os.Exit(2) })
+			}
+		})
 		since := time.Since(first)
 		switch {
 		case grow:
@@ -117,8 +124,9 @@ var coldTest = suite.Test{Name: "cold", Type: model.Coldstart, Path: "/ssr?rows=
 // seconds each with a p99 of at least its 50 ms; slow-start (700 ms before it
 // listens): spawn → accept at least 700 ms; warms (150 ms answers for the 2 s
 // from its first request): second 0's p99 at least 150 ms and a warm-up of 2
-// to 5 s; never-steady (RPS grows 43% a second): "> limit" (no warm-up); bad-page
-// and never-accepts: failed starts with the reason. Each start is in
+// to 5 s; never-steady (RPS grows 43% a second): "> limit" (no warm-up); bad-page,
+// dies (exits 1 s after its first request) and never-accepts: failed starts
+// with the reason. Each start is in
 // results.json; no process, no database copy is left.
 func TestColdstartFaults(t *testing.T) {
 	spec := adapter(t, "cold")
@@ -200,6 +208,9 @@ func TestColdstartFaults(t *testing.T) {
 	}
 	if c := by["bad-page"]; !strings.HasPrefix(c.Error, "first GET /ssr?rows=10: status 500") {
 		t.Errorf("bad-page: error %q", c.Error)
+	}
+	if c := by["dies"]; c.Error != "the server exited during the warm-up run (exit status 2)" || len(c.First) != 3 {
+		t.Errorf("dies: error %q after %d first requests", c.Error, len(c.First))
 	}
 	if c := by["never-accepts"]; !strings.HasPrefix(c.Error, "start failed: ") || !strings.Contains(c.Error, "server exited before it was ready (exit status 3)") {
 		t.Errorf("never-accepts: error %q", c.Error)
