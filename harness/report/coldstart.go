@@ -358,3 +358,15 @@ func ColdstartSummary(f *results.File, test string) string {
 	}
 	return fmt.Sprintf("%s: %s, %d starts, %d failed (the report's %s section)", test, plural(len(rows), "variant"), starts, failed, test)
 }
+
+// sampledTests are ts without the coldstart tests, whose settings (starts,
+// one level, the cap) their own section states.
+func sampledTests(ts []results.Test) []results.Test {
+	var out []results.Test
+	for _, t := range ts {
+		if t.Type != model.Coldstart {
+			out = append(out, t)
+		}
+	}
+	return out
+}
