@@ -266,6 +266,10 @@ func bestPerTest(f *results.File) []string {
 	keys := slices.SortedFunc(maps.Keys(peaks), func(a, b ratio.Key) int { return strings.Compare(a.ID.String(), b.ID.String()) })
 	var out []string
 	for _, t := range f.Suite.Tests {
+		if t.Type == model.Coldstart {
+			out = append(out, report.ColdstartSummary(f, t.Name))
+			continue
+		}
 		var best ratio.Rounds
 		measured := 0
 		for _, k := range keys {

@@ -22,7 +22,7 @@ func TestConfigErrorsStartNothing(t *testing.T) {
 		bad   = "testdata/frameworks-bad"
 		ok    = "testdata/suites/signal.yaml"
 	)
-	suiteKeys := "unknown key (want duration, responses, min_duration, warmup, warmup_responses, sample_warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, parts, cache)"
+	suiteKeys := "unknown key (want duration, responses, min_duration, warmup, warmup_responses, sample_warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, parts, cache, and for coldstart starts, routes, warmup_limit)"
 	cases := []struct {
 		name         string
 		command      string
@@ -37,7 +37,7 @@ func TestConfigErrorsStartNothing(t *testing.T) {
 		{"unknown key", "bench", "testdata/suites/unknown-key.yaml", fault, nil, 1,
 			`tfbench bench: testdata/suites/unknown-key.yaml:4: key "durration": ` + suiteKeys, false},
 		{"unknown test type", "bench", "testdata/suites/unknown-type.yaml", fault, nil, 1,
-			`tfbench bench: testdata/suites/unknown-type.yaml:3: key "type": unknown test type "jsonn" (want one of json, plaintext, db, queries, fortunes, updates, page, stream)`, false},
+			`tfbench bench: testdata/suites/unknown-type.yaml:3: key "type": unknown test type "jsonn" (want one of json, plaintext, db, queries, fortunes, updates, page, stream, coldstart)`, false},
 		{"empty levels", "bench", "testdata/suites/empty-levels.yaml", fault, nil, 1,
 			`tfbench bench: testdata/suites/empty-levels.yaml:3: key "concurrency": the list is empty: give at least one level`, false},
 		{"negative level", "bench", "testdata/suites/negative-level.yaml", fault, nil, 1,

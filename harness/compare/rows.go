@@ -137,6 +137,9 @@ func Variants(f *results.File, base, next model.ID, o Options) (*Table, error) {
 		BaseVariant: base.String(), NewVariant: next.String(), Equivalence: f.Equivalence}
 	s := sideOf(o.BaseName, set)
 	for _, test := range f.Suite.Tests {
+		if test.Type == model.Coldstart { // starts, not samples: the report's coldstart section
+			continue
+		}
 		n := suite.HeadlineOf(test.Queries)
 		kb := ratio.Key{ID: base, Test: test.Name, N: n}
 		kn := ratio.Key{ID: next, Test: test.Name, N: n}

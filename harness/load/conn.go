@@ -78,6 +78,7 @@ type conn struct {
 	uhist  *hdrhistogram.PackedHistogram // at a Rate: uncorrected latency, µs; else nil
 	thist  *hdrhistogram.PackedHistogram // TTFB, µs, from the same start as hist; nil when tdense is set
 	tdense *hdrhistogram.Histogram       // closed loop: the event loop's TTFB histogram, µs
+	series *series                       // closed loop with Options.Series: the event loop's buckets; else nil
 	tally  tally
 	dialer net.Dialer
 	timer  *time.Timer // for sleep; made on first use
@@ -421,6 +422,9 @@ func (k *conn) record(resp response, from, first, done time.Time) {
 	if k.dense != nil {
 		k.dense.RecordValue(us)
 		k.tdense.RecordValue(ts)
+		if k.series != nil {
+			k.series.record(done.Sub(k.p.start), us)
+		}
 	} else {
 		k.hist.RecordValue(us)
 		k.thist.RecordValue(ts)

@@ -68,6 +68,8 @@ func (Hey) Run(ctx context.Context, o Options) (*Result, error) {
 		return bad("Responses is %d, want 0: a window that ends on a response count needs engine raw", cfg.Responses)
 	case cfg.OnWindow != nil:
 		return bad("OnWindow is set, want nil: hey does not say when its window opens")
+	case cfg.Series > 0:
+		return bad("Series is %s, want 0: per-second buckets need engine raw", cfg.Series)
 	case cfg.Warmup > 0:
 		return bad("Warmup is %s, want 0: a window that opens on running load needs engine raw", cfg.Warmup)
 	case cfg.Connections > heyRequestCap:

@@ -104,6 +104,8 @@ type worker struct {
 	// ttfb is the TTFB histogram of all the worker's connections, µs, as
 	// hist.
 	ttfb *hdrhistogram.Histogram
+	// series is the worker's buckets with Options.Series, else nil.
+	series *series
 	// latency is a moving average of the worker's batch latencies, ns
 	// (the last ~latencyWeight batches): what napFor scales the nap by.
 	latency float64
@@ -251,7 +253,7 @@ func loopCount() int {
 // newConn makes a closed connection of w at index in w.conns, the run's i-th,
 // recording into w's histograms.
 func (w *worker) newConn(index, i int) *lconn {
-	k := &lconn{conn: conn{p: w.p, parse: newParser(nil, readBufSize), dense: w.hist, tdense: w.ttfb, rng: w.p.newRand(i)}, fd: -1, index: index}
+	k := &lconn{conn: conn{p: w.p, parse: newParser(nil, readBufSize), dense: w.hist, tdense: w.ttfb, series: w.series, rng: w.p.newRand(i)}, fd: -1, index: index}
 	k.parse.maxKept = w.p.maxKept()
 	return k
 }
@@ -261,6 +263,9 @@ func (w *worker) newConn(index, i int) *lconn {
 func newWorker(p *plan, sa unix.Sockaddr, saErr error, wake *waker) (*worker, error) {
 	w := &worker{p: p, sa: sa, saErr: saErr,
 		hist: hdrhistogram.New(1, p.maxMicros, 3), ttfb: hdrhistogram.New(1, p.maxMicros, 3)}
+	if p.Series > 0 {
+		w.series = &series{width: p.Series, maxMicros: p.maxMicros}
+	}
 	if err := w.pl.init(min(p.Connections+1, 1024), p.Connections); err != nil {
 		return nil, err
 	}

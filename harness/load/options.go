@@ -78,6 +78,10 @@ type Options struct {
 	// the window opens, after Warmup; Run returns after it does, unless cancelled
 	// first. A caller reads the server's counters there so that they span the window.
 	OnWindow func()
+	// Series, when > 0 (closed loop, engine raw), also cuts the window into
+	// buckets of this width by each response's completion (Result.Series): a
+	// cold server's per-second RPS and p99 (coldstart). 0: none.
+	Series time.Duration
 	// Timeout bounds every response from its request's write (else class timeout),
 	// every connect and write, and is the latency histograms' maximum (>= 1 ms; at a
 	// Rate Result.Latency's is max(Timeout, Duration)).
@@ -202,6 +206,8 @@ func (o Options) validate() (config, error) {
 		return bad("Responses is %d with Rate %v requests/s, want 0 (a constant-rate window is its Duration)", o.Responses, o.Rate)
 	case o.Rate > 0 && o.Pipeline > 1:
 		return bad("Pipeline is %d with Rate %v requests/s, want Pipeline 1 (constant-rate mode does not pipeline)", o.Pipeline, o.Rate)
+	case o.Series < 0 || o.Series > 0 && o.Rate > 0:
+		return bad("Series is %s with Rate %v requests/s, want >= 0 and closed loop only", o.Series, o.Rate)
 	case o.MaxCheckBytes < 0:
 		return bad("MaxCheckBytes is %d, want >= 0 (0: %d MiB)", o.MaxCheckBytes, DefaultMaxCheckBytes>>20)
 	}

@@ -54,6 +54,9 @@ type Result struct {
 	// after errors or Connection: close. Connections opened before the window
 	// are not counted.
 	Connects int64
+	// Series is the window cut into buckets of Options.Series, in order, the
+	// last perhaps partial (ceil(Window/Series) of them); nil without it.
+	Series []Bucket
 	// Probe is the interference probe's own Result when Options.Probe was set: its
 	// counts, errors and histograms (µs, from intended send times) over the same
 	// window, none of it in this Result's counts.

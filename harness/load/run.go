@@ -59,6 +59,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		r.TTFB.Merge(w.ttfb)
 	}
 	r.merge(tallies)
+	if cfg.Series > 0 && len(workers) > 0 {
+		var ss []*series
+		for _, w := range workers {
+			ss = append(ss, w.series)
+		}
+		n := max(1, int((r.Window+cfg.Series-1)/cfg.Series))
+		r.Series = mergeSeries(ss, n, cfg.maxMicros)
+	}
 	cancelled := !stoppedAt.IsZero() && stoppedAt.Before(end)
 	if cancelled { // inside the window
 		r.Window = max(stoppedAt.Sub(p.start), 0)

@@ -20,11 +20,14 @@ const (
 	// Stream is the streamed page: N World rows in K parts, a shell flushed
 	// first and each part as its own query resolves (docs/ssr.md).
 	Stream TestType = "stream"
+	// Coldstart measures fresh starts of a server: spawn to accepting, its
+	// first requests and its warm-up under load (docs/ssr.md).
+	Coldstart TestType = "coldstart"
 )
 
 // Types lists the test types: TFB's six in its canonical order, then page,
-// then the issue-36 additions.
-var Types = []TestType{JSON, Plaintext, DB, Queries, Fortunes, Updates, Page, Stream}
+// then the issue-36 additions (stream, coldstart).
+var Types = []TestType{JSON, Plaintext, DB, Queries, Fortunes, Updates, Page, Stream, Coldstart}
 
 // Valid reports whether t is one of the test types.
 func (t TestType) Valid() bool { return slices.Contains(Types, t) }
@@ -43,7 +46,7 @@ func (t TestType) Accept() string {
 	switch t {
 	case Plaintext:
 		return "text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"
-	case Fortunes, Page, Stream:
+	case Fortunes, Page, Stream, Coldstart:
 		return "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 	default:
 		return "application/json,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7"

@@ -200,6 +200,9 @@ func Tables(s *results.Set) ([]TestTable, error) {
 		return out
 	}
 	for _, t := range tests {
+		if t.Type == model.Coldstart { // no samples: its own page (coldstart.go)
+			continue
+		}
 		n := headlineOf(t)
 		tt := TestTable{Test: t, N: n, Slug: Slug(t.Name), Merged: merged}
 		tt.Rows, tt.Ranking = at(t, n)

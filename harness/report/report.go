@@ -33,6 +33,10 @@ func Markdown(w io.Writer, f *results.File) error {
 	b.header(spreadText(spreadOf(ts, ""), ""))
 	b.frameworks()
 	for _, t := range f.Suite.Tests {
+		if t.Type == model.Coldstart {
+			b.coldstart(t) // coldstart.go
+			continue
+		}
 		b.test(t)
 	}
 	return b.err
@@ -204,8 +208,8 @@ func methodRows(f *results.File, h probe.Host) [][]string {
 	}
 	return [][]string{
 		{"Suite", fmt.Sprintf("`%s` (%s, sha256 %s), %s, frameworks shuffled per round", f.Suite.Name, f.Suite.File, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))},
-		{"Tests", testSettings(f.Suite.Tests)},
-		{"Gate", gateText(f.Suite.Tests)},
+		{"Tests", testSettings(sampledTests(f.Suite.Tests))},
+		{"Gate", gateText(sampledTests(f.Suite.Tests))},
 		{"Checks", checksText(f.MethodVersion, f.Samples)},
 		{"Window", windowText(f.Suite.Tests)},
 		{"Peak", "per level, the median RPS over rounds (a level with any failed round is not eligible); the peak is the highest such median; range = min–max over rounds at that level"},

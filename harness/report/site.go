@@ -85,6 +85,14 @@ func Site(dir string, s *results.Set) ([]string, error) {
 		return nil, err
 	}
 	files = append(files, file{CSVFile, bytes.Clone(b.Bytes())})
+	if md, svg, csv, err := coldstartSite(s); err != nil {
+		return nil, err
+	} else if md != nil {
+		files = append(files, file{ColdstartFile, md}, file{ColdstartCSV, csv})
+		if svg != nil {
+			files = append(files, file{ColdstartChart, svg})
+		}
+	}
 	var written []string
 	for _, f := range files {
 		p := filepath.Join(dir, f.name)
@@ -137,6 +145,9 @@ func index(w io.Writer, s *results.Set, ts []TestTable) error {
 	}
 	b.printf(" Ranks tie (\"=1\") where the rounds cannot tell variants apart; each test's page says how it was ranked. A test's page has the figures, a chart and the notes; all rows as CSV: [%s](%s).\n\n", CSVFile, CSVFile)
 	summary(b, s, ts)
+	if coldTests(s) {
+		b.printf("Cold start and warm-up (fresh starts, first requests, RPS by second): [%s](%s).\n\n", ColdstartFile, ColdstartFile)
+	}
 	if !merged {
 		b.printf("## Machine and method\n\n")
 		siteTable(b, []string{"What", "Value"}, machineRows(first), nil)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/montanaflynn/stats"
 	"slices"
 	"sort"
 	"strconv"
@@ -101,7 +102,7 @@ func streamPeak(samples []model.Sample) *streamFig {
 		for _, s := range by[c] {
 			rps = append(rps, s.RPS)
 		}
-		if m := median(rps); m > bestRPS {
+		if m, _ := stats.Median(rps); m > bestRPS { // 0 for none
 			best, bestRPS = c, m
 		}
 	}
@@ -119,7 +120,8 @@ func streamFigOf(samples []model.Sample, label string) *streamFig {
 		for _, s := range samples {
 			v = append(v, get(s.Stream))
 		}
-		return median(v)
+		m, _ := stats.Median(v) // 0 for none
+		return m
 	}
 	f.Shell = [2]float64{pick(func(r *model.StreamRecord) float64 { return r.Shell.P50 }), pick(func(r *model.StreamRecord) float64 { return r.Shell.P99 })}
 	f.Last = [2]float64{pick(func(r *model.StreamRecord) float64 { return r.Last.P50 }), pick(func(r *model.StreamRecord) float64 { return r.Last.P99 })}
@@ -144,19 +146,6 @@ func streamFigOf(samples []model.Sample, label string) *streamFig {
 	f.BytesPerFlush = pick(func(r *model.StreamRecord) float64 { return r.BytesPerFlush })
 	f.Flushes = pick(func(r *model.StreamRecord) float64 { return r.Flushes })
 	return f
-}
-
-// median of v (0 for none).
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	v = slices.Clone(v)
-	slices.Sort(v)
-	if len(v)%2 == 1 {
-		return v[len(v)/2]
-	}
-	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 // streamVerdict says whether a low-rate figure streamed: "not streamed: ..."

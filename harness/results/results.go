@@ -83,6 +83,8 @@ type Test struct {
 	// Parts is a stream test's K, the parts of each page (0 for the other
 	// types).
 	Parts int `json:"parts,omitempty"`
+	// ColdStart holds a coldstart test's own settings; nil for the others.
+	ColdStart *ColdStartTest `json:"coldstart,omitempty"`
 }
 
 // Framework records one framework variant as it ran.
@@ -184,6 +186,9 @@ type File struct {
 	// --profile), one per framework variant and test; empty without it.
 	// Nothing of that round is a sample.
 	Profiles []Profile `json:"profiles,omitempty"`
+	// ColdStarts are the coldstart tests' fresh starts, as made; empty
+	// without one.
+	ColdStarts []ColdStart `json:"coldstarts,omitempty"`
 	// Time says where the run's wall time went (issue 34), rewritten with
 	// every sample; nil in files from before it.
 	Time *Time `json:"time,omitempty"`
@@ -446,7 +451,7 @@ func SuiteOf(s *suite.Suite, tests []suite.Test, rounds int) Suite {
 			Name: t.Name, Type: t.Type, Path: t.Path, Queries: t.Queries, Concurrency: t.Concurrency,
 			Pipeline: t.Pipeline, Duration: t.Duration.Seconds(), Warmup: t.Warmup.Seconds(), Timeout: t.Timeout.Seconds(),
 			Gate: t.Gate, MinResponses: t.MinResponses, Engine: t.Engine, Rate: t.Rate, RateConnections: t.RateConnections,
-			Probe: t.Probe.Seconds(), Cache: t.Cache, Parts: t.Parts,
+			Probe: t.Probe.Seconds(), Cache: t.Cache, Parts: t.Parts, ColdStart: coldStartTest(t.ColdStart),
 			Responses: t.Responses, WarmupResponses: t.WarmupResponses, SampleWarmup: t.SampleWarmup.Seconds(), MinDuration: t.MinDuration.Seconds(), KeepWithin: t.KeepWithin, RateRounds: t.RateRounds,
 		})
 	}

@@ -31,7 +31,8 @@ import (
 // /json by the TFB rules on 127.0.0.1:$PORT until killed; and the fault
 // adapter's server (testdata/frameworks/fault) when TFBENCH_FAULT_SERVER
 // is 1 (faultserver.Main); the gomem adapter's (gomemServer) when
-// TFBENCH_RUN_GOMEM_SERVER is 1.
+// TFBENCH_RUN_GOMEM_SERVER is 1; the cold adapter's (coldServer) when
+// TFBENCH_RUN_COLD_SERVER is 1.
 func TestMain(m *testing.M) {
 	if os.Getenv("TFBENCH_RUN_FAKE_SERVER") == "1" {
 		fakeServer()
@@ -39,6 +40,10 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv("TFBENCH_RUN_GOMEM_SERVER") == "1" {
 		gomemServer()
+		return
+	}
+	if os.Getenv("TFBENCH_RUN_COLD_SERVER") == "1" {
+		coldServer()
 		return
 	}
 	if os.Getenv(faultserver.EnvServer) == "1" {

@@ -69,7 +69,7 @@ func (r *runner) fetch(ctx context.Context, t Target) ([]Page, error) {
 	defer stop()
 	var pages []Page
 	for _, test := range r.cfg.Tests {
-		if notApplicable(t, test) != "" {
+		if notApplicable(t, test) != "" || test.Type == model.Coldstart {
 			continue
 		}
 		p := Page{Test: test.Name, Type: test.Type, Path: suite.PathFor(testPath(t, test), max(test.Headline(), 1))}

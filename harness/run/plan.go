@@ -122,6 +122,10 @@ func (p planState) measuring() (done, total time.Duration) {
 			if p.skip != nil && p.skip(id, test.Name) {
 				continue
 			}
+			if test.Type == model.Coldstart { // once per target: R starts of warmup_limit (coldstart.go)
+				total += time.Duration(test.ColdStart.Starts) * test.ColdStart.WarmupLimit
+				continue
+			}
 			for round := 1; round <= p.rounds; round++ {
 				total += test.Warmup
 				for _, sh := range roundShots(test, round, round1[[2]string{id.String(), test.Name}]) {

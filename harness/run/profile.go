@@ -10,6 +10,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/profile"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
@@ -33,7 +34,7 @@ func (r *runner) profileRound(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if _, bad := r.broken[t.ID()]; bad || r.failed[t.ID()][test.Name] {
+			if _, bad := r.broken[t.ID()]; bad || r.failed[t.ID()][test.Name] || test.Type == model.Coldstart {
 				continue
 			}
 			if err := r.profileTest(ctx, t, test, peaks); err != nil {

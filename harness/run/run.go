@@ -351,7 +351,7 @@ func (r *runner) bench(ctx context.Context) error {
 	}
 	r.measuring = time.Now()
 	r.spent.MeasuringStarted = r.measuring.UTC()
-	for round := 1; round <= r.cfg.Rounds; round++ {
+	for round := 1; round <= r.cfg.Rounds && sampled(r.cfg.Tests); round++ {
 		for _, i := range sweep.Order(len(r.cfg.Targets), r.cfg.Seed, round) {
 			t := r.cfg.Targets[i]
 			if _, bad := r.broken[t.ID()]; bad {
@@ -361,6 +361,9 @@ func (r *runner) bench(ctx context.Context) error {
 				return err
 			}
 		}
+	}
+	if err := r.coldstarts(ctx); err != nil {
+		return err
 	}
 	if r.cfg.Profile && ctx.Err() == nil {
 		return r.profileRound(ctx)
@@ -528,7 +531,7 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 	}
 	w := &serverWatch{srv: srv, target: t, round: round}
 	for _, test := range r.cfg.Tests {
-		if r.failed[t.ID()][test.Name] {
+		if r.failed[t.ID()][test.Name] || test.Type == model.Coldstart {
 			continue
 		}
 		if err := r.test(ctx, w, test); err != nil {
@@ -571,7 +574,7 @@ func (r *runner) startWith(ctx context.Context, t Target, tag string, profiled b
 func (r *runner) checks(t Target) []verify.Check {
 	var cs []verify.Check
 	for _, test := range r.cfg.Tests {
-		if notApplicable(t, test) != "" {
+		if notApplicable(t, test) != "" || test.Type == model.Coldstart {
 			continue
 		}
 		c := verify.Check{Name: test.Name, Type: test.Type, Path: testPath(t, test)}
@@ -629,6 +632,9 @@ func (r *runner) verify(ctx context.Context, t Target, srv serverhost.Server) er
 	r.failed[t.ID()] = map[string]bool{}
 	var vs []results.Verification
 	for _, test := range r.cfg.Tests {
+		if test.Type == model.Coldstart { // checked by its own starts (coldstart.go)
+			continue
+		}
 		if why := notApplicable(t, test); why != "" {
 			vs = append(vs, results.Verification{ID: t.ID(), Test: test.Name, Status: model.NotApplicable, Reasons: []string{why}})
 			r.logf("verify %s %s: %s (%s)", t.ID(), test.Name, model.NotApplicable, why)

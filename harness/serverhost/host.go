@@ -101,6 +101,17 @@ type StartRequest struct {
 	// Grace is the least SIGTERM grace Stop gives (a profiled server
 	// writes its profiles on exit); 0 is none.
 	Grace time.Duration
+	// AcceptPoll, when > 0, makes readiness the port's first accepted TCP
+	// connection, tried this often from the spawn (supervise.StartOptions);
+	// the Server is then an Accepting. Hosts that cannot do it ignore it.
+	AcceptPoll time.Duration
+}
+
+// Accepting is a Server started with StartRequest.AcceptPoll:
+// SpawnToAccept is the time from its spawn to the first TCP connection its
+// port accepted (coldstart).
+type Accepting interface {
+	SpawnToAccept() time.Duration
 }
 
 // Server is a started, ready server on a host.

@@ -148,7 +148,7 @@ func (h *Local) Start(ctx context.Context, req StartRequest) (Server, error) {
 		Runtime: lb.rt, Variant: req.Variant, DatabasePath: dbPath, BuildDir: lb.b.OutDir,
 		CPUs: h.cfg.CPUs, LogPath: filepath.Join(h.run.Dir, "logs", req.Tag+".log"),
 		EventLoopPreload: h.preload, EventLoopDir: eventloop.Dir(h.run.Dir, req.Tag), ProfileDir: profileDir,
-		AllInterfaces: h.cfg.AllInterfaces,
+		AllInterfaces: h.cfg.AllInterfaces, AcceptPoll: req.AcceptPoll,
 	})
 	if err != nil {
 		s.removeDB()
@@ -207,6 +207,10 @@ func (s *localServer) LogMark() int64        { return LogSize(s.srv.LogPath) }
 func (s *localServer) LogFaults(mark int64) int64 {
 	return LogFaults(s.srv.LogPath, mark)
 }
+
+// SpawnToAccept is supervise.Server.SpawnToAccept (0 without AcceptPoll).
+func (s *localServer) SpawnToAccept() time.Duration { return s.srv.SpawnToAccept }
+
 func (s *localServer) Usage(ctx context.Context) (probe.Usage, error) {
 	return probe.Tree(ctx, s.srv.Pid)
 }

@@ -47,6 +47,7 @@ var DefaultPath = map[model.TestType]string{
 	model.Updates:   "/updates?queries={n}",
 	model.Page:      "/ssr?rows={n}",
 	model.Stream:    "/stream?rows={n}&parts={k}",
+	model.Coldstart: "/ssr?rows={n}", // its load: the page at the headline size
 }
 
 // DefaultParts and MaxParts bound a stream test's `parts` (K): the
@@ -198,7 +199,8 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	if err != nil {
 		return t, err
 	}
-	var queriesNode, rowsNode, cacheNode, partsNode *yaml.Node
+	var queriesNode, rowsNode, cacheNode, partsNode, pathNode, concNode *yaml.Node
+	coldNodes := map[string]*yaml.Node{}
 	for _, e := range kv {
 		key, v := e.Key.Value, e.Value
 		switch key {
@@ -208,10 +210,11 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 			var s string
 			if s, err = p.Str(v, key); err == nil {
 				if t.Type = model.TestType(s); !t.Type.Valid() {
-					err = p.Errorf(v, key, "unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates, page, stream)", s)
+					err = p.Errorf(v, key, "unknown test type %q (want one of json, plaintext, db, queries, fortunes, updates, page, stream, coldstart)", s)
 				}
 			}
 		case "path":
+			pathNode = v
 			if t.Path, err = p.Str(v, key); err == nil && !strings.HasPrefix(t.Path, "/") {
 				err = p.Errorf(v, key, "a path starts with /")
 			}
@@ -237,7 +240,13 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 		case "rounds":
 			err = p.Errorf(e.Key, key, "rounds is suite-wide: set it under defaults")
 		default:
-			err = p.setting(key, e.Key, v, &t.Settings)
+			if key == "concurrency" {
+				concNode = v
+			}
+			var cold bool
+			if cold, err = p.coldKey(key, v, &t, coldNodes); !cold {
+				err = p.setting(key, e.Key, v, &t.Settings)
+			}
 		}
 		if err != nil {
 			return t, err
@@ -248,6 +257,9 @@ func (p parser) test(n *yaml.Node, defaults Settings) (Test, error) {
 	}
 	if t.Type == "" {
 		return t, p.Errorf(n, "type", "test %q has no type", t.Name)
+	}
+	if err := p.coldstart(n, &t, coldNodes, concNode, rowsNode, queriesNode, pathNode, cacheNode); err != nil || t.Type == model.Coldstart {
+		return t, err
 	}
 	if t.Path == "" {
 		t.Path = DefaultPath[t.Type]
@@ -362,7 +374,7 @@ func (p parser) setting(key string, k, v *yaml.Node, s *Settings) (err error) {
 			err = p.Errorf(v, key, "%s is below 1ms: the probe is one request per interval on one connection", v.Value)
 		}
 	default:
-		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, warmup_responses, sample_warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, parts, cache)")
+		err = p.Errorf(k, key, "unknown key (want duration, responses, min_duration, warmup, warmup_responses, sample_warmup, timeout, concurrency, keep_within, pipeline, gate, min_responses, engine, rate, rate_connections, rate_rounds, probe; under defaults also rounds; in a test also name, type, path, queries, rows, parts, cache, and for coldstart starts, routes, warmup_limit)")
 	}
 	return err
 }

@@ -104,6 +104,8 @@ type Test struct {
 	Parts int
 	// Line is the line of the test's entry in the suite file.
 	Line int
+	// ColdStart holds a coldstart test's own settings; nil for other types.
+	ColdStart *ColdStart
 	Settings
 }
 

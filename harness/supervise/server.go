@@ -77,6 +77,11 @@ type StartOptions struct {
 	// variant's env, so a generator on another host reaches the server (issue
 	// 18); readiness is still polled on 127.0.0.1.
 	AllInterfaces bool
+	// AcceptPoll, when > 0, makes readiness the port's first accepted TCP
+	// connection, tried every AcceptPoll from the spawn, instead of GET Ready:
+	// no request reaches the server before the caller's (coldstart).
+	// Server.SpawnToAccept says when it came.
+	AcceptPoll time.Duration
 }
 
 // EnvCPUProfile names the file a profiled server writes its CPU profile to
@@ -119,6 +124,10 @@ type Server struct {
 	// written to (StartOptions.ProfileDir), complete once Stop returns; ""
 	// when the server is not profiled.
 	ProfileDir string
+	// SpawnToAccept is the time from the spawn (just before fork and exec) to
+	// the first TCP connection the port accepted, with StartOptions.AcceptPoll;
+	// 0 without it (readiness was GET Ready).
+	SpawnToAccept time.Duration
 
 	mu        sync.Mutex
 	known     map[int]procs.Proc // every process seen as the server's, by pid
@@ -342,6 +351,7 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 	cmd.Env = append(cmd.Env, framework.EnvOwner+"="+owner)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = groupAttr()
+	spawn := time.Now()
 	if err := cpuset.StartIn(l.o.CPUs, cmd); err != nil {
 		return nil, "", fmt.Errorf("%s: start `%s`: %w", l.where, startCmd, err)
 	}
@@ -366,7 +376,11 @@ func (l *launch) run(ctx context.Context, port int) (srv *Server, lost string, e
 		return nil, "", errors.Join(fmt.Errorf("%s: %w", l.where, err), srv.Stop(0))
 	}
 	fmt.Fprintf(logf, "--- tfbench: started pid %d (process group %d)\n", cmd.Process.Pid, cmd.Process.Pid)
-	err = srv.waitReady(ctx, l.timeout)
+	if l.o.AcceptPoll > 0 {
+		err = srv.waitAccept(ctx, l.timeout, l.o.AcceptPoll, spawn)
+	} else {
+		err = srv.waitReady(ctx, l.timeout)
+	}
 	listener := false
 	if err == nil {
 		err = srv.checkListener(ctx, port)
