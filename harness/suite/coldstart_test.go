@@ -60,7 +60,7 @@ func TestColdstartErrors(t *testing.T) {
 		{"  - {name: c, type: coldstart, probe: 20ms}", `c.yaml:3: key "probe": test "c": a coldstart test runs a closed loop without pipelining, rate or probe (probe 20ms)`},
 		{"  - {name: c, type: json, starts: 3}", `c.yaml:3: key "starts": only coldstart tests take starts, not json`},
 		{"  - {name: c, type: page, warmup_limit: 10s}", `c.yaml:3: key "warmup_limit": only coldstart tests take warmup_limit, not page`},
-		{"  - {name: c, type: coldd}", `c.yaml:3: key "type": unknown test type "coldd" (want one of json, plaintext, db, queries, fortunes, updates, page, coldstart)`},
+		{"  - {name: c, type: coldd}", `c.yaml:3: key "type": unknown test type "coldd" (want one of json, plaintext, db, queries, fortunes, updates, page, stream, coldstart)`},
 	}
 	for _, c := range cases {
 		_, err := Parse("c.yaml", []byte(head+c.test+"\n"))
@@ -72,14 +72,17 @@ func TestColdstartErrors(t *testing.T) {
 }
 
 // TestLoadShippedSSRExtraSuite: suites/ssr-extra.yaml's coldstart test is
-// the one its comment (and docs/ssr.md) describes.
+// the one its comment (and docs/ssr.md) describes, after stream and page.
 func TestLoadShippedSSRExtraSuite(t *testing.T) {
 	s, err := Load("../../suites/ssr-extra.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.Tests[0]
-	if s.Name != "ssr-extra" || s.Rounds != 1 || c.Name != "coldstart" || c.Type != model.Coldstart || c.ColdStart.Starts != 5 ||
+	if len(s.Tests) != 3 || s.Tests[0].Name != "stream" || s.Tests[1].Name != "page" {
+		t.Fatalf("ssr-extra: tests %+v, want stream, page, coldstart", s.Tests)
+	}
+	c := s.Tests[2]
+	if s.Name != "ssr-extra" || s.Rounds != 3 || c.Name != "coldstart" || c.Type != model.Coldstart || c.ColdStart.Starts != 5 ||
 		c.ColdStart.WarmupLimit != 20*time.Second || !slices.Equal(c.Concurrency, []int{16}) || c.Headline() != 1000 ||
 		!slices.Equal(c.ColdStart.Routes, []model.TestType{model.Page, model.JSON, model.Fortunes}) || c.Timeout != 8*time.Second {
 		t.Errorf("ssr-extra: %+v %+v", c, c.ColdStart)
