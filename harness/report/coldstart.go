@@ -40,6 +40,7 @@ type coldRow struct {
 	page    []float64
 	warmup  []float64
 	steady  []float64
+	spread  []float64   // SteadySpread, a share
 	seconds [][]float64 // seconds[s]: RPS at second s of each good start
 }
 
@@ -80,6 +81,7 @@ func coldRows(s *results.Set, test string) []*coldRow {
 			}
 			row.warmup = append(row.warmup, w)
 			row.steady = append(row.steady, c.SteadyRPS)
+			row.spread = append(row.spread, c.SteadySpread)
 			for _, sec := range c.PerSecond {
 				for len(row.seconds) <= sec.S {
 					row.seconds = append(row.seconds, nil)
@@ -138,15 +140,15 @@ func (r *coldRow) startsText() string {
 // coldTable is the header and rows of a coldstart test's table; merged adds
 // the Run column.
 func coldTable(rows []*coldRow, merged bool) ([]string, [][]string, []texttab.Align) {
-	header := []string{"Framework", "Variant", "Start ms", "First page ms", "Warm-up", "Steady RPS", "Starts"}
-	align := []texttab.Align{texttab.Left, texttab.Left, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Left}
+	header := []string{"Framework", "Variant", "Start ms", "First page ms", "Warm-up", "Steady RPS", "Steady ±", "Starts"}
+	align := []texttab.Align{texttab.Left, texttab.Left, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Right, texttab.Left}
 	if merged {
 		header, align = append([]string{"Run"}, header...), append([]texttab.Align{texttab.Left}, align...)
 	}
 	var out [][]string
 	for _, r := range rows {
 		line := []string{r.id.Framework, r.id.Variant, p50Range(r.accept, r.limit, msText), p50Range(r.page, r.limit, msText),
-			p50Range(r.warmup, r.limit, warmText), p50Range(r.steady, r.limit, sig), r.startsText()}
+			p50Range(r.warmup, r.limit, warmText), p50Range(r.steady, r.limit, sig), p50Range(r.spread, r.limit, pctText), r.startsText()}
 		if merged {
 			line = append([]string{r.run}, line...)
 		}
@@ -154,6 +156,9 @@ func coldTable(rows []*coldRow, merged bool) ([]string, [][]string, []texttab.Al
 	}
 	return header, out, align
 }
+
+// pctText is a share as a percentage with one decimal: 0.031 is "3.1%".
+func pctText(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }
 
 // msText is a time in ms: one decimal below 100, whole above.
 func msText(v float64) string {
@@ -176,7 +181,7 @@ func coldIntro(t results.Test, rows []*coldRow) string {
 	return fmt.Sprintf("Each variant is started %d times, each start on a fresh copy of the dataset with its build already made (not timed). "+
 		"**Start ms** is spawn to the first TCP connection its port accepted (tried every 2 ms); **first page ms** the last byte of its first request, the page at %d rows, from the connect; "+
 		"then %d connections load that page for %g s, every response checked: **warm-up** is the first second from which three consecutive seconds' RPS are within 5%% of **steady RPS**, "+
-		"the median per-second RPS of the run's last third (\"> %g s\": never within the run). Cells are the p50 over the starts with their min–max; the OS page cache is not dropped between starts (docs/ssr.md, \"Cold start and warm-up\").",
+		"the median per-second RPS of the run's last third (\"> %g s\": never within the run); **steady ±** is the largest distance of those last seconds from it, the server's second-to-second noise once warm: above 5%% the warm-up reads that noise, not a warm-up. Cells are the p50 over the starts with their min–max; the OS page cache is not dropped between starts (docs/ssr.md, \"Cold start and warm-up\").",
 		starts, n, conns, limit, limit)
 }
 
@@ -207,6 +212,27 @@ func coldSeconds(rows []*coldRow) ([]string, [][]string, []texttab.Align) {
 	return header, out, align
 }
 
+// coldNoise is the note under a coldstart table naming the variants whose
+// steady ± (p50 over their starts) is above the 5% band: their warm-up reads
+// the server's second-to-second noise, not a warm-up; "" when none is. merged
+// names each variant's run.
+func coldNoise(rows []*coldRow, merged bool) string {
+	var noisy []string
+	for _, r := range rows {
+		if len(r.spread) > 0 && median(r.spread) > 0.05 {
+			name := r.id.String()
+			if merged {
+				name = r.run + ": " + name
+			}
+			noisy = append(noisy, fmt.Sprintf("%s (steady ± %s)", name, pctText(median(r.spread))))
+		}
+	}
+	if len(noisy) == 0 {
+		return ""
+	}
+	return "**Noise above the band**: " + strings.Join(noisy, ", ") + ": once warm, these servers' per-second RPS moved by more than the warm-up rule's 5%, so their warm-up reads that noise, not a warm-up."
+}
+
 // coldstart writes a coldstart test's section of report.md: its table and
 // the RPS second by second.
 func (b *builder) coldstart(t results.Test) {
@@ -218,6 +244,9 @@ func (b *builder) coldstart(t results.Test) {
 		return
 	}
 	b.table(coldTable(rows, false))
+	if note := coldNoise(rows, false); note != "" {
+		b.printf("\n%s\n", note)
+	}
 	b.printf("\nRPS by second since the load's first request (median over the starts):\n\n")
 	b.table(coldSeconds(rows))
 	b.printf("\n")
@@ -290,21 +319,25 @@ func coldstartSite(s *results.Set) (md, svg, csvData []byte, err error) {
 		}
 		h, rs, al := coldTable(rows, merged)
 		siteTable(b, h, rs, al)
+		if note := coldNoise(rows, merged); note != "" {
+			b.printf("%s\n\n", inline(note))
+		}
 	}
 	if b.err != nil {
 		return nil, nil, nil, b.err
 	}
 	var c bytes.Buffer
 	cw := csv.NewWriter(&c)
-	cw.Write([]string{"run", "test", "framework", "variant", "start", "spawn_to_accept_ms", "first_page_ms", "warmup_s", "steady_rps", "error"})
+	cw.Write([]string{"run", "test", "framework", "variant", "start", "spawn_to_accept_ms", "first_page_ms", "warmup_s", "steady_rps", "steady_spread", "error"})
 	for _, r := range s.Runs {
 		for _, cs := range r.File.ColdStarts {
-			accept, page, steady := "", "", ""
+			accept, page, steady, spread := "", "", "", ""
 			if cs.SpawnToAccept > 0 {
 				accept = strconv.FormatFloat(cs.SpawnToAccept, 'f', 3, 64)
 			}
 			if cs.Error == "" {
 				steady = strconv.FormatFloat(cs.SteadyRPS, 'f', 1, 64)
+				spread = strconv.FormatFloat(cs.SteadySpread, 'f', 4, 64)
 			}
 			for _, f := range cs.First {
 				if f.Route == model.Page && f.N == cs.N && f.Status == 200 {
@@ -319,7 +352,7 @@ func coldstartSite(s *results.Set) (md, svg, csvData []byte, err error) {
 				warm = "> " + strconv.FormatFloat(cs.LimitS, 'f', -1, 64)
 			}
 			cw.Write([]string{r.Label, cs.Test, cs.Framework, cs.Variant, strconv.Itoa(cs.Start), accept,
-				page, warm, steady, strings.ReplaceAll(cs.Error, "\n", " / ")})
+				page, warm, steady, spread, strings.ReplaceAll(cs.Error, "\n", " / ")})
 		}
 	}
 	cw.Flush()

@@ -38,6 +38,9 @@ func coldFixture(t *testing.T) *results.File {
 		}
 		if len(rps) > 0 {
 			c.SteadyRPS = rps[len(rps)-1]
+			for _, v := range rps[len(rps)-(len(rps)+2)/3:] { // the last third's largest distance
+				c.SteadySpread = math.Max(c.SteadySpread, math.Abs(v-c.SteadyRPS)/c.SteadyRPS)
+			}
 		}
 		f.ColdStarts = append(f.ColdStarts, c)
 	}

@@ -35,6 +35,10 @@ type ColdStart struct {
 	// none is, "> limit" in the report.
 	WarmupS   *float64 `json:"warmup_s"`
 	SteadyRPS float64  `json:"steady_rps"`
+	// SteadySpread is the largest |RPS - SteadyRPS| / SteadyRPS of the last
+	// third's seconds (a share): the second-to-second noise of a warm server.
+	// Above 5% the warm-up rule reads that noise, not a warm-up.
+	SteadySpread float64 `json:"steady_spread"`
 	// Error says why the start failed (the server never accepted, a first
 	// request failed its check, errors under load); its figures are partial.
 	Error string `json:"error,omitempty"`

@@ -6,12 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/montanaflynn/stats"
 	"io"
 	"math"
 	"net"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -46,26 +46,28 @@ const (
 
 // WarmupSeconds applies the warm-up rule to a run's per-second RPS (rps[s]:
 // second s from the run's first request). steady is the median of the last
-// third (ceil(len/3) seconds); warmup is the first s with rps[s], rps[s+1] and
-// rps[s+2] each within 5% of steady. ok is false when no such s exists ("> limit").
-func WarmupSeconds(rps []float64) (warmup int, steady float64, ok bool) {
+// third (ceil(len/3) seconds), spread the largest |rps - steady| / steady in
+// it (the machine's own second-to-second noise once warm); warmup is the
+// first s with rps[s], rps[s+1] and rps[s+2] each within 5% of steady. ok is
+// false when no such s exists ("> limit").
+func WarmupSeconds(rps []float64) (warmup int, steady, spread float64, ok bool) {
 	if len(rps) == 0 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	last := slices.Clone(rps[len(rps)-(len(rps)+2)/3:])
-	sort.Float64s(last)
-	if n := len(last); n%2 == 1 {
-		steady = last[n/2]
-	} else {
-		steady = (last[n/2-1] + last[n/2]) / 2
+	last := rps[len(rps)-(len(rps)+2)/3:]
+	steady, _ = stats.Median(last)
+	if steady > 0 {
+		for _, v := range last {
+			spread = max(spread, math.Abs(v-steady)/steady)
+		}
 	}
 	within := func(v float64) bool { return math.Abs(v-steady) <= steadyBand*steady }
 	for s := 0; s+steadySeconds <= len(rps); s++ {
 		if within(rps[s]) && within(rps[s+1]) && within(rps[s+2]) {
-			return s, steady, true
+			return s, steady, spread, true
 		}
 	}
-	return 0, steady, false
+	return 0, steady, spread, false
 }
 
 // sampled reports whether tests has one measured by samples in rounds (any
@@ -206,8 +208,8 @@ func (r *runner) coldStart(ctx context.Context, t Target, test suite.Test, start
 		rps[i] = b.RPS(time.Second)
 		c.PerSecond = append(c.PerSecond, results.Second{S: i, RPS: rps[i], P99: float64(b.Latency.ValueAtQuantile(99)) / 1000})
 	}
-	w, steady, reached := WarmupSeconds(rps)
-	c.SteadyRPS = steady
+	w, steady, spread, reached := WarmupSeconds(rps)
+	c.SteadyRPS, c.SteadySpread = steady, spread
 	if reached {
 		ws := float64(w)
 		c.WarmupS = &ws

@@ -89,23 +89,24 @@ func TestWarmupSecondsRule(t *testing.T) {
 		rps    []float64
 		warmup int
 		steady float64
+		spread float64
 		ok     bool
 	}{
-		{"steady from the start", []float64{100, 100, 100, 100, 100, 100}, 0, 100, true},
-		{"two slow seconds", []float64{10, 50, 100, 101, 99, 100, 100, 100, 100}, 2, 100, true},
-		{"5% is within", []float64{50, 95, 105, 100, 100, 100}, 1, 100, true},
-		{"just over 5% is not", []float64{50, 94.9, 105, 100, 100, 100}, 2, 100, true},
-		{"a dip restarts the count", []float64{100, 100, 80, 100, 100, 100, 100, 100, 100}, 3, 100, true},
-		{"median of an even last third", []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 10, 90, 100, 110, 120, 130}, 0, 95, false},
-		{"grows 43% a second", []float64{25, 36, 51, 73, 104, 149, 213, 304}, 0, 213, false},
-		{"oscillates", []float64{100, 200, 100, 200, 100, 200}, 0, 150, false},
-		{"too short", []float64{100, 100}, 0, 100, false},
-		{"empty", nil, 0, 0, false},
+		{"steady from the start", []float64{100, 100, 100, 100, 100, 100}, 0, 100, 0, true},
+		{"two slow seconds", []float64{10, 50, 100, 101, 99, 100, 100, 100, 100}, 2, 100, 0, true},
+		{"5% is within", []float64{50, 95, 105, 100, 100, 100}, 1, 100, 0, true},
+		{"just over 5% is not", []float64{50, 94.9, 105, 100, 100, 100}, 2, 100, 0, true},
+		{"a dip restarts the count", []float64{100, 100, 80, 100, 100, 100, 100, 100, 100}, 3, 100, 0, true},
+		{"median of an even last third", []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 10, 90, 100, 110, 120, 130}, 0, 95, 94.0 / 95, false},
+		{"grows 43% a second", []float64{25, 36, 51, 73, 104, 149, 213, 304}, 0, 213, 91.0 / 213, false},
+		{"oscillates", []float64{100, 200, 100, 200, 100, 200}, 0, 150, 50.0 / 150, false},
+		{"too short", []float64{100, 100}, 0, 100, 0, false},
+		{"empty", nil, 0, 0, 0, false},
 	}
 	for _, c := range cases {
-		w, steady, ok := WarmupSeconds(c.rps)
-		if w != c.warmup || steady != c.steady || ok != c.ok {
-			t.Errorf("%s: warmup %d, steady %g, ok %v; want %d, %g, %v", c.name, w, steady, ok, c.warmup, c.steady, c.ok)
+		w, steady, spread, ok := WarmupSeconds(c.rps)
+		if w != c.warmup || steady != c.steady || math.Abs(spread-c.spread) > 1e-12 || ok != c.ok {
+			t.Errorf("%s: warmup %d, steady %g, spread %g, ok %v; want %d, %g, %g, %v", c.name, w, steady, spread, ok, c.warmup, c.steady, c.spread, c.ok)
 		}
 	}
 }
