@@ -92,26 +92,11 @@ func (v *verifier) world(ctx context.Context) (World, error) {
 // database, requires the new value in the next page of n rows (else cached)
 // and restores it on every path; firstReasons are not repeated.
 func (v *verifier) pageAntiCache(ctx context.Context, c Check, world World, n int, firstReasons []string, r *Result) {
-	k := min(antiCacheRow, n, len(world))
-	if k < 1 {
-		return // an empty World table already failed every row
-	}
-	db, err := v.database()
-	if err != nil {
-		r.add(model.Fail, "test %q: cannot run the page anti-caching check: %v", c.Name, err)
+	k, old, changed, restore, ok := v.changeWorldRow(ctx, c, world, n, "page anti-caching check", r)
+	if !ok {
 		return
 	}
-	old := world[k-1]
-	changed := old%worldMax + 1
-	if err := db.SetRandomNumber(ctx, k, changed); err != nil {
-		r.add(model.Fail, "test %q: page anti-caching check: %v", c.Name, err)
-		return
-	}
-	defer func() {
-		if err := db.SetRandomNumber(context.WithoutCancel(ctx), k, old); err != nil {
-			r.add(model.Fail, "test %q: page anti-caching check: %v; World row %d holds %d, restore %d before load", c.Name, err, k, changed, old)
-		}
-	}()
+	defer restore()
 	path := suite.PathFor(c.Path, n)
 	prefix := fmt.Sprintf("GET %s (after setting World row %d's randomNumber to %d): ", path, k, changed)
 	f, err := v.get(ctx, c.Type, path)
@@ -131,6 +116,34 @@ func (v *verifier) pageAntiCache(ctx context.Context, c Check, world World, n in
 			r.add(model.Fail, "%s%s", prefix, reason)
 		}
 	}
+}
+
+// changeWorldRow changes World row antiCacheRow (at most n) in the target's
+// database to another randomNumber for an anti-caching check named check;
+// restore puts the old value back (a failure is added to r). ok is false when
+// there is no row to change or the change failed (added to r).
+func (v *verifier) changeWorldRow(ctx context.Context, c Check, world World, n int, check string, r *Result) (k int, old, changed int64, restore func(), ok bool) {
+	k = min(antiCacheRow, n, len(world))
+	if k < 1 {
+		return 0, 0, 0, nil, false // an empty World table already failed every row
+	}
+	db, err := v.database()
+	if err != nil {
+		r.add(model.Fail, "test %q: cannot run the %s: %v", c.Name, check, err)
+		return 0, 0, 0, nil, false
+	}
+	old = world[k-1]
+	changed = old%worldMax + 1
+	if err := db.SetRandomNumber(ctx, k, changed); err != nil {
+		r.add(model.Fail, "test %q: %s: %v", c.Name, check, err)
+		return 0, 0, 0, nil, false
+	}
+	restore = func() {
+		if err := db.SetRandomNumber(context.WithoutCancel(ctx), k, old); err != nil {
+			r.add(model.Fail, "test %q: %s: %v; World row %d holds %d, restore %d before load", c.Name, check, err, k, changed, old)
+		}
+	}
+	return k, old, changed, restore, true
 }
 
 // setRandomNumber sets World row id's randomNumber.

@@ -93,26 +93,11 @@ func (v *verifier) stream(ctx context.Context, c Check) (Result, *fetched) {
 // target's database, requires the new value in the next stream page at
 // path (else cached) and restores it on every path.
 func (v *verifier) streamAntiCache(ctx context.Context, c Check, world World, path string, n, parts int, r *Result) {
-	k := min(antiCacheRow, n, len(world))
-	if k < 1 {
+	k, old, changed, restore, ok := v.changeWorldRow(ctx, c, world, n, "anti-caching check", r)
+	if !ok {
 		return
 	}
-	db, err := v.database()
-	if err != nil {
-		r.add(model.Fail, "test %q: cannot run the anti-caching check: %v", c.Name, err)
-		return
-	}
-	old := world[k-1]
-	changed := old%worldMax + 1
-	if err := db.SetRandomNumber(ctx, k, changed); err != nil {
-		r.add(model.Fail, "test %q: anti-caching check: %v", c.Name, err)
-		return
-	}
-	defer func() {
-		if err := db.SetRandomNumber(context.WithoutCancel(ctx), k, old); err != nil {
-			r.add(model.Fail, "test %q: anti-caching check: %v; World row %d holds %d, restore %d before load", c.Name, err, k, changed, old)
-		}
-	}()
+	defer restore()
 	f, err := v.get(ctx, c.Type, path)
 	if err != nil {
 		r.add(model.Fail, "GET %s (after setting World row %d's randomNumber to %d): %v", path, k, changed, err)
