@@ -126,8 +126,8 @@ func TestNightlyWorkflow(t *testing.T) {
 			uploads++
 		}
 	}
-	if shardSteps != 3 || uploads != 3 {
-		t.Errorf("job bench has %d task steps and %d uploads; want 3 each (nightly:job, nightly:ssr-job, nightly:ab)", shardSteps, uploads)
+	if shardSteps != 4 || uploads != 4 {
+		t.Errorf("job bench has %d task steps and %d uploads; want 4 each (nightly:job, nightly:ssr-job, nightly:ssr-extra-job, nightly:ab)", shardSteps, uploads)
 	}
 	// The N shards of the adapters as the nightly runs them (no
 	// --frameworks): each valid, each with go-stdlib, together every
@@ -203,18 +203,18 @@ func TestNightlyWorkflow(t *testing.T) {
 			tasks = append(tasks, m[1])
 		}
 	}
-	if want := []string{"nightly:ab", "nightly:final", "nightly:gate", "nightly:job", "nightly:macos", "nightly:publish", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
+	if want := []string{"nightly:ab", "nightly:final", "nightly:gate", "nightly:job", "nightly:macos", "nightly:publish", "nightly:ssr-extra-job", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
 		t.Errorf("workflow steps run tasks %v, want %v", tasks, want)
 	}
 
-	// Every tfbench command line in the nightly tasks and in bench:ssr (the
-	// SSR suite's run, as the nightly's SSR half): its subcommand exists and
-	// lists each flag it is given.
+	// Every tfbench command line in the nightly tasks, in bench:ssr and in
+	// bench:ssr-extra (the runs of the nightly's SSR halves): its subcommand
+	// exists and lists each flag it is given.
 	cmdRE := regexp.MustCompile(`\{\{\.TFBENCH\}\} ([a-z]+)((?: [^|;&\n]*)?)`)
 	flagRE := regexp.MustCompile(`(?:^| )--([a-z-]+)`)
 	checked := 0
 	for name, task := range tf.Tasks {
-		if !strings.HasPrefix(name, "nightly:") && name != "bench:ssr" {
+		if !strings.HasPrefix(name, "nightly:") && name != "bench:ssr" && name != "bench:ssr-extra" {
 			continue
 		}
 		for _, c := range task.Cmds {
@@ -429,11 +429,12 @@ func TestPublishPagesHistory(t *testing.T) {
 
 // TestNightlyTasks runs the nightly workflow's steps as the workflow does,
 // through go-task, at a small scale (shard 1/1 of node-http, with
-// go-stdlib, json only, 5 rounds of 1 s; scratch folders): a job and its
-// SSR half (the same small suite in place of suites/ssr.yaml), then final
-// and gate against three baselines. A baseline where node-http was ten
-// times as fast makes final publish compare pages (the site's and ssr/'s)
-// that say slower and gate exit 1; the run itself as baseline passes; no
+// go-stdlib, json only, 5 rounds of 1 s; scratch folders): a job, its
+// SSR half and its SSR extras (the same small suite in place of
+// suites/ssr.yaml and suites/ssr-extra.yaml), then final and gate against
+// three baselines. A baseline where node-http was ten times as fast makes
+// final publish compare pages (the site's, ssr/'s and ssr-extra/'s) that
+// say slower and gate exit 1; the run itself as baseline passes; no
 // baseline passes and says so.
 func TestNightlyTasks(t *testing.T) {
 	if testing.Short() {
@@ -450,7 +451,7 @@ func TestNightlyTasks(t *testing.T) {
 		cmd.Dir = root
 		small := filepath.Join(root, "cmd/tfbench/testdata/ab.yaml")
 		cmd.Env = append(os.Environ(), "FRAMEWORKS=node-http", "SHARD=1/1", "NIGHTLY="+nightly, "BASELINE="+baseline, "SSR_BASELINE="+baseline,
-			"SUITE="+small, "SSR_SUITE="+small, "SSR_ROUNDS=5", "NO_COLOR=1")
+			"EXTRA_BASELINE="+baseline, "SUITE="+small, "SSR_SUITE="+small, "SSR_ROUNDS=5", "EXTRA_SUITE="+small, "EXTRA_ROUNDS=5", "NO_COLOR=1")
 		out, err := cmd.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -476,7 +477,8 @@ func TestNightlyTasks(t *testing.T) {
 		t.Errorf("job results record source %+v, want %+v", f.Source, want)
 	}
 	// Without SSR results final renders the rest and says so.
-	if out, code := task("nightly:final", filepath.Join(t.TempDir(), "none.json")); code != 0 || !strings.Contains(out, "no SSR job results in "+nightly+"/ssr-jobs: the site has no ssr/") {
+	if out, code := task("nightly:final", filepath.Join(t.TempDir(), "none.json")); code != 0 || !strings.Contains(out, "no SSR job results in "+nightly+"/ssr-jobs: the site has no ssr/") ||
+		!strings.Contains(out, "no SSR extras job results in "+nightly+"/ssr-extra-jobs: the site has no ssr-extra/") {
 		t.Errorf("nightly:final without SSR jobs: exit %d\n%s", code, out)
 	}
 	if out, code := task("nightly:ssr-job", "", "--", "--work", work); code != 0 {
@@ -489,11 +491,23 @@ func TestNightlyTasks(t *testing.T) {
 	if ssrJob.Suite.Rounds != 5 || len(ssrJob.Samples) != 10 || !slices.Contains(ssrJob.Command, "--rounds") {
 		t.Fatalf("SSR job results: %d rounds, %d samples, command %q (want --rounds 5 of node-http and go-stdlib)", ssrJob.Suite.Rounds, len(ssrJob.Samples), ssrJob.Command)
 	}
-	// From here on the SSR half holds the first job's results, so that its
-	// verdicts against each baseline are the main half's (a second
-	// measurement on a busy machine would make them noise).
-	if err := results.Write(filepath.Join(nightly, "ssr-jobs", "shard-1-of-1.json"), f); err != nil {
+	if out, code := task("nightly:ssr-extra-job", "", "--", "--work", work); code != 0 {
+		t.Fatalf("nightly:ssr-extra-job exit %d:\n%s", code, out)
+	}
+	extraJob, err := results.Read(filepath.Join(nightly, "ssr-extra-jobs", "shard-1-of-1.json"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if extraJob.Suite.Rounds != 5 || len(extraJob.Samples) != 10 || !slices.Contains(extraJob.Command, "--rounds") {
+		t.Fatalf("SSR extras job results: %d rounds, %d samples, command %q (want --rounds 5 of node-http and go-stdlib)", extraJob.Suite.Rounds, len(extraJob.Samples), extraJob.Command)
+	}
+	// From here on both SSR halves hold the first job's results, so that
+	// their verdicts against each baseline are the main half's (a second
+	// measurement on a busy machine would make them noise).
+	for _, half := range []string{"ssr-jobs", "ssr-extra-jobs"} {
+		if err := results.Write(filepath.Join(nightly, half, "shard-1-of-1.json"), f); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	// A baseline in which node-http ran ten times as fast (so its per-round ratios to go-stdlib stay apart even when the machine is busy and rounds scatter): its ratio to
@@ -522,19 +536,22 @@ func TestNightlyTasks(t *testing.T) {
 			t.Errorf("the site lacks %s: %v", name, err)
 		}
 	}
-	for _, name := range []string{"ssr/index.md", "ssr/json.md", "ssr/json.svg", "ssr/results.csv", "ssr/compare.md"} {
-		if _, err := os.Stat(filepath.Join(site, name)); err != nil {
-			t.Errorf("the site lacks %s: %v", name, err)
+	for _, sub := range []string{"ssr", "ssr-extra"} {
+		for _, name := range []string{"index.md", "json.md", "json.svg", "results.csv", "compare.md"} {
+			if _, err := os.Stat(filepath.Join(site, sub, name)); err != nil {
+				t.Errorf("the site lacks %s/%s: %v", sub, name, err)
+			}
 		}
 	}
-	for _, name := range []string{"compare.md", "ssr/compare.md"} {
+	for _, name := range []string{"compare.md", "ssr/compare.md", "ssr-extra/compare.md"} {
 		page, _ := os.ReadFile(filepath.Join(site, name))
 		if !strings.Contains(string(page), "Verdicts: 1 slower, 0 faster, 0 same, 0 unknown.") || !strings.Contains(string(page), "| slower  |") {
 			t.Errorf("%s does not say slower:\n%s", name, page)
 		}
 	}
-	if index, _ := os.ReadFile(filepath.Join(site, "index.md")); !strings.Contains(string(index), "[ssr/index.md](ssr/index.md), compared with its baseline: [ssr/compare.md](ssr/compare.md).\n") {
-		t.Errorf("index.md does not link the SSR pages:\n%s", index)
+	if index, _ := os.ReadFile(filepath.Join(site, "index.md")); !strings.Contains(string(index), "[ssr/index.md](ssr/index.md), compared with its baseline: [ssr/compare.md](ssr/compare.md).\n") ||
+		!strings.Contains(string(index), "[ssr-extra/index.md](ssr-extra/index.md), compared with its baseline: [ssr-extra/compare.md](ssr-extra/compare.md).\n") {
+		t.Errorf("index.md does not link the SSR pages and the SSR extras:\n%s", index)
 	}
 	// go-task exits 201 when a command fails; the workflow's step fails on any non-zero status.
 	if out, code := task("nightly:gate", baseline); code == 0 || !strings.Contains(out, "tfbench compare: 1 of 1 rows slower than base: node-http/default json") {
@@ -561,7 +578,7 @@ func TestNightlyTasks(t *testing.T) {
 	}
 	none := filepath.Join(t.TempDir(), "none.json")
 	out, code := task("nightly:final", none)
-	if code != 0 || strings.Count(out, "no baseline at "+none+": nothing compared") != 2 {
+	if code != 0 || strings.Count(out, "no baseline at "+none+": nothing compared") != 3 {
 		t.Errorf("nightly:final without a baseline: exit %d\n%s", code, out)
 	}
 	if out, code := task("nightly:gate", none); code != 0 {
@@ -676,7 +693,8 @@ func TestComparePage(t *testing.T) {
 }
 
 // TestNightlyGateRefusals runs nightly:final and nightly:gate through
-// go-task on hand-made job results (go-stdlib and node-http, both halves):
+// go-task on hand-made job results (go-stdlib and node-http, all three
+// halves: the main suite, the SSR pages, the SSR extras):
 // against a stale baseline (another method version) final exits 0 with
 // compare pages that hold compare's refusal, and gate fails with the same
 // message; when a framework the gate expects (FRAMEWORKS=node-http,nextjs)
@@ -690,7 +708,7 @@ func TestNightlyGateRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	nightly := t.TempDir()
-	for _, half := range []string{"jobs", "ssr-jobs"} {
+	for _, half := range []string{"jobs", "ssr-jobs", "ssr-extra-jobs"} {
 		os.MkdirAll(filepath.Join(nightly, half), 0o755)
 		nightlyResults(t, filepath.Join(nightly, half, "shard-1-of-1.json"), results.MethodVersion, "node-http")
 	}
@@ -700,7 +718,7 @@ func TestNightlyGateRefusals(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("go", "tool", "task", name)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "FRAMEWORKS="+frameworks, "NIGHTLY="+nightly, "BASELINE="+stale, "SSR_BASELINE="+stale, "SHARD=1/1", "NO_COLOR=1")
+		cmd.Env = append(os.Environ(), "FRAMEWORKS="+frameworks, "NIGHTLY="+nightly, "BASELINE="+stale, "SSR_BASELINE="+stale, "EXTRA_BASELINE="+stale, "SHARD=1/1", "NO_COLOR=1")
 		out, err := cmd.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -718,15 +736,15 @@ func TestNightlyGateRefusals(t *testing.T) {
 	if out, code := task("nightly:final", "node-http"); code != 0 {
 		t.Fatalf("nightly:final against a stale baseline: exit %d (the site must still be published)\n%s", code, out)
 	}
-	for _, name := range []string{"compare.md", "ssr/compare.md"} {
+	for _, name := range []string{"compare.md", "ssr/compare.md", "ssr-extra/compare.md"} {
 		page, _ := os.ReadFile(filepath.Join(nightly, "site", name))
 		if !strings.Contains(string(page), "No verdicts: tfbench compare refused the baseline "+stale) || !strings.Contains(string(page), refusal) {
 			t.Errorf("%s does not hold the refusal:\n%s", name, page)
 		}
 	}
 	out, code := task("nightly:gate", "node-http")
-	if code == 0 || !strings.Contains(out, refusal) || strings.Count(out, "nightly:gate: no verdicts against "+stale) != 2 {
-		t.Errorf("nightly:gate against a stale baseline: exit %d, want a failure with the refusal for both halves\n%s", code, out)
+	if code == 0 || !strings.Contains(out, refusal) || strings.Count(out, "nightly:gate: no verdicts against "+stale) != 3 {
+		t.Errorf("nightly:gate against a stale baseline: exit %d, want a failure with the refusal for all three halves\n%s", code, out)
 	}
 
 	// A framework without figures: the site is made, the gate names it.
@@ -737,8 +755,8 @@ func TestNightlyGateRefusals(t *testing.T) {
 	}
 	out, code = task("nightly:gate", "node-http,nextjs")
 	missing := "tfbench merge: nextjs/default: no measured figures in the merged results (no run holds it: its shard did not run, or it was not in the plan)\n"
-	if code == 0 || strings.Count(out, missing) != 2 {
-		t.Errorf("nightly:gate with nextjs missing: exit %d, want a failure naming nextjs for both halves\n%s", code, out)
+	if code == 0 || strings.Count(out, missing) != 3 {
+		t.Errorf("nightly:gate with nextjs missing: exit %d, want a failure naming nextjs for all three halves\n%s", code, out)
 	}
 	if out, code := task("nightly:gate", "node-http"); code != 0 {
 		t.Errorf("nightly:gate with node-http measured and no baseline: exit %d\n%s", code, out)

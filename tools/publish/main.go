@@ -1,16 +1,17 @@
 // Command publish is go tool task publish (docs/publishing.md): at one clean
-// commit it runs the main suite and the SSR suite, renders reports/ from
-// those two runs alone (the main docs-site pages, ssr/, engine/ and one
-// index naming the commit, date and runs) in a staging folder under
-// .tfbench/publish/, and swaps that folder in for reports/ at the end, so
-// that nothing else survives there. A dirty tree is refused before anything
-// runs; a failed or interrupted step leaves reports/ as it was.
+// commit it runs the main suite, the SSR suite and the SSR extras suite,
+// renders reports/ from those three runs alone (the main docs-site pages,
+// ssr/, ssr-extra/, engine/ and one index naming the commit, date and runs)
+// in a staging folder under .tfbench/publish/, and swaps that folder in for
+// reports/ at the end, so that nothing else survives there. A dirty tree is
+// refused before anything runs; a failed or interrupted step leaves
+// reports/ as it was.
 //
-//	publish [--tfbench BIN] [--out DIR] [--work DIR] [--suite FILE] [--ssr-suite FILE] [--frameworks LIST] [--main-run DIR --ssr-run DIR]
+//	publish [--tfbench BIN] [--out DIR] [--work DIR] [--suite FILE] [--ssr-suite FILE] [--extra-suite FILE] [--frameworks LIST] [--main-run DIR --ssr-run DIR --extra-run DIR]
 //
-// --main-run and --ssr-run publish two complete runs already made (folders
-// under .tfbench/runs/) instead of measuring: they must record the clean
-// HEAD commit too. Exit status 0 once reports/ is replaced, 1 when it is not,
+// --main-run, --ssr-run and --extra-run publish three complete runs already
+// made (folders under .tfbench/runs/) instead of measuring: they must
+// record the clean HEAD commit too. Exit status 0 once reports/ is replaced, 1 when it is not,
 // 2 on bad usage.
 package main
 
@@ -42,7 +43,7 @@ func main() {
 
 // options are publish's flags (package doc).
 type options struct {
-	tfbench, out, work, suite, ssrSuite, frameworks, mainRun, ssrRun string
+	tfbench, out, work, suite, ssrSuite, extraSuite, frameworks, mainRun, ssrRun, extraRun string
 }
 
 // publisher runs one publish; it forwards the signals it gets to the
@@ -66,14 +67,16 @@ func (p *publisher) cli(args []string) int {
 	fs.StringVar(&o.work, "work", ".tfbench", "tfbench's work folder: runs/ and publish/ (the staging folder)")
 	fs.StringVar(&o.suite, "suite", "suites/tfb.yaml", "the main suite")
 	fs.StringVar(&o.ssrSuite, "ssr-suite", "suites/ssr.yaml", "the SSR suite")
-	fs.StringVar(&o.frameworks, "frameworks", "", "passed to both runs' --frameworks (default: every default variant); the index then says the runs are a subset")
-	fs.StringVar(&o.mainRun, "main-run", "", "publish this complete run folder of the main suite instead of measuring (with --ssr-run)")
-	fs.StringVar(&o.ssrRun, "ssr-run", "", "publish this complete run folder of the SSR suite instead of measuring (with --main-run)")
+	fs.StringVar(&o.extraSuite, "extra-suite", "suites/ssr-extra.yaml", "the SSR extras suite (the streamed page, memory and GC), run after the SSR suite")
+	fs.StringVar(&o.frameworks, "frameworks", "", "passed to every run's --frameworks (default: every default variant); the index then says the runs are a subset")
+	fs.StringVar(&o.mainRun, "main-run", "", "publish this complete run folder of the main suite instead of measuring (with --ssr-run and --extra-run)")
+	fs.StringVar(&o.ssrRun, "ssr-run", "", "publish this complete run folder of the SSR suite instead of measuring (with --main-run and --extra-run)")
+	fs.StringVar(&o.extraRun, "extra-run", "", "publish this complete run folder of the SSR extras suite instead of measuring (with --main-run and --ssr-run)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() > 0 || (o.mainRun == "") != (o.ssrRun == "") {
-		fmt.Fprintln(p.stderr, "usage: publish [--tfbench BIN] [--out DIR] [--work DIR] [--suite FILE] [--ssr-suite FILE] [--frameworks LIST] [--main-run DIR --ssr-run DIR]")
+	if fs.NArg() > 0 || (o.mainRun == "") != (o.ssrRun == "") || (o.mainRun == "") != (o.extraRun == "") {
+		fmt.Fprintln(p.stderr, "usage: publish [--tfbench BIN] [--out DIR] [--work DIR] [--suite FILE] [--ssr-suite FILE] [--extra-suite FILE] [--frameworks LIST] [--main-run DIR --ssr-run DIR --extra-run DIR]")
 		return 2
 	}
 	if err := p.publish(o); err != nil {
@@ -89,23 +92,22 @@ func (p *publisher) publish(o options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(p.stdout, "publish: commit %s, clean; %s/ is replaced once both runs completed and everything is rendered\n", head, strings.TrimSuffix(o.out, "/"))
+	fmt.Fprintf(p.stdout, "publish: commit %s, clean; %s/ is replaced once the three runs completed and everything is rendered\n", head, strings.TrimSuffix(o.out, "/"))
 	notReplaced := func(err error) error { return fmt.Errorf("%w: %s/ not replaced", err, strings.TrimSuffix(o.out, "/")) }
 
 	if err := p.run("go", "build", "-o", o.tfbench, "./cmd/tfbench"); err != nil {
 		return notReplaced(err)
 	}
-	mainRun, ssrRun := o.mainRun, o.ssrRun
-	if mainRun == "" {
-		if mainRun, err = p.bench(o, o.suite); err != nil {
-			return notReplaced(err)
-		}
-		if ssrRun, err = p.bench(o, o.ssrSuite); err != nil {
-			return notReplaced(err)
+	dirs := []string{o.mainRun, o.ssrRun, o.extraRun} // main, SSR, SSR extras
+	if o.mainRun == "" {
+		for i, suite := range []string{o.suite, o.ssrSuite, o.extraSuite} {
+			if dirs[i], err = p.bench(o, suite); err != nil {
+				return notReplaced(err)
+			}
 		}
 	}
 	var runs []*results.File
-	for _, dir := range []string{mainRun, ssrRun} {
+	for _, dir := range dirs {
 		f, err := checkRun(dir, head)
 		if err != nil {
 			return notReplaced(err)
@@ -124,13 +126,13 @@ func (p *publisher) publish(o options) error {
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return notReplaced(err)
 	}
-	for i, sub := range []string{"", "ssr"} {
+	for i, sub := range []string{"", "ssr", "ssr-extra"} {
 		dir := filepath.Join(stage, sub)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return notReplaced(err)
 		}
 		latest := filepath.Join(dir, "latest.json")
-		if err := copyFile(filepath.Join([]string{mainRun, ssrRun}[i], "results.json"), latest); err != nil {
+		if err := copyFile(filepath.Join(dirs[i], "results.json"), latest); err != nil {
 			return notReplaced(err)
 		}
 		if err := p.run(o.tfbench, "report", "--results", latest, "--out", filepath.Join(dir, "latest.md")); err != nil {
@@ -151,7 +153,7 @@ func (p *publisher) publish(o options) error {
 	if p.now != nil {
 		now = p.now
 	}
-	if err := addIndex(filepath.Join(stage, "index.md"), head, now().UTC(), runs[0], runs[1]); err != nil {
+	if err := addIndex(filepath.Join(stage, "index.md"), head, now().UTC(), runs[0], runs[1], runs[2]); err != nil {
 		return notReplaced(err)
 	}
 	if p.stopped() {
@@ -160,8 +162,8 @@ func (p *publisher) publish(o options) error {
 	if err := swap(stage, o.out); err != nil {
 		return notReplaced(err)
 	}
-	fmt.Fprintf(p.stdout, "publish: %s/ replaced: runs %s (%s) and %s (%s) at commit %s; commit it with git add -A %s\n",
-		strings.TrimSuffix(o.out, "/"), runs[0].RunID, runs[0].Suite.Name, runs[1].RunID, runs[1].Suite.Name, head, o.out)
+	fmt.Fprintf(p.stdout, "publish: %s/ replaced: runs %s (%s), %s (%s) and %s (%s) at commit %s; commit it with git add -A %s\n",
+		strings.TrimSuffix(o.out, "/"), runs[0].RunID, runs[0].Suite.Name, runs[1].RunID, runs[1].Suite.Name, runs[2].RunID, runs[2].Suite.Name, head, o.out)
 	return nil
 }
 
@@ -257,9 +259,9 @@ func checkRun(dir, head string) (*results.File, error) {
 
 // addIndex puts the publication's block under the title and the provenance
 // line (the page's first two paragraphs, which every page opens with) of
-// the main site's index.md: the commit, the date, each run and links to the
-// SSR and engine pages.
-func addIndex(path, head string, date time.Time, main, ssr *results.File) error {
+// the main site's index.md: the commit, the date, each of the three runs and
+// links to the SSR, SSR extras and engine pages.
+func addIndex(path, head string, date time.Time, main, ssr, extra *results.File) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -275,12 +277,13 @@ func addIndex(path, head string, date time.Time, main, ssr *results.File) error 
 		return fmt.Sprintf("run `%s` (`%s`, %s, started %s)", f.RunID, strings.Join(f.Command, " "), rounds, f.Started.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	block := fmt.Sprintf(`
-Published by `+"`go tool task publish`"+` on %s from commit `+"`%s`"+`; every file of this folder comes from these two runs of that commit:
+Published by `+"`go tool task publish`"+` on %s from commit `+"`%s`"+`; every file of this folder comes from these three runs of that commit:
 
 - the main suite, %s: this page, one page per test, [latest.md](latest.md), [latest.json](latest.json), [results.csv](results.csv);
 - the SSR suite, %s: [ssr/](ssr/index.md);
-- the render engine against go-stdlib and node-http, from the same two runs: [engine/](engine/index.md).
-`, date.Format("2006-01-02"), head, runText(main), runText(ssr))
+- the SSR extras (the streamed page, memory and GC per request), %s: [ssr-extra/](ssr-extra/index.md);
+- the render engine against go-stdlib and node-http, from the main and SSR runs: [engine/](engine/index.md).
+`, date.Format("2006-01-02"), head, runText(main), runText(ssr), runText(extra))
 	return writeFile(path, title+"\n"+block+rest)
 }
 

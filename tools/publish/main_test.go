@@ -99,11 +99,13 @@ func TestDirtyRefused(t *testing.T) {
 	}
 }
 
-// TestUsage: stray arguments or one of --main-run and --ssr-run alone
-// exit 2 with the usage line.
+// TestUsage: stray arguments, or some but not all three of --main-run,
+// --ssr-run and --extra-run, exit 2 with the usage line.
 func TestUsage(t *testing.T) {
-	const usage = "usage: publish [--tfbench BIN] [--out DIR] [--work DIR] [--suite FILE] [--ssr-suite FILE] [--frameworks LIST] [--main-run DIR --ssr-run DIR]\n"
-	for _, args := range [][]string{{"extra"}, {"--main-run", "x"}, {"--ssr-run", "y"}} {
+	const usage = "usage: publish [--tfbench BIN] [--out DIR] [--work DIR] [--suite FILE] [--ssr-suite FILE] [--extra-suite FILE] [--frameworks LIST] [--main-run DIR --ssr-run DIR --extra-run DIR]\n"
+	for _, args := range [][]string{{"extra"}, {"--main-run", "x"}, {"--ssr-run", "y"}, {"--extra-run", "z"},
+		{"--main-run", "x", "--ssr-run", "y"}, {"--main-run", "x", "--extra-run", "z"}, {"--ssr-run", "y", "--extra-run", "z"},
+		{"--main-run", "x", "--ssr-run", "y", "--extra-run", "z", "stray"}} {
 		var stdout, stderr bytes.Buffer
 		p := &publisher{stdout: &stdout, stderr: &stderr}
 		if code := p.cli(args); code != 2 || stderr.String() != usage {
@@ -158,7 +160,8 @@ func TestAddIndex(t *testing.T) {
 	}
 	main := run("20261210-080000", "tfb", 3, time.Date(2026, 12, 10, 8, 0, 0, 0, time.UTC))
 	ssr := run("20261210-091500", "ssr", 3, time.Date(2026, 12, 10, 9, 15, 0, 0, time.UTC))
-	if err := addIndex(path, "0123456789abcdef0123456789abcdef01234567", time.Date(2026, 12, 10, 9, 52, 0, 0, time.UTC), main, ssr); err != nil {
+	extra := run("20261210-093900", "ssr-extra", 3, time.Date(2026, 12, 10, 9, 39, 0, 0, time.UTC))
+	if err := addIndex(path, "0123456789abcdef0123456789abcdef01234567", time.Date(2026, 12, 10, 9, 58, 0, 0, time.UTC), main, ssr, extra); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(path)

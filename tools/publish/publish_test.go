@@ -12,26 +12,31 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/internal/testenv"
 )
 
 // TestPublish runs go tool task publish end to end on a copy of the
 // repository made a git repository of one commit, on the tiny suites of
-// testdata/suites (json, and the page at 10 and 100 rows; one round of 1 s
-// windows) with go-stdlib alone:
+// testdata/suites (json; the page at 10 and 100 rows; the streamed page of
+// 100 rows in 2 parts and the page at 100 rows; one round of 1 s windows)
+// with go-stdlib alone:
 //
 //   - in a dirty tree it is refused with the exact message, nothing run;
 //   - stopped by Ctrl-C (SIGINT to the task's process group) once the SSR
 //     run has a sample, it exits non-zero, reports/ byte for byte as it was,
 //     no staging folder left, no process of the copy alive;
-//   - run to the end, reports/ is replaced whole: exactly the two runs'
+//   - run to the end, reports/ is replaced whole: exactly the three runs'
 //     pages (no hand-made file of before survives: ab/, engine/ratios.txt,
-//     ssr/merged.json), its index naming the commit and both run IDs, both
-//     latest.json files those runs at that commit, engine/index.md from the
-//     same two runs; git status lists reports/ alone;
-//   - committed, the same runs passed by --main-run and --ssr-run are
-//     refused: they were measured at the commit before.
+//     ssr/merged.json), its index naming the commit and the three run IDs,
+//     the three latest.json files (main, ssr/, ssr-extra/) those runs at
+//     that commit, engine/index.md from the main and SSR runs; git status
+//     lists reports/ alone;
+//   - committed, the same runs passed by --main-run, --ssr-run and
+//     --extra-run are refused: they were measured at the commit before;
+//     so is the SSR extras run alone beside the other two relabelled as
+//     the new commit's.
 func TestPublish(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds tfbench and go-stdlib in a copy of the repository and runs go tool task publish three times")
@@ -54,7 +59,7 @@ func TestPublish(t *testing.T) {
 		t.Fatal(err)
 	}
 	task := []string{"tool", "task", "publish", "--", "--suite", "tools/publish/testdata/suites/main.yaml",
-		"--ssr-suite", "tools/publish/testdata/suites/ssr.yaml", "--frameworks", "go-stdlib"}
+		"--ssr-suite", "tools/publish/testdata/suites/ssr.yaml", "--extra-suite", "tools/publish/testdata/suites/ssr-extra.yaml", "--frameworks", "go-stdlib"}
 	unchanged := func(when string) {
 		t.Helper()
 		if diff := diffTrees(before, readTree(t, filepath.Join(clone, "reports"))); diff != "" {
@@ -114,17 +119,19 @@ func TestPublish(t *testing.T) {
 	reports := filepath.Join(clone, "reports")
 	after := readTree(t, reports)
 	wantFiles := []string{"engine/index.md", "index.md", "json.md", "json.svg", "latest.json", "latest.md", "results.csv",
+		"ssr-extra/index.md", "ssr-extra/latest.json", "ssr-extra/latest.md", "ssr-extra/page-cpu.svg", "ssr-extra/page-rps.svg", "ssr-extra/page.md",
+		"ssr-extra/results.csv", "ssr-extra/stream-stream-100.svg", "ssr-extra/stream.md", "ssr-extra/stream.svg",
 		"ssr/index.md", "ssr/latest.json", "ssr/latest.md", "ssr/page-cpu.svg", "ssr/page-rps.svg", "ssr/page.md", "ssr/results.csv"}
 	if got := sortedKeys(after); !slices.Equal(got, wantFiles) {
 		t.Errorf("reports/ holds %q; want %q", got, wantFiles)
 	}
 	var ids []string
-	for _, sub := range []string{"", "ssr"} {
+	for _, sub := range []string{"", "ssr", "ssr-extra"} {
 		f, err := results.Read(filepath.Join(reports, sub, "latest.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		suite := map[string]string{"": "publish-main", "ssr": "publish-ssr"}[sub]
+		suite := map[string]string{"": "publish-main", "ssr": "publish-ssr", "ssr-extra": "publish-ssr-extra"}[sub]
 		if f.Status != results.Complete || f.Suite.Name != suite || f.Source == nil || *f.Source != (results.Source{Commit: head}) {
 			t.Errorf("reports/%s: run %s, status %s, suite %s, source %v; want complete, suite %s, clean commit %s", filepath.Join(sub, "latest.json"), f.RunID, f.Status, f.Suite.Name, f.Source, suite, head)
 		}
@@ -135,6 +142,23 @@ func TestPublish(t *testing.T) {
 		if md := string(after[filepath.Join(sub, "latest.md")]); !strings.HasPrefix(md, "# tfbench: "+suite+"\n") {
 			t.Errorf("reports/%s is not the run's report:\n%.200s", filepath.Join(sub, "latest.md"), md)
 		}
+		if sub == "ssr-extra" {
+			// go-stdlib streams: each of its stream samples has the
+			// timeline of its checked responses in 2 parts.
+			streamed := 0
+			for _, sm := range f.Samples {
+				if sm.Type != model.Stream || sm.Framework != "go-stdlib" {
+					continue
+				}
+				if sm.Stream == nil || sm.Stream.Parts != 2 || sm.Stream.Responses < 1 || len(sm.Stream.Part) != 2 {
+					t.Errorf("reports/ssr-extra/latest.json: go-stdlib's stream sample at c=%d has timeline %+v; want 2 parts of checked responses", sm.Connections, sm.Stream)
+				}
+				streamed++
+			}
+			if streamed == 0 {
+				t.Errorf("reports/ssr-extra/latest.json holds no stream sample of go-stdlib")
+			}
+		}
 		ids = append(ids, f.RunID)
 	}
 	index := string(after["index.md"])
@@ -144,19 +168,27 @@ func TestPublish(t *testing.T) {
 	if len(paras) < 3 || paras[0] != "# tfbench: publish-main" || !strings.HasPrefix(paras[1], "Run `"+ids[0]+"`, ") || !strings.Contains(paras[1], ", commit `"+head[:12]+"`, machine ") {
 		t.Errorf("reports/index.md does not open with its title and provenance line:\n%.600s", index)
 	}
-	wantIndex := "Published by `go tool task publish` on " + time.Now().UTC().Format("2006-01-02") + " from commit `" + head + "`; every file of this folder comes from these two runs of that commit:\n\n" +
+	wantIndex := "Published by `go tool task publish` on " + time.Now().UTC().Format("2006-01-02") + " from commit `" + head + "`; every file of this folder comes from these three runs of that commit:\n\n" +
 		"- the main suite, run `" + ids[0] + "` (`tfbench bench --suite tools/publish/testdata/suites/main.yaml --frameworks go-stdlib`, 1 round, started "
-	if len(paras) < 3 || !strings.HasPrefix(paras[2], wantIndex) || !strings.Contains(index, "- the SSR suite, run `"+ids[1]+"` (`tfbench bench --suite tools/publish/testdata/suites/ssr.yaml --frameworks go-stdlib`, 1 round, ") {
+	if len(paras) < 3 || !strings.HasPrefix(paras[2], wantIndex) || !strings.Contains(index, "- the SSR suite, run `"+ids[1]+"` (`tfbench bench --suite tools/publish/testdata/suites/ssr.yaml --frameworks go-stdlib`, 1 round, ") ||
+		!strings.Contains(index, "- the SSR extras (the streamed page, memory and GC per request), run `"+ids[2]+"` (`tfbench bench --suite tools/publish/testdata/suites/ssr-extra.yaml --frameworks go-stdlib`, 1 round, started ") ||
+		!strings.Contains(index, "): [ssr-extra/](ssr-extra/index.md);\n") {
 		t.Errorf("reports/index.md does not open with the publication (commit %s, runs %v):\n%.1200s", head, ids, index)
 	}
 	// Every page of the publication opens with its title and a provenance
-	// line naming one of its two runs (issue 35).
+	// line naming the run of its folder (issue 35).
 	for name, data := range after {
 		if !strings.HasSuffix(name, ".md") {
 			continue
 		}
+		id := ids[0] // the main folder and engine/
+		if strings.HasPrefix(name, "ssr/") {
+			id = ids[1]
+		} else if strings.HasPrefix(name, "ssr-extra/") {
+			id = ids[2]
+		}
 		paras := strings.SplitN(string(data), "\n\n", 3)
-		if len(paras) < 2 || !strings.HasPrefix(paras[0], "# ") || !(strings.HasPrefix(paras[1], "Run `"+ids[0]+"`, ") || strings.HasPrefix(paras[1], "Run `"+ids[1]+"`, ")) {
+		if len(paras) < 2 || !strings.HasPrefix(paras[0], "# ") || !strings.HasPrefix(paras[1], "Run `"+id+"`, ") {
 			t.Errorf("reports/%s does not open with its title and provenance line:\n%.300s", name, data)
 		}
 	}
@@ -173,7 +205,7 @@ func TestPublish(t *testing.T) {
 			t.Errorf("reports/engine/index.md lacks %q:\n%s", want, engine)
 		}
 	}
-	if want := "publish: reports/ replaced: runs " + ids[0] + " (publish-main) and " + ids[1] + " (publish-ssr) at commit " + head + "; commit it with git add -A reports\n"; !strings.Contains(out, want) {
+	if want := "publish: reports/ replaced: runs " + ids[0] + " (publish-main), " + ids[1] + " (publish-ssr) and " + ids[2] + " (publish-ssr-extra) at commit " + head + "; commit it with git add -A reports\n"; !strings.Contains(out, want) {
 		t.Errorf("publish's output lacks %q:\n%s", want, out)
 	}
 	if left := readTree(t, filepath.Join(clone, ".tfbench", "publish")); len(left) > 0 {
@@ -185,18 +217,41 @@ func TestPublish(t *testing.T) {
 		}
 	}
 
-	// The publication committed, the same two runs given by --main-run and
-	// --ssr-run are refused: they belong to the commit before.
+	// The publication committed, the same three runs given by --main-run,
+	// --ssr-run and --extra-run are refused: they belong to the commit
+	// before.
 	git(t, clone, "add", "-A")
 	git(t, clone, "commit", "-q", "-m", "reports: publish")
 	newHead := strings.TrimSpace(git(t, clone, "rev-parse", "HEAD"))
 	before = readTree(t, reports)
-	c = start(t, clone, goBin, "tool", "task", "publish", "--", "--main-run", filepath.Join(".tfbench", "runs", ids[0]), "--ssr-run", filepath.Join(".tfbench", "runs", ids[1]))
+	c = start(t, clone, goBin, "tool", "task", "publish", "--", "--main-run", filepath.Join(".tfbench", "runs", ids[0]), "--ssr-run", filepath.Join(".tfbench", "runs", ids[1]),
+		"--extra-run", filepath.Join(".tfbench", "runs", ids[2]))
 	code = c.wait(t, 10*time.Minute)
 	if want := "publish: run " + ids[0] + " was measured at " + head + ", not at the clean commit " + newHead + ": reports/ not replaced\n"; code == 0 || !strings.Contains(c.out.String(), want) {
 		t.Errorf("runs of the commit before: exit %d; want non-zero and %q:\n%s", code, want, c.out.String())
 	}
 	unchanged("runs of the commit before")
+	// The main and SSR runs relabelled as of the new commit (copies outside
+	// the tree): the SSR extras run of the commit before is still refused.
+	var relabelled []string
+	for _, id := range ids[:2] {
+		f, err := results.Read(filepath.Join(clone, ".tfbench", "runs", id, "results.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Source = &results.Source{Commit: newHead}
+		dir := t.TempDir()
+		if err := results.Write(filepath.Join(dir, "results.json"), f); err != nil {
+			t.Fatal(err)
+		}
+		relabelled = append(relabelled, dir)
+	}
+	c = start(t, clone, goBin, "tool", "task", "publish", "--", "--main-run", relabelled[0], "--ssr-run", relabelled[1], "--extra-run", filepath.Join(".tfbench", "runs", ids[2]))
+	code = c.wait(t, 10*time.Minute)
+	if want := "publish: run " + ids[2] + " was measured at " + head + ", not at the clean commit " + newHead + ": reports/ not replaced\n"; code == 0 || !strings.Contains(c.out.String(), want) {
+		t.Errorf("an SSR extras run of the commit before: exit %d; want non-zero and %q:\n%s", code, want, c.out.String())
+	}
+	unchanged("an SSR extras run of the commit before")
 }
 
 // readTree reads every file under dir, by slash path relative to it; none
