@@ -12,74 +12,70 @@ import (
 )
 
 // LeakGrowth is the possible-leak rule's share (docs/ssr.md, Memory and GC
-// per request): a sample key (all but the round) is flagged when its server's
-// RSS grew by more than this share of the RSS at the window's start in the
-// window of every round that read its memory, at least LeakRounds of them.
+// per request): a variant's test is flagged when its server's RSS grew by more
+// than this share of the RSS at the window's start in every closed-loop window
+// of the test (every N and level) in every round that read its memory, at
+// least LeakRounds of them. A heap that reaches its working size grows when
+// the load first changes (a new size or level), a leak in every window.
 const LeakGrowth = 0.10
 
-// LeakRounds is the least rounds the rule needs: one window of a fresh process
-// may grow while its heaps reach their working size.
+// LeakRounds is the least rounds the rule needs: one round's windows of a
+// fresh process may all grow while its heaps reach their working size.
 const LeakRounds = 2
 
-// Leak is a sample key flagged as a possible leak: its rounds and the least
-// RSS growth among them (a share).
+// Leak is a variant's test flagged as a possible leak: its rounds and
+// windows and the least RSS growth among them (a share).
 type Leak struct {
-	Key       model.Key // Round 0
+	Key       model.Key // ID and Test; N, Connections, Rate and Round 0
 	Rounds    int
+	Windows   int
 	MinGrowth float64
 }
 
-// String names the key and its growth: "nodemem/leak json c=2: RSS +12.3% or
-// more per window in all 2 rounds".
+// String names the variant's test and its growth: "nodemem/leak json: RSS
+// +12.3% or more in each of its 4 windows in 2 rounds".
 func (l Leak) String() string {
-	level := fmt.Sprintf("c=%d", l.Key.Connections)
-	if l.Key.Rate > 0 {
-		level = fmt.Sprintf("%g requests/s", l.Key.Rate)
-	}
-	n := ""
-	if l.Key.N > 0 {
-		n = fmt.Sprintf(" N=%d", l.Key.N)
-	}
-	return fmt.Sprintf("%s %s%s %s: RSS +%.1f%% or more per window in all %d rounds",
-		l.Key.ID, l.Key.Test, n, level, 100*l.MinGrowth, l.Rounds)
+	return fmt.Sprintf("%s %s: RSS +%.1f%% or more in each of its %d windows in %d rounds",
+		l.Key.ID, l.Key.Test, 100*l.MinGrowth, l.Windows, l.Rounds)
 }
 
-// PossibleLeaks applies the rule (LeakGrowth, LeakRounds) to samples and
-// returns the flagged keys in ID, test, N, connections and rate order.
+// PossibleLeaks applies the rule (LeakGrowth, LeakRounds) to samples'
+// closed-loop windows (a constant-rate window holds too few requests to
+// show a leak) and returns the flagged tests in ID and test order.
 func PossibleLeaks(samples []model.Sample) []Leak {
 	type acc struct {
-		rounds int
-		min    float64
-		all    bool
+		rounds  map[int]bool
+		windows int
+		min     float64
+		all     bool
 	}
 	byKey := map[model.Key]*acc{}
 	var keys []model.Key
 	for _, s := range samples {
 		m := s.Memory
-		if m == nil || m.RSSBefore <= 0 {
+		if m == nil || m.RSSBefore <= 0 || s.Rate > 0 {
 			continue
 		}
-		k := s.Key
-		k.Round = 0
+		k := model.Key{ID: s.ID, Test: s.Test}
 		a := byKey[k]
 		if a == nil {
-			a = &acc{min: m.RSSGrowth, all: true}
+			a = &acc{rounds: map[int]bool{}, min: m.RSSGrowth, all: true}
 			byKey[k] = a
 			keys = append(keys, k)
 		}
-		a.rounds++
+		a.rounds[s.Round] = true
+		a.windows++
 		a.min = min(a.min, m.RSSGrowth)
 		a.all = a.all && m.RSSGrowth > LeakGrowth
 	}
 	var out []Leak
 	for _, k := range keys {
-		if a := byKey[k]; a.all && a.rounds >= LeakRounds {
-			out = append(out, Leak{Key: k, Rounds: a.rounds, MinGrowth: a.min})
+		if a := byKey[k]; a.all && len(a.rounds) >= LeakRounds {
+			out = append(out, Leak{Key: k, Rounds: len(a.rounds), Windows: a.windows, MinGrowth: a.min})
 		}
 	}
 	slices.SortFunc(out, func(a, b Leak) int {
-		return cmp.Or(cmp.Compare(a.Key.ID.String(), b.Key.ID.String()), cmp.Compare(a.Key.Test, b.Key.Test),
-			cmp.Compare(a.Key.N, b.Key.N), cmp.Compare(a.Key.Connections, b.Key.Connections), cmp.Compare(a.Key.Rate, b.Key.Rate))
+		return cmp.Or(cmp.Compare(a.Key.ID.String(), b.Key.ID.String()), cmp.Compare(a.Key.Test, b.Key.Test))
 	})
 	return out
 }
@@ -149,7 +145,7 @@ func growthText(v float64) string {
 const memoryLegend = "**KB/req** is the runtime's heap bytes allocated per response and **GC %** its GC time over the window (Node: the main thread's GC pauses; Go: GC CPU time over GOMAXPROCS), both the median over rounds; **GC pause max** and **RSS growth** over the window are the largest of the rounds; — where the server does not tell (docs/ssr.md, Memory and GC per request)."
 
 // leakRule states the possible-leak rule after a report's list of leaks.
-var leakRule = fmt.Sprintf("the rule: RSS grew more than %.0f%% over the window in every round, %d rounds at least; docs/ssr.md", 100*LeakGrowth, LeakRounds)
+var leakRule = fmt.Sprintf("the rule: RSS grew more than %.0f%% over every closed-loop window of the test in every round, %d rounds at least; docs/ssr.md", 100*LeakGrowth, LeakRounds)
 
 // leakNotes are the possible leaks (PossibleLeaks) of the samples of test, as
 // notes: "possible leak: " and Leak.String, escaped for markdown.

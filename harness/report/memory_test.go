@@ -12,30 +12,37 @@ import (
 // not counted, one round at or under 10% clears the key.
 func TestPossibleLeaks(t *testing.T) {
 	var ss []model.Sample
-	add := func(fw string, conns, round int, growth float64, mem bool) {
-		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: "default"}, Test: "page", N: 1000, Connections: conns, Round: round}}
+	add := func(fw string, conns, round int, rate, growth float64, mem bool) {
+		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: "default"}, Test: "page", N: 1000, Connections: conns, Rate: rate, Round: round}}
 		if mem {
 			s.Memory = &model.Memory{RSSBefore: 100 << 20, RSSGrowth: growth}
 		}
 		ss = append(ss, s)
 	}
-	add("leaky", 4, 1, 0.12, true)
-	add("leaky", 4, 2, 0.30, true)
-	add("leaky", 4, 3, 0, false)     // no memory read: not a round of the rule
-	add("leaky", 16, 1, 0.12, true)  // another key: one round at exactly 10%
-	add("leaky", 16, 2, 0.10, true)  // ... is not more than 10%
-	add("once", 4, 1, 0.5, true)     // one round only
-	add("steady", 4, 1, 0.01, true)  // steady
-	add("steady", 4, 2, -0.02, true) // shrinking
-	add("aleaky", 4, 1, 0.11, true)
-	add("aleaky", 4, 2, 0.2, true)
+	add("leaky", 4, 1, 0, 0.12, true)
+	add("leaky", 4, 2, 0, 0.30, true)
+	add("leaky", 4, 3, 0, 0, false)      // no memory read: not a round of the rule
+	add("leaky", 16, 1, 0, 0.12, true)   // every window grows
+	add("leaky", 16, 2, 0, 0.11, true)   // ...
+	add("leaky", 2, 1, 3, 0.01, true)    // a constant-rate window is not one of the rule's
+	add("warming", 4, 1, 0, 0.5, true)   // a fresh server's first window grows
+	add("warming", 4, 2, 0, 0.4, true)   // ... in every round
+	add("warming", 16, 1, 0, 0.01, true) // and stops
+	add("warming", 16, 2, 0, 0.02, true)
+	add("edge", 4, 1, 0, 0.12, true)
+	add("edge", 4, 2, 0, 0.10, true) // exactly 10% is not more than 10%
+	add("once", 4, 1, 0, 0.5, true)  // one round only
+	add("steady", 4, 1, 0, 0.01, true)
+	add("steady", 4, 2, 0, -0.02, true) // shrinking
+	add("aleaky", 4, 1, 0, 0.11, true)
+	add("aleaky", 4, 2, 0, 0.2, true)
 	var got []string
 	for _, l := range PossibleLeaks(ss) {
 		got = append(got, l.String())
 	}
 	want := []string{
-		"aleaky/default page N=1000 c=4: RSS +11.0% or more per window in all 2 rounds",
-		"leaky/default page N=1000 c=4: RSS +12.0% or more per window in all 2 rounds",
+		"aleaky/default page: RSS +11.0% or more in each of its 2 windows in 2 rounds",
+		"leaky/default page: RSS +11.0% or more in each of its 4 windows in 2 rounds",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("PossibleLeaks = %q, want %q", got, want)
