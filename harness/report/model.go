@@ -507,12 +507,12 @@ func checkSlugs(tests []results.Test) error {
 		}
 		seen[s] = t.Name
 	}
-	// A page test's charts are <slug>-rps.svg and <slug>-cpu.svg.
+	// A page test's charts are <slug>-rps.svg, <slug>-cpu.svg and <slug>-alloc.svg.
 	for _, t := range tests {
 		if t.Type != model.Page {
 			continue
 		}
-		for _, c := range []string{"-rps", "-cpu"} {
+		for _, c := range []string{"-rps", "-cpu", "-alloc"} {
 			if other, ok := seen[Slug(t.Name)+c]; ok {
 				return fmt.Errorf("tests %q and %q would both write chart %s.svg; rename one in the suite", t.Name, other, Slug(t.Name)+c)
 			}

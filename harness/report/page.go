@@ -247,7 +247,8 @@ type sweepChart struct {
 }
 
 // sweepCharts draws a page test's charts of peak RPS (with its min–max over
-// rounds) and CPU ms per request (a median: no whisker) against page bytes
+// rounds), CPU ms per request and KB allocated per request (medians: no
+// whisker; the runtime's own accounting, memory.go) against page bytes
 // (log axes), a line per variant (and run, like chartBars) in the
 // variant's colour; a chart without points is left out.
 func sweepCharts(t TestTable) ([]sweepChart, error) {
@@ -265,6 +266,12 @@ func sweepCharts(t TestTable) ([]sweepChart, error) {
 			return chart.Point{Y: r.PeakRPS, Lo: lo, Hi: hi}
 		}},
 		{"cpu", "CPU ms per request by page bytes", "CPU ms per request (log scale)", func(r Row) chart.Point { return chart.Point{Y: r.CPUms} }},
+		{"alloc", "KB allocated per request by page bytes", "KB allocated per request (log scale)", func(r Row) chart.Point {
+			if !r.Memory.OK {
+				return chart.Point{}
+			}
+			return chart.Point{Y: r.Memory.KBPerRequest}
+		}},
 	} {
 		var series []chart.Series
 		index := map[string]int{}

@@ -177,11 +177,11 @@ func TestReportSitePage(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	if want := []string{"index.md", "page-cpu.svg", "page-hit-cpu.svg", "page-hit-rps.svg", "page-hit.md", "page-rps.svg", "page.md", "results.csv"}; !slices.Equal(names, want) {
+	if want := []string{"index.md", "page-alloc.svg", "page-cpu.svg", "page-hit-alloc.svg", "page-hit-cpu.svg", "page-hit-rps.svg", "page-hit.md", "page-rps.svg", "page.md", "results.csv"}; !slices.Equal(names, want) {
 		t.Errorf("files %q, want %q", names, want)
 	}
 	golden.Check(t, "page-site.md", files["page.md"])
-	for _, want := range []string{"![page: peak RPS by page bytes](page-rps.svg)", "![page: CPU ms per request by page bytes](page-cpu.svg)"} {
+	for _, want := range []string{"![page: peak RPS by page bytes](page-rps.svg)", "![page: CPU ms per request by page bytes](page-cpu.svg)", "![page: KB allocated per request by page bytes](page-alloc.svg)"} {
 		if !strings.Contains(files["page.md"], want) {
 			t.Errorf("page.md lacks %q", want)
 		}

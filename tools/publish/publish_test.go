@@ -119,9 +119,9 @@ func TestPublish(t *testing.T) {
 	reports := filepath.Join(clone, "reports")
 	after := readTree(t, reports)
 	wantFiles := []string{"engine/index.md", "index.md", "json.md", "json.svg", "latest.json", "latest.md", "results.csv",
-		"ssr-extra/index.md", "ssr-extra/latest.json", "ssr-extra/latest.md", "ssr-extra/page-cpu.svg", "ssr-extra/page-rps.svg", "ssr-extra/page.md",
+		"ssr-extra/index.md", "ssr-extra/latest.json", "ssr-extra/latest.md", "ssr-extra/page-alloc.svg", "ssr-extra/page-cpu.svg", "ssr-extra/page-rps.svg", "ssr-extra/page.md",
 		"ssr-extra/results.csv", "ssr-extra/stream-stream-100.svg", "ssr-extra/stream.md", "ssr-extra/stream.svg",
-		"ssr/index.md", "ssr/latest.json", "ssr/latest.md", "ssr/page-cpu.svg", "ssr/page-rps.svg", "ssr/page.md", "ssr/results.csv"}
+		"ssr/index.md", "ssr/latest.json", "ssr/latest.md", "ssr/page-alloc.svg", "ssr/page-cpu.svg", "ssr/page-rps.svg", "ssr/page.md", "ssr/results.csv"}
 	if got := sortedKeys(after); !slices.Equal(got, wantFiles) {
 		t.Errorf("reports/ holds %q; want %q", got, wantFiles)
 	}
