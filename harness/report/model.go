@@ -249,7 +249,7 @@ func rowsAt(run string, f *results.File, peaks *model.Peaks, test string, n int)
 		}
 		ver, hasV := f.Verification(fw.ID(), test)
 		r := rowOf(run, fw, peak, ver, hasV)
-		if t, ok := testOf(f, test); ok && t.Type == model.Page {
+		if t, ok := testOf(f, test); ok && t.Type.IsPage() { // page bytes and TTFB per N, from the samples
 			pageFigures(&r, peak, n == headlineOf(t))
 		}
 		out = append(out, r)

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +60,7 @@ func streamFixture(t *testing.T) *results.File {
 	add := func(fw string, n, conns, round int, rate, rps float64, st *model.StreamRecord) {
 		s := model.Sample{Key: model.Key{ID: model.ID{Framework: fw, Variant: "default"}, Test: "stream", Type: model.Stream, N: n, Connections: conns, Rate: rate, Pipeline: 1, Round: round},
 			RPS: rps, Responses: int64(rps * 5), Success: int64(rps * 5), Histogram: hist(t, 100), CPUPerRequest: 5, ServerRSS: 40 << 20, Stream: st}
+		s.BodyBytes = s.Responses * int64(n) * 70 // 70 bytes a row
 		s.Gate.Passed = true
 		f.Samples = append(f.Samples, s)
 	}
@@ -119,5 +122,33 @@ func TestStreamMarkdownGolden(t *testing.T) {
 	golden.Check(t, "stream-report.md", buf.String())
 	if out := buf.String(); !strings.Contains(out, "## Stream timeline") || strings.Contains(out, ".svg") {
 		t.Errorf("report: want the timeline and no chart link")
+	}
+}
+
+// TestStreamCSVPageBytes: a stream test's CSV rows give each N's own mean
+// page bytes, from its samples (70 bytes a row in the fixture), not the
+// headline page verification fetched (700,000 bytes at N=10,000).
+func TestStreamCSVPageBytes(t *testing.T) {
+	ts, err := Tables(&results.Set{Runs: []results.Run{{Label: "s1", File: streamFixture(t)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := CSV(&buf, ts); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(rows[0], "page_bytes")
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		if r[0] == "stream" && r[3] == "go-stdlib" {
+			got[r[1]] = r[col]
+		}
+	}
+	if want := map[string]string{"1000": "70000", "10000": "700000"}; !maps.Equal(got, want) {
+		t.Errorf("go-stdlib's stream page_bytes by N = %v, want %v", got, want)
 	}
 }
