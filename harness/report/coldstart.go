@@ -40,8 +40,25 @@ type coldRow struct {
 	page    []float64
 	warmup  []float64
 	steady  []float64
-	spread  []float64   // SteadySpread, a share
+	spread  []float64 // SteadySpread, a share
+	first   []coldFirstReq
 	seconds [][]float64 // seconds[s]: RPS at second s of each good start
+}
+
+// coldFirstReq is one first request of a variant's good starts: its route
+// and N, and the TTFB and last byte (ms) of each start.
+type coldFirstReq struct {
+	route      model.TestType
+	n          int
+	ttfb, last []float64
+}
+
+// label names a first request's column: "page 1,000", "json".
+func (q coldFirstReq) label() string {
+	if q.n > 0 {
+		return string(q.route) + " " + texttab.Thousands(float64(q.n))
+	}
+	return string(q.route)
 }
 
 // coldRows groups the coldstart records of test in s's runs by run and
@@ -69,6 +86,15 @@ func coldRows(s *results.Set, test string) []*coldRow {
 				continue
 			}
 			row.accept = append(row.accept, c.SpawnToAccept)
+			for _, f := range c.First {
+				i := slices.IndexFunc(row.first, func(q coldFirstReq) bool { return q.route == f.Route && q.n == f.N })
+				if i < 0 {
+					row.first = append(row.first, coldFirstReq{route: f.Route, n: f.N})
+					i = len(row.first) - 1
+				}
+				row.first[i].ttfb = append(row.first[i].ttfb, f.TTFB)
+				row.first[i].last = append(row.first[i].last, f.LastByte)
+			}
 			for _, f := range c.First {
 				if f.Route == model.Page && f.N == c.N {
 					row.page = append(row.page, f.LastByte)
@@ -187,7 +213,7 @@ func coldIntro(t results.Test, rows []*coldRow) string {
 
 // coldSeconds is the per-second table of a coldstart test: per variant the
 // median RPS over its good starts at each second.
-func coldSeconds(rows []*coldRow) ([]string, [][]string, []texttab.Align) {
+func coldSeconds(rows []*coldRow, merged bool) ([]string, [][]string, []texttab.Align) {
 	most := 0
 	for _, r := range rows {
 		most = max(most, len(r.seconds))
@@ -199,7 +225,7 @@ func coldSeconds(rows []*coldRow) ([]string, [][]string, []texttab.Align) {
 	}
 	var out [][]string
 	for _, r := range rows {
-		line := []string{r.id.String()}
+		line := []string{r.name(merged)}
 		for s := range most {
 			v := "—"
 			if s < len(r.seconds) && len(r.seconds[s]) > 0 {
@@ -211,6 +237,52 @@ func coldSeconds(rows []*coldRow) ([]string, [][]string, []texttab.Align) {
 	}
 	return header, out, align
 }
+
+// name is the row's variant, after its run's label when merged.
+func (r *coldRow) name(merged bool) string {
+	if merged {
+		return r.run + ": " + r.id.String()
+	}
+	return r.id.String()
+}
+
+// coldFirst is the table of a coldstart test's first requests: per variant
+// and request (in the order sent), the last byte's p50 over the good starts
+// and, in brackets, the TTFB's, in ms from the connect.
+func coldFirst(rows []*coldRow, merged bool) ([]string, [][]string, []texttab.Align) {
+	var cols []coldFirstReq
+	for _, r := range rows {
+		for _, q := range r.first {
+			if !slices.ContainsFunc(cols, func(c coldFirstReq) bool { return c.route == q.route && c.n == q.n }) {
+				cols = append(cols, coldFirstReq{route: q.route, n: q.n})
+			}
+		}
+	}
+	header := []string{"Variant"}
+	align := []texttab.Align{texttab.Left}
+	for _, c := range cols {
+		header, align = append(header, c.label()+" ms"), append(align, texttab.Right)
+	}
+	var out [][]string
+	for _, r := range rows {
+		line := []string{r.name(merged)}
+		for _, c := range cols {
+			v := "—"
+			if i := slices.IndexFunc(r.first, func(q coldFirstReq) bool { return q.route == c.route && q.n == c.n }); i >= 0 {
+				v = msText(median(r.first[i].last)) + " (" + msText(median(r.first[i].ttfb)) + ")"
+			}
+			line = append(line, v)
+		}
+		out = append(out, line)
+	}
+	return header, out, align
+}
+
+// coldFirstIntro introduces the first-requests table.
+const coldFirstIntro = "First requests of a fresh server, in the order sent, each on a new connection: the last byte's p50 over the starts in ms from the connect, the TTFB's in brackets:"
+
+// coldSecondsIntro introduces the per-second table.
+const coldSecondsIntro = "RPS by second since the load's first request (median over the starts):"
 
 // coldNoise is the note under a coldstart table naming the variants whose
 // steady ± (p50 over their starts) is above the 5% band: their warm-up reads
@@ -247,8 +319,10 @@ func (b *builder) coldstart(t results.Test) {
 	if note := coldNoise(rows, false); note != "" {
 		b.printf("\n%s\n", note)
 	}
-	b.printf("\nRPS by second since the load's first request (median over the starts):\n\n")
-	b.table(coldSeconds(rows))
+	b.printf("\n%s\n\n", coldFirstIntro)
+	b.table(coldFirst(rows, false))
+	b.printf("\n%s\n\n", coldSecondsIntro)
+	b.table(coldSeconds(rows, false))
 	b.printf("\n")
 }
 
@@ -322,6 +396,12 @@ func coldstartSite(s *results.Set) (md, svg, csvData []byte, err error) {
 		if note := coldNoise(rows, merged); note != "" {
 			b.printf("%s\n\n", inline(note))
 		}
+		b.printf("%s\n\n", coldFirstIntro)
+		h, rs, al = coldFirst(rows, merged)
+		siteTable(b, h, rs, al)
+		b.printf("%s\n\n", coldSecondsIntro)
+		h, rs, al = coldSeconds(rows, merged)
+		siteTable(b, h, rs, al)
 	}
 	if b.err != nil {
 		return nil, nil, nil, b.err
