@@ -189,7 +189,7 @@ func newConn(p *plan, i int) *conn {
 		thist:  hdrhistogram.NewPacked(1, p.maxMicros, 3),
 		dialer: net.Dialer{Timeout: p.Timeout},
 	}
-	k.parse.maxKept = p.maxKept()
+	k.parse.maxKept, k.parse.wantFlushes = p.maxKept(), p.CheckTimeline != nil
 	if p.Rate > 0 {
 		k.uhist = hdrhistogram.NewPacked(1, p.maxUMicros, 3)
 	}

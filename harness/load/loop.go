@@ -254,7 +254,7 @@ func loopCount() int {
 // recording into w's histograms.
 func (w *worker) newConn(index, i int) *lconn {
 	k := &lconn{conn: conn{p: w.p, parse: newParser(nil, readBufSize), dense: w.hist, tdense: w.ttfb, series: w.series, rng: w.p.newRand(i)}, fd: -1, index: index}
-	k.parse.maxKept = w.p.maxKept()
+	k.parse.maxKept, k.parse.wantFlushes = w.p.maxKept(), w.p.CheckTimeline != nil
 	return k
 }
 

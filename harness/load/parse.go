@@ -68,15 +68,17 @@ type parser struct {
 	dateN   int    // with keep: bytes of the Date value in date; 0: no Date header
 	date    [64]byte
 
-	// Flushes (stream.go): readAt is when the read that brought the unparsed
+	// Flushes (stream.go), kept only with wantFlushes (Options.CheckTimeline set:
+	// a stream test): readAt is when the read that brought the unparsed
 	// bytes returned (set by the caller before parse); reads counts the reads
 	// that brought bytes; bodyN is the decoded body bytes of this response so
 	// far; with keep, flushes lists the reads that brought its chunked body.
-	readAt    time.Time
-	reads     uint64
-	bodyN     int64
-	flushes   []flushMark
-	flushRead uint64 // the read the last flush mark (kept or dropped) came from
+	wantFlushes bool
+	readAt      time.Time
+	reads       uint64
+	bodyN       int64
+	flushes     []flushMark
+	flushRead   uint64 // the read the last flush mark (kept or dropped) came from
 	// contig: the current read follows one that filled the buffer, so the
 	// socket held more (the same flush); lastFull: the current read filled it.
 	contig, lastFull bool
@@ -206,7 +208,7 @@ func (p *parser) skip() bool {
 // body with keep, unless that would exceed maxKept (then dropped for good), and
 // copied into snip while snipping and there is room.
 func (p *parser) bodyBytes(b []byte) {
-	if p.keep && p.chunked {
+	if p.keep && p.chunked && p.wantFlushes {
 		p.flush(len(b))
 	}
 	if p.keep && !p.dropped {

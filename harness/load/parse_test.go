@@ -207,6 +207,25 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkParseKept is BenchmarkParse with every body kept for the check, as
+// under load since method version 6, without a stream test's timeline: what
+// a chunked response's kept body costs on the hot path.
+func BenchmarkParseKept(b *testing.B) {
+	for _, f := range parseFixtures(b) {
+		b.Run(f.name, func(b *testing.B) {
+			p := newParser(&loopReader{data: f.data}, readBufSize)
+			p.keep, p.maxKept = true, 1<<20
+			b.ReportAllocs()
+			b.SetBytes(int64(len(f.data) / f.count))
+			for b.Loop() {
+				if _, err := p.next(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // testReaders deliver a fixture whole, a byte at a time, with the final
 // data and io.EOF together, or in halves: the parser must give the same
 // responses whichever way the bytes arrive.

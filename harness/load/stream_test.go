@@ -41,7 +41,7 @@ func TestStreamParserFlushes(t *testing.T) {
 		chunkedHead + "2\r\nXY\r\n0\r\n\r\n", // read 5: a whole second response
 	}
 	p := newParser(&piecesReader{pieces: resp}, readBufSize)
-	p.keep = true
+	p.keep, p.wantFlushes = true, true
 	t0 := time.Now()
 	var got []string
 	var tl Timeline
@@ -70,6 +70,17 @@ func TestStreamParserFlushes(t *testing.T) {
 		t.Errorf("flushes\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
+	// Kept for a check without a timeline (any test but stream): no flushes.
+	p = newParser(&piecesReader{pieces: resp[:4]}, readBufSize)
+	p.keep = true
+	for range 4 {
+		p.more()
+		p.parse()
+	}
+	if len(p.flushes) != 0 {
+		t.Errorf("kept response without a timeline: %d flushes, want 0", len(p.flushes))
+	}
+
 	// Unkept: no flushes.
 	p = newParser(&piecesReader{pieces: resp[:4]}, readBufSize)
 	for range 4 {
@@ -90,7 +101,7 @@ func TestStreamParserFlushCap(t *testing.T) {
 	}
 	pieces = append(pieces, "0\r\n\r\n")
 	p := newParser(&piecesReader{pieces: pieces}, readBufSize)
-	p.keep = true
+	p.keep, p.wantFlushes = true, true
 	for range pieces {
 		p.more()
 		if _, done, err := p.parse(); err != nil || done {
@@ -123,6 +134,7 @@ func TestStreamLoopFlushes(t *testing.T) {
 		tls = append(tls, tl)
 		return nil
 	}
+	w.conns[0].parse.wantFlushes = true // as newConn sets it when CheckTimeline is set before the run
 	w.conns[0].sent = time.Now()
 	for i, piece := range stream3 {
 		if i > 0 {
@@ -148,6 +160,7 @@ func TestStreamConnFlushes(t *testing.T) {
 	var tls []Timeline
 	k.p.Check = func(int, []byte, []byte) error { return nil }
 	k.p.CheckTimeline = func(_ int, _, _ []byte, tl Timeline) error { tls = append(tls, tl); return nil }
+	k.parse.wantFlushes = true // as newConn sets it when CheckTimeline is set before the run
 	parts := make([][]byte, len(stream3))
 	for i, s := range stream3 {
 		parts[i] = []byte(s)
@@ -267,7 +280,7 @@ func TestStreamParserFullReads(t *testing.T) {
 	head := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
 	pieces := []string{head + fmt.Sprintf("%x\r\n%s\r\n", len(big), big), "3\r\nend\r\n0\r\n\r\n"}
 	p := newParser(&fullReader{pieces: pieces}, 64)
-	p.keep = true
+	p.keep, p.wantFlushes = true, true
 	t0 := time.Now()
 	for i := 0; ; i++ {
 		p.readAt = t0.Add(time.Duration(i) * time.Millisecond)
