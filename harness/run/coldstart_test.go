@@ -201,8 +201,15 @@ func TestColdstartFaults(t *testing.T) {
 	if c := by["warms"]; len(c.PerSecond) > 0 && c.PerSecond[0].P99 < 150 {
 		t.Errorf("warms: second 0 p99 %.1f ms, want at least the 150 ms answers", c.PerSecond[0].P99)
 	}
-	if c := by["warms"]; c.WarmupS == nil || *c.WarmupS < 2 || *c.WarmupS > 5 {
-		t.Errorf("warms: warm-up %v s, want 2 to 5 (slow for 2 s); per second %+v", c.WarmupS, c.PerSecond)
+	// The slow seconds are 3× slower than the rest, so no busy machine puts the
+	// warm-up before 2 s; its end needs seconds within the rule's 5%, which a
+	// busy machine can deny: then steady ± says so, as the report does.
+	if c := by["warms"]; c.WarmupS != nil && *c.WarmupS < 2 {
+		t.Errorf("warms: warm-up %v s, want at least 2 (slow for 2 s); per second %+v", *c.WarmupS, c.PerSecond)
+	} else if c.SteadySpread <= 0.05 && (c.WarmupS == nil || *c.WarmupS > 5) {
+		t.Errorf("warms: warm-up %v s with steady ± %.1f%%, want 2 to 5 (slow for 2 s); per second %+v", c.WarmupS, 100*c.SteadySpread, c.PerSecond)
+	} else if c.SteadySpread > 0.05 {
+		t.Logf("warms: steady ± %.1f%% on a busy machine: the 2-to-5 s bound is not judged", 100*c.SteadySpread)
 	}
 	if c := by["never-steady"]; c.WarmupS != nil {
 		t.Errorf("never-steady: warm-up %v s, want none (> limit); per second %+v", *c.WarmupS, c.PerSecond)
