@@ -30,20 +30,20 @@ func FromResult(k model.Key, r *load.Result) (model.Sample, error) {
 	}
 	var err error
 	if r.Latency != nil {
-		s.Latency = Summarize(r.Latency)
+		s.Latency = model.LatencyOf(r.Latency)
 		if s.Histogram, err = r.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
 			return s, fmt.Errorf("encode the latency histogram: %w", err)
 		}
 	}
 	if r.Uncorrected != nil {
-		u := Summarize(r.Uncorrected)
+		u := model.LatencyOf(r.Uncorrected)
 		s.Uncorrected = &u
 		if s.UncorrectedHistogram, err = r.Uncorrected.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
 			return s, fmt.Errorf("encode the uncorrected latency histogram: %w", err)
 		}
 	}
 	if r.TTFB != nil {
-		t := Summarize(r.TTFB)
+		t := model.LatencyOf(r.TTFB)
 		s.TTFB = &t
 		if s.TTFBHistogram, err = r.TTFB.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
 			return s, fmt.Errorf("encode the TTFB histogram: %w", err)
@@ -75,17 +75,11 @@ func fromProbe(r *load.Result) (*model.Probe, error) {
 		}
 	}
 	if r.Latency != nil {
-		p.Latency = Summarize(r.Latency)
+		p.Latency = model.LatencyOf(r.Latency)
 		var err error
 		if p.Histogram, err = r.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err != nil {
 			return p, fmt.Errorf("encode the probe's latency histogram: %w", err)
 		}
 	}
 	return p, nil
-}
-
-// Summarize reads p50, p90, p99, p99.9 and max from a µs histogram, in ms.
-func Summarize(h *hdrhistogram.Histogram) model.Latency {
-	q := func(p float64) float64 { return float64(h.ValueAtQuantile(p)) / 1000 }
-	return model.Latency{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: float64(h.Max()) / 1000}
 }

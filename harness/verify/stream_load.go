@@ -167,7 +167,7 @@ func (s *StreamRecorder) Record() (*model.StreamRecord, error) {
 		return nil, nil
 	}
 	r := &model.StreamRecord{Parts: s.parts, Responses: s.responses, OneFlush: s.oneFlush, Streamed: s.oneFlush < s.responses,
-		Shell: summarize(s.shell), Last: summarize(s.last),
+		Shell: model.LatencyOf(s.shell), Last: model.LatencyOf(s.last),
 		Flushes: float64(s.flushes) / float64(s.responses)}
 	if s.flushes > 0 {
 		r.BytesPerFlush = float64(s.flushedBytes) / float64(s.flushes)
@@ -185,15 +185,8 @@ func (s *StreamRecorder) Record() (*model.StreamRecord, error) {
 	}
 	r.ShellHist, r.LastHist = enc(s.shell), enc(s.last)
 	for _, h := range s.part {
-		r.Part = append(r.Part, summarize(h))
+		r.Part = append(r.Part, model.LatencyOf(h))
 		r.PartHist = append(r.PartHist, enc(h))
 	}
 	return r, err
-}
-
-// summarize reads p50, p90, p99, p99.9 and max of a µs histogram, in ms (as
-// sweep.Summarize; verify comes before sweep).
-func summarize(h *hdrhistogram.Histogram) model.Latency {
-	q := func(p float64) float64 { return float64(h.ValueAtQuantile(p)) / 1000 }
-	return model.Latency{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: float64(h.Max()) / 1000}
 }
