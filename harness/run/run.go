@@ -606,7 +606,7 @@ func notApplicable(t Target, test suite.Test) string {
 	if test.Cache == suite.CacheHit && t.Spec.Cache == nil {
 		return "no cached page route: " + t.Spec.Name + "'s framework.yaml has no cache: (docs/ssr.md)"
 	}
-	return streamNotApplicable(t, test)
+	return unsupportedReason(t, test)
 }
 
 // confirmHits checks at verification that a cache-hit test's page is

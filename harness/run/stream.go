@@ -40,11 +40,11 @@ func (r *runner) streamOptions(ctx context.Context, srv serverhost.Server, test 
 	return rec
 }
 
-// streamNotApplicable says why test does not apply to target t ("" when it
+// unsupportedReason says why test does not apply to target t ("" when it
 // does): a test type the adapter declares unsupported (framework.yaml
 // `unsupported:`, its reason), or a stream test on an adapter without
 // `endpoints: stream`.
-func streamNotApplicable(t Target, test suite.Test) string {
+func unsupportedReason(t Target, test suite.Test) string {
 	if why := t.Spec.NotApplicable(test.Type); why != "" {
 		return why
 	}
