@@ -28,7 +28,8 @@ type DiffResult struct {
 // Side is one side of a diff: its profile, the requests its load
 // completed and its sampled time per request in ms.
 type Side struct {
-	// Label names the side in WriteDiff ("A", "B", or the run selector).
+	// Label says what the side is, for WriteDiff's "A = LABEL" line ("":
+	// no such line); DiffRuns sets the selector, variant and test.
 	Label      string
 	Profile    *Profile
 	Requests   int64
@@ -52,8 +53,8 @@ func Diff(a, b *Profile, reqA, reqB int64) *DiffResult {
 		panic(fmt.Sprintf("profile.Diff: requests %d and %d, want both > 0", reqA, reqB))
 	}
 	d := &DiffResult{
-		A: Side{Label: "A", Profile: a, Requests: reqA, PerRequest: perRequest(a.Total, reqA)},
-		B: Side{Label: "B", Profile: b, Requests: reqB, PerRequest: perRequest(b.Total, reqB)},
+		A: Side{Profile: a, Requests: reqA, PerRequest: perRequest(a.Total, reqA)},
+		B: Side{Profile: b, Requests: reqB, PerRequest: perRequest(b.Total, reqB)},
 	}
 	type key struct{ name, file, area string }
 	type pair struct{ a, b time.Duration }
@@ -111,17 +112,22 @@ var lineRE = regexp.MustCompile(`:\d+$`)
 
 func withoutLine(file string) string { return lineRE.ReplaceAllString(file, "") }
 
-// WriteDiff prints d: each side's files, sampled time, requests and ms per
-// request, then the areas and the functions whose self time per request
-// changed most, top rows each (0: all; further areas sum to "other").
+// WriteDiff prints d: each side's label, files, sampled time, requests and
+// ms per request, then the areas and the functions whose self time per
+// request changed most, top rows each (0: all; further areas, when more
+// than one, sum to "other").
 func WriteDiff(w io.Writer, d *DiffResult, top int) error {
-	for _, s := range []Side{d.A, d.B} {
+	for i, s := range []Side{d.A, d.B} {
+		name := string(rune('A' + i))
+		if s.Label != "" {
+			fmt.Fprintf(w, "%s = %s\n", name, s.Label)
+		}
 		for _, f := range s.Profile.Files {
 			fmt.Fprintf(w, "%s: %s: %s, %s samples over %s: %s sampled%s\n",
-				s.Label, f.Path, f.Format, humanize.Comma(f.Samples), seconds(f.Wall), ms(f.Total), idleText(f.Idle))
+				name, f.Path, f.Format, humanize.Comma(f.Samples), seconds(f.Wall), ms(f.Total), idleText(f.Idle))
 		}
 		fmt.Fprintf(w, "%s: %s sampled over %s requests: %s ms/request\n",
-			s.Label, ms(s.Profile.Total), humanize.Comma(s.Requests), msReq(s.PerRequest))
+			name, ms(s.Profile.Total), humanize.Comma(s.Requests), msReq(s.PerRequest))
 	}
 	fmt.Fprintf(w, "B − A: %s ms/request (%s of A)\n", signed(d.Delta()), pctOf(d.Delta(), d.A.PerRequest))
 	num := func(r DiffRow) []string {
@@ -129,7 +135,7 @@ func WriteDiff(w io.Writer, d *DiffResult, top int) error {
 	}
 	rows := [][]string{}
 	for i, r := range d.Areas {
-		if top > 0 && i == top && len(d.Areas) > top {
+		if top > 0 && i == top && len(d.Areas) > top+1 {
 			var rest DiffRow
 			for _, x := range d.Areas[i:] {
 				rest.A, rest.B, rest.Delta = rest.A+x.A, rest.B+x.B, rest.Delta+x.Delta
@@ -154,7 +160,7 @@ func WriteDiff(w io.Writer, d *DiffResult, top int) error {
 	for _, r := range funcs {
 		rows = append(rows, append([]string{r.Name, r.File}, num(r)...))
 	}
-	fmt.Fprintf(w, "\n%d functions whose self time per request changed most (of %d):\n\n", len(funcs), len(d.Funcs))
+	fmt.Fprintf(w, "\nfunctions whose self time per request changed most (%d of %d):\n\n", len(funcs), len(d.Funcs))
 	return texttab.Markdown(w, texttab.Table{
 		Header: []string{"function", "file", "A ms/req", "B ms/req", "Δ ms/req", "Δ % of A's total"}, Rows: rows,
 		Align: []texttab.Align{texttab.Left, texttab.Left, right, right, right, right}})
@@ -195,7 +201,7 @@ func WriteFoldedDiff(w io.Writer, a, b *Profile, reqA, reqB int64) error {
 	type pair struct{ a, b int64 }
 	by := map[string]*pair{}
 	var keys []string
-	add := func(p *Profile, req int64, side int) {
+	add := func(p *Profile, side int) {
 		for _, st := range p.Stacks {
 			k := folded(st.Frames)
 			if by[k] == nil {
@@ -209,8 +215,8 @@ func WriteFoldedDiff(w io.Writer, a, b *Profile, reqA, reqB int64) error {
 			}
 		}
 	}
-	add(a, reqA, 0)
-	add(b, reqB, 1)
+	add(a, 0)
+	add(b, 1)
 	slices.Sort(keys)
 	for _, k := range keys {
 		na, nb := nsPerRequest(by[k].a, reqA), nsPerRequest(by[k].b, reqB)

@@ -152,6 +152,11 @@ func ReadRun(sel Selector, test string) (*RunProfile, error) {
 	return &RunProfile{Selector: sel, Results: path, Record: rec, Profile: p}, nil
 }
 
+// label is r's selector, variant and test: "RUN#FW/V (FW/V TEST)".
+func (r *RunProfile) label() string {
+	return fmt.Sprintf("%s (%s %s)", r.Selector, r.Record.ID, r.Record.Test)
+}
+
 // pickText is what sel picks, for an error.
 func pickText(sel Selector) string {
 	if sel.Variant == "" {
@@ -173,6 +178,6 @@ func DiffRuns(a, b Selector, test string) (*DiffResult, error) {
 		return nil, err
 	}
 	d := Diff(ra.Profile, rb.Profile, ra.Record.Requests, rb.Record.Requests)
-	d.A.Label, d.B.Label = a.String(), b.String()
+	d.A.Label, d.B.Label = ra.label(), rb.label()
 	return d, nil
 }
