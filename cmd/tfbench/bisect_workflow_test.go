@@ -280,17 +280,17 @@ func TestPublishBisect(t *testing.T) {
 	before := git(clone, "rev-parse", "gh-pages")
 	empty := filepath.Join(dir, "empty")
 	os.MkdirAll(empty, 0o755)
-	bare := filepath.Join(dir, "bare")
-	os.MkdirAll(bare, 0o755)
-	git(bare, "init", "-q", "-b", "main")
-	git(bare, "commit", "-q", "--allow-empty", "-m", "main")
+	other := filepath.Join(dir, "other") // no remote, no gh-pages
+	os.MkdirAll(other, 0o755)
+	git(other, "init", "-q", "-b", "main")
+	git(other, "commit", "-q", "--allow-empty", "-m", "main")
 	for _, c := range []struct {
 		wd, dir, id, want string
 	}{
 		{clone, out, "../x", `publish-bisect: id "../x" is not a change point's ID (letters, digits, '.', '_', '-')` + "\n"},
 		{clone, out, "a/b", `publish-bisect: id "a/b" is not a change point's ID (letters, digits, '.', '_', '-')` + "\n"},
 		{clone, empty, id, "publish-bisect: " + empty + "/bisect.md is missing (tfbench bisect --out " + empty + " writes it after its first step)\n"},
-		{bare, out, id, "publish-bisect: no remote origin and no local gh-pages branch: nothing to publish beside (the nightly's .ci/publish-pages starts it)\n"},
+		{other, out, id, "publish-bisect: no remote origin and no local gh-pages branch: nothing to publish beside (the nightly's .ci/publish-pages starts it)\n"},
 	} {
 		if got, err := publish(c.wd, nil, c.dir, c.id); err == nil || got != c.want {
 			t.Errorf("publish-bisect %s %s: %v\n%s\nwant\n%s", c.dir, c.id, err, got, c.want)
@@ -299,7 +299,7 @@ func TestPublishBisect(t *testing.T) {
 	if after := git(clone, "rev-parse", "gh-pages"); after != before {
 		t.Error("a refused publish committed")
 	}
-	if got := git(bare, "branch", "--list"); got != "* main\n" {
+	if got := git(other, "branch", "--list"); got != "* main\n" {
 		t.Errorf("a refused publish made branches:\n%s", got)
 	}
 
