@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,11 +33,13 @@ type workflow struct {
 		Group            string `yaml:"group"`
 		CancelInProgress string `yaml:"cancel-in-progress"`
 	} `yaml:"concurrency"`
-	Jobs map[string]struct {
-		RunsOn   string            `yaml:"runs-on"`
-		Name     string            `yaml:"name"`
-		Env      map[string]string `yaml:"env"`
-		Strategy struct {
+	Permissions map[string]string `yaml:"permissions"`
+	Jobs        map[string]struct {
+		RunsOn      string            `yaml:"runs-on"`
+		Name        string            `yaml:"name"`
+		Env         map[string]string `yaml:"env"`
+		Permissions map[string]string `yaml:"permissions"`
+		Strategy    struct {
 			Matrix struct {
 				Shard []int `yaml:"shard"`
 			} `yaml:"matrix"`
@@ -45,6 +48,7 @@ type workflow struct {
 			Name string            `yaml:"name"`
 			Uses string            `yaml:"uses"`
 			Run  string            `yaml:"run"`
+			If   string            `yaml:"if"`
 			Env  map[string]string `yaml:"env"`
 			With map[string]string `yaml:"with"`
 		} `yaml:"steps"`
@@ -79,7 +83,9 @@ func readYAML(t *testing.T, path string, v any) {
 // valid (N at most the default variants other than go-stdlib) and cover
 // every one; every step is one `go tool task NAME` of a task that exists;
 // and every tfbench command those tasks run exists and takes the flags
-// they pass.
+// they pass; after the publish the final job, the only one with actions:
+// write, starts a bisect of each new regression (nightly:bisect-dispatch
+// reading the file nightly:publish writes).
 func TestNightlyWorkflow(t *testing.T) {
 	var wf workflow
 	readYAML(t, "../../.github/workflows/nightly.yml", &wf)
@@ -203,8 +209,40 @@ func TestNightlyWorkflow(t *testing.T) {
 			tasks = append(tasks, m[1])
 		}
 	}
-	if want := []string{"nightly:ab", "nightly:final", "nightly:gate", "nightly:job", "nightly:macos", "nightly:publish", "nightly:ssr-extra-job", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
+	if want := []string{"nightly:ab", "nightly:bisect-dispatch", "nightly:final", "nightly:gate", "nightly:job", "nightly:macos", "nightly:publish", "nightly:ssr-extra-job", "nightly:ssr-job"}; !slices.Equal(slices.Sorted(slices.Values(tasks)), want) {
 		t.Errorf("workflow steps run tasks %v, want %v", tasks, want)
+	}
+
+	// The bisect dispatch (docs/ci.md, Bisecting a change point): right
+	// after the publish, on main only (skipped when publishing failed: the
+	// file is then not tonight's), with the job's token, which may start
+	// workflows (actions: write) in the final job alone; the file
+	// nightly:publish has tfbench history write is the one it reads.
+	if !maps.Equal(wf.Permissions, map[string]string{"contents": "read"}) {
+		t.Errorf("nightly.yml's permissions are %v; want contents: read", wf.Permissions)
+	}
+	for name, job := range wf.Jobs {
+		want := map[string]string(nil)
+		if name == "final" {
+			want = map[string]string{"contents": "write", "actions": "write"}
+		}
+		if !maps.Equal(job.Permissions, want) {
+			t.Errorf("job %s's permissions are %v; want %v", name, job.Permissions, want)
+		}
+	}
+	var after []string // the final job's steps from the publish on
+	for _, st := range wf.Jobs["final"].Steps {
+		if st.Run == "go tool task nightly:publish" || len(after) > 0 {
+			after = append(after, fmt.Sprintf("%s if %q env %v", st.Run, st.If, st.Env))
+		}
+	}
+	if want := fmt.Sprintf("go tool task nightly:bisect-dispatch if %q env %v", "github.ref == 'refs/heads/main'", map[string]string{"GH_TOKEN": "${{ github.token }}"}); len(after) < 2 || after[1] != want {
+		t.Errorf("the final job's steps after the publish are %q; want first %q", after, want)
+	}
+	publishCmd, _ := tf.Tasks["nightly:publish"].Cmds[0].(string)
+	dispatchCmd, _ := tf.Tasks["nightly:bisect-dispatch"].Cmds[0].(string)
+	if !strings.Contains(publishCmd, "NEW_CHANGES={{.NIGHTLY}}/new-changes.json ") || dispatchCmd != ".ci/bisect-dispatch {{.NIGHTLY}}/new-changes.json" {
+		t.Errorf("nightly:publish runs %q and nightly:bisect-dispatch %q; want NEW_CHANGES={{.NIGHTLY}}/new-changes.json and .ci/bisect-dispatch of that file", publishCmd, dispatchCmd)
 	}
 
 	// Every tfbench command line in the nightly tasks, in bench:ssr and in
@@ -350,8 +388,10 @@ func TestPublishPages(t *testing.T) {
 // TestPublishPagesHistory runs .ci/publish-pages with MERGED on two dates
 // against a local gh-pages branch (no remote), with this test binary as
 // TFBENCH: nightly/history.json holds both nights with the clone's commit,
-// nightly/trends/ has its index and charts, and nightly/index.md links it.
-// A MERGED that does not exist fails before anything is committed.
+// nightly/trends/ has its index and charts, and nightly/index.md links it;
+// NEW_CHANGES gets tfbench history --new-changes' file (no change point in
+// two nights: none). A MERGED that does not exist fails before anything is
+// committed, and leaves no NEW_CHANGES file of an earlier publish.
 func TestPublishPagesHistory(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -387,11 +427,12 @@ func TestPublishPagesHistory(t *testing.T) {
 	head := strings.TrimSpace(git("rev-parse", "HEAD"))
 	os.MkdirAll(site, 0o755)
 	os.WriteFile(filepath.Join(site, "index.md"), []byte("# a night\n"), 0o644)
+	newChanges := filepath.Join(dir, "nightly", "new-changes.json")
 	publish := func(stamp, merged string) (string, error) {
 		t.Helper()
 		cmd := exec.Command(script, site)
 		cmd.Dir = clone
-		cmd.Env = append(os.Environ(), "STAMP="+stamp, "MERGED="+merged, "TFBENCH="+exe, envTestMain+"=1")
+		cmd.Env = append(os.Environ(), "STAMP="+stamp, "MERGED="+merged, "NEW_CHANGES="+newChanges, "TFBENCH="+exe, envTestMain+"=1")
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
@@ -414,6 +455,15 @@ func TestPublishPagesHistory(t *testing.T) {
 	if index := git("show", "gh-pages:nightly/index.md"); !strings.Contains(index, "- [trends over the nights](trends/index.md)\n") {
 		t.Errorf("nightly/index.md does not link the trends:\n%s", index)
 	}
+	// Part A's tfbench history --new-changes (issue 37): the regressions
+	// first seen tonight, for .ci/bisect-dispatch.
+	var fresh struct {
+		Schema  int               `json:"schema"`
+		Changes []json.RawMessage `json:"changes"`
+	}
+	if data, err := os.ReadFile(newChanges); err != nil || json.Unmarshal(data, &fresh) != nil || fresh.Schema != 1 || len(fresh.Changes) != 0 {
+		t.Errorf("NEW_CHANGES %s: %v: %+v; want schema 1, no changes", newChanges, err, fresh)
+	}
 	before := git("rev-parse", "gh-pages")
 	missing := filepath.Join(dir, "none.json")
 	if out, err := publish("2026-12-03", missing); err == nil || out != "publish-pages: MERGED="+missing+" is missing\n" {
@@ -421,6 +471,9 @@ func TestPublishPagesHistory(t *testing.T) {
 	}
 	if after := git("rev-parse", "gh-pages"); after != before {
 		t.Error("a failed publish committed")
+	}
+	if _, err := os.Stat(newChanges); !os.IsNotExist(err) {
+		t.Errorf("a failed publish left %s (%v): the dispatch would start an earlier night's bisects", newChanges, err)
 	}
 	if got := git("worktree", "list"); strings.Count(got, "\n") != 1 {
 		t.Errorf("worktrees left behind:\n%s", got)
