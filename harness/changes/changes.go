@@ -70,6 +70,19 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// MinAfter is the fewest nights after a change with which Detect can
+// confirm it: MinSegment, or more until the rank test of that many
+// against Window nights can reach p < Alpha (rankstat.MinP): 6 with the
+// defaults (5 against 14 give p ≥ 0.00017).
+func MinAfter(o Options) int {
+	o = o.withDefaults()
+	n := o.MinSegment
+	for rankstat.MinP(o.Window, n) >= o.Alpha && n < o.Window {
+		n++
+	}
+	return n
+}
+
 // Change is one confirmed change point. Index is the first night of the
 // new level (into Detect's values); Before and After the nights the test
 // used each side; Size = median(after) ÷ median(before) − 1 (−0.1: 10%

@@ -99,3 +99,18 @@ func BenchmarkDetect(b *testing.B) {
 		Detect(v, Options{})
 	}
 }
+
+func TestMinAfter(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want int
+	}{
+		{Options{}, 6},
+		{Options{Alpha: 0.001}, 4},
+		{Options{Alpha: 0.001, MinSegment: 7}, 7},
+	} {
+		if got := MinAfter(c.o); got != c.want {
+			t.Errorf("MinAfter(%+v) = %d, want %d", c.o, got, c.want)
+		}
+	}
+}
