@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -193,5 +195,21 @@ func TestCalibration(t *testing.T) {
 				t.Errorf("%s at σ 7%%: found in %.1f%% of series, want ≥ 95%%", c.name, 100*r.DetectionRate())
 			}
 		}
+	}
+}
+
+// TestDocsCalibration: docs/ci.md shows the calibration table as the
+// golden holds it.
+func TestDocsCalibration(t *testing.T) {
+	table, err := os.ReadFile(filepath.Join("testdata", "calibration.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "\n## Change points\n") || !strings.Contains(string(doc), "\n\n"+string(table)+"\n") {
+		t.Errorf("docs/ci.md has no section \"Change points\" holding testdata/calibration.golden's table as a paragraph of its own:\n%s", table)
 	}
 }
