@@ -273,3 +273,22 @@ func TestNewRegressions(t *testing.T) {
 		t.Errorf("go-stdlib's change is new: %+v", got)
 	}
 }
+
+// TestChangeIDClash: two variants whose names slug alike would share a
+// regression page: Trends refuses.
+func TestChangeIDClash(t *testing.T) {
+	h := stepHistory()
+	for i := range h.Nights {
+		for _, r := range h.Nights[i].Rows {
+			if r.ID.Framework == "node-http" {
+				r.ID.Framework = "node_http"
+				h.Nights[i].Rows = append(h.Nights[i].Rows, r)
+				break
+			}
+		}
+	}
+	want := "trends: node-http/default json and node_http/default json would both be change 2026-11-26-node-http-default-json-ratio"
+	if _, err := Trends(t.TempDir(), h); err == nil || err.Error() != want {
+		t.Errorf("Trends = %v, want %q", err, want)
+	}
+}

@@ -76,6 +76,13 @@ func Trends(dir string, h *History) ([]string, error) {
 	}
 	breaks := breaksOf(nights)
 	cps := Changes(h)
+	ids := map[string]ChangePoint{}
+	for _, c := range cps {
+		if o, ok := ids[c.ID]; ok {
+			return nil, fmt.Errorf("trends: %s %s and %s %s would both be change %s", o.Row(), ratio.Label(o.Test, o.N), c.Row(), ratio.Label(c.Test, c.N), c.ID)
+		}
+		ids[c.ID] = c
+	}
 	shown := map[string]int{} // a shown night's index by date
 	for i, n := range nights {
 		shown[n.Date] = i
@@ -150,7 +157,11 @@ func Trends(dir string, h *History) ([]string, error) {
 			if len(here) > 0 {
 				var parts []string
 				for _, c := range here {
-					parts = append(parts, fmt.Sprintf("%s %s %s from %s", c.Row(), figureName[c.Figure], signed(c.Size), c.After.Date))
+					part := fmt.Sprintf("%s %s %s from %s", c.Row(), figureName[c.Figure], signed(c.Size), c.After.Date)
+					if c.Worse {
+						part += fmt.Sprintf(" ([regression](%s/%s.md))", RegressionsDir, c.ID)
+					}
+					parts = append(parts, part)
 				}
 				fmt.Fprintf(b, "Change points (ringed; peak RPS has no chart): %s.\n\n", strings.Join(parts, "; "))
 			}
