@@ -95,9 +95,11 @@ type Change struct {
 	P             float64
 }
 
-// Detect returns the change points of values in index order. Values that
-// are not positive and finite have no log: they are skipped (Index still
-// counts into values, Before and After count only the values used).
+// Detect returns the change points of values in index order: ED-PELT's
+// candidates on log(values), confirmed forward (the strongest passing one
+// first) then checked backward between their final neighbours. Values
+// that are not positive and finite have no log: they are skipped (Index
+// still counts into values, Before and After count only the values used).
 func Detect(values []float64, o Options) []Change {
 	o = o.withDefaults()
 	var at []int // at[i]: index into values of the i-th value used
