@@ -388,10 +388,11 @@ func TestPublishPages(t *testing.T) {
 // TestPublishPagesHistory runs .ci/publish-pages with MERGED on two dates
 // against a local gh-pages branch (no remote), with this test binary as
 // TFBENCH: nightly/history.json holds both nights with the clone's commit,
-// nightly/trends/ has its index and charts, and nightly/index.md links it;
-// NEW_CHANGES gets tfbench history --new-changes' file (no change point in
-// two nights: none). A MERGED that does not exist fails before anything is
-// committed, and leaves no NEW_CHANGES file of an earlier publish.
+// nightly/trends/ has its index, charts and change points (none), and
+// nightly/index.md links it; NEW_CHANGES gets tfbench history
+// --new-changes' file (no change point in two nights: none). A MERGED that
+// does not exist fails before anything is committed, and leaves no
+// NEW_CHANGES file of an earlier publish.
 func TestPublishPagesHistory(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -449,7 +450,7 @@ func TestPublishPagesHistory(t *testing.T) {
 		t.Errorf("history.json: %+v", h)
 	}
 	files := git("ls-tree", "-r", "--name-only", "gh-pages", "nightly/trends/")
-	if files != "nightly/trends/index.md\nnightly/trends/json-p99.svg\nnightly/trends/json-ratio.svg\n" {
+	if files != "nightly/trends/changes.json\nnightly/trends/changes.md\nnightly/trends/index.md\nnightly/trends/json-p99.svg\nnightly/trends/json-ratio.svg\n" {
 		t.Errorf("nightly/trends/ holds\n%s", files)
 	}
 	if index := git("show", "gh-pages:nightly/index.md"); !strings.Contains(index, "- [trends over the nights](trends/index.md)\n") {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/go-analyze/charts"
 )
@@ -22,8 +23,18 @@ type Timeline struct {
 	Labels []string
 	// Marks are dashed vertical lines (e.g. a change of method): figures
 	// on either side differ in kind, so no line is drawn across one.
-	Marks  []Mark
+	Marks []Mark
+	// Rings circle single values (e.g. change points) with a label.
+	Rings  []Ring
 	Series []TimeSeries
+}
+
+// Ring marks Series[Series].Values[At]: a ring round its dot in the
+// series' colour and Label (e.g. "nextjs/default −12%") above it, raised
+// a line at a time past any earlier ring's label it would overlap.
+type Ring struct {
+	Series, At int
+	Label      string
 }
 
 // Mark is a dashed vertical line between Labels[Before-1] and
@@ -48,8 +59,8 @@ var markColour = charts.ColorFromHex("#a0a0a0")
 // Trend writes c as SVG to w: each series a line with dots, broken at a
 // gap and at a mark, a legend below in series order, Width px wide and as
 // high as Lines. It refuses no
-// labels, no series, a series whose Values are not one per label, and a
-// value that is infinite or negative.
+// labels, no series, a series whose Values are not one per label, a
+// value that is infinite or negative, and a ring without a value.
 func Trend(w io.Writer, c Timeline) error { return timeline(w, c, charts.ChartOutputSVG) }
 
 func timeline(w io.Writer, c Timeline, format string) error {
@@ -140,5 +151,34 @@ func timeline(w io.Writer, c Timeline, format string) error {
 		}
 		f.series(i, s.Name, append(runs, run), dots)
 	}
+	var placed []box
+	for _, m := range c.Rings {
+		if m.Series < 0 || m.Series >= len(c.Series) || m.At < 0 || m.At >= n {
+			return fmt.Errorf("chart %q: ring at %d of series %d: no such value", c.Title, m.At, m.Series)
+		}
+		v := c.Series[m.Series].Values[m.At]
+		if math.IsNaN(v) {
+			return fmt.Errorf("chart %q: ring at %s of series %q: no value there", c.Title, c.Labels[m.At], c.Series[m.Series].Name)
+		}
+		x, y := px(m.At), py(v)
+		p.Circle(7, x, y, charts.ColorTransparent, f.styles[m.Series].colour, 2)
+		if m.Label == "" {
+			continue
+		}
+		w := textWidth(p, m.Label, markText)
+		b := box{min(max(x-w/2, left), Width-4-w), y - 22, w, 12}
+		for slices.ContainsFunc(placed, b.overlaps) {
+			b.y -= 12
+		}
+		placed = append(placed, b)
+		p.Text(m.Label, b.x, b.y+b.h, 0, markText)
+	}
 	return f.write(w, c.Title)
+}
+
+// box is a label's place in px: left, top, width, height.
+type box struct{ x, y, w, h int }
+
+func (a box) overlaps(b box) bool {
+	return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
 }

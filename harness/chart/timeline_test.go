@@ -152,6 +152,56 @@ func TestTrendMark(t *testing.T) {
 	}
 }
 
+// ring is a Ring's circle: radius 7, no fill.
+var ring = regexp.MustCompile(`<circle cx="(\d+)" cy="(\d+)" r="7" style="stroke-width:2;stroke:([^;]+);fill:none"`)
+
+// TestTrendRings: a ring is drawn round its series' dot, in its colour,
+// with its label above; two labels that would overlap are stacked; the
+// golden pins the bytes.
+func TestTrendRings(t *testing.T) {
+	c := nights
+	c.Rings = []Ring{{Series: 1, At: 3, Label: "node-http/default +5%"}, {Series: 0, At: 3, Label: "nextjs/default +14%"},
+		{Series: 1, At: 4, Label: "node-http/default −2%"}}
+	svg := renderTrend(t, c)
+	golden.Check(t, "nights-rings.svg", string(svg))
+	plain := renderTrend(t, nights)
+	if ring.Match(plain) {
+		t.Fatal("the chart without rings has one")
+	}
+	rings := ring.FindAllStringSubmatch(string(svg), -1)
+	if len(rings) != 3 {
+		t.Fatalf("%d rings, want 3", len(rings))
+	}
+	var dots [][2]int
+	for _, m := range dot.FindAllStringSubmatch(string(svg), -1) {
+		x, _ := strconv.Atoi(m[1])
+		y, _ := strconv.Atoi(m[2])
+		dots = append(dots, [2]int{x, y})
+	}
+	for i, name := range []string{"node-http/default", "nextjs/default"} {
+		x, _ := strconv.Atoi(rings[i][1])
+		y, _ := strconv.Atoi(rings[i][2])
+		if !slices.Contains(dots, [2]int{x, y}) {
+			t.Errorf("%s's ring at (%d, %d) is not on a dot", name, x, y)
+		}
+		if want := colourOf(name).String(); rings[i][3] != want {
+			t.Errorf("%s's ring is %s, want %s", name, rings[i][3], want)
+		}
+	}
+	n := parse(t, svg)
+	for i, label := range []string{"node-http/default +5%", "nextjs/default +14%"} {
+		ry, _ := strconv.Atoi(rings[i][2])
+		if _, y := textAt(t, n, label); y >= ry-7 || y < ry-7-14 {
+			t.Errorf("label %q at y %d, its ring at %d: want it just above the ring", label, y, ry)
+		}
+	}
+	// The third label would overlap the first: a line above it.
+	_, y1 := textAt(t, n, "node-http/default +5%")
+	if _, y3 := textAt(t, n, "node-http/default −2%"); y3 > y1-12 || y3 < y1-24 {
+		t.Errorf("labels of adjacent rings at y %d and %d, want the second 12 to 24 px above the first (no overlap)", y1, y3)
+	}
+}
+
 func TestTrendErrors(t *testing.T) {
 	for _, c := range []struct {
 		tl   Timeline
@@ -161,6 +211,8 @@ func TestTrendErrors(t *testing.T) {
 		{Timeline{Title: "t", Labels: []string{"a"}}, "chart: no series"},
 		{Timeline{Title: "t", Labels: []string{"a"}, Series: []TimeSeries{{Name: "s"}}}, `chart "t": series "s" has 0 values for 1 labels`},
 		{Timeline{Title: "t", Labels: []string{"a"}, Series: []TimeSeries{{Name: "s", Values: []float64{-1}}}}, `chart "t": series "s" has -1 at a; want a finite value ≥ 0 (NaN: none)`},
+		{Timeline{Title: "t", Labels: []string{"a"}, Rings: []Ring{{Series: 1}}, Series: []TimeSeries{{Name: "s", Values: []float64{1}}}}, `chart "t": ring at 0 of series 1: no such value`},
+		{Timeline{Title: "t", Labels: []string{"a"}, Rings: []Ring{{}}, Series: []TimeSeries{{Name: "s", Values: []float64{math.NaN()}}}}, `chart "t": ring at a of series "s": no value there`},
 	} {
 		if err := Trend(io.Discard, c.tl); err == nil || err.Error() != c.want {
 			t.Errorf("Trend(%+v) = %v, want %q", c.tl, err, c.want)

@@ -6,6 +6,7 @@ package history
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -43,17 +44,21 @@ func (k rowKey) slug() string {
 	return report.Slug(k.Test)
 }
 
-// change is a night whose method version or suite differs from the night
-// before: figures on either side do not compare. Label is the chart
+// methodBreak is a night whose method version or suite differs from the
+// night before: figures on either side do not compare (a change point is
+// another thing: a change of level within one method). Label is the chart
 // mark's short text, e.g. "method v7", "new suite".
-type change struct {
+type methodBreak struct {
 	Index             int // into the nights shown
 	Date, What, Label string
 }
 
 // Trends renders h's trend pages into dir: index.md and per test and N
 // <slug>-ratio.svg (each variant's ratio to go-stdlib) and <slug>-p99.svg
-// (p99 at the peak, go-stdlib too), all before writing each file
+// (p99 at the peak, go-stdlib too), change points ringed; then, when h
+// has a night, changes.json, changes.md and per regression
+// regressions/<id>.md and .svg (including a published
+// regressions/<id>/bisect.md). All are made before each file is written
 // atomically; it returns the paths written, index first.
 func Trends(dir string, h *History) ([]string, error) {
 	type file struct {
@@ -69,7 +74,19 @@ func Trends(dir string, h *History) ([]string, error) {
 		}
 		slugs[k.slug()] = k
 	}
-	changes := changesOf(nights)
+	breaks := breaksOf(nights)
+	cps := Changes(h)
+	ids := map[string]ChangePoint{}
+	for _, c := range cps {
+		if o, ok := ids[c.ID]; ok {
+			return nil, fmt.Errorf("trends: %s %s and %s %s would both be change %s", o.Row(), ratio.Label(o.Test, o.N), c.Row(), ratio.Label(c.Test, c.N), c.ID)
+		}
+		ids[c.ID] = c
+	}
+	shown := map[string]int{} // a shown night's index by date
+	for i, n := range nights {
+		shown[n.Date] = i
+	}
 	var files []file
 	var page bytes.Buffer
 	b := &page
@@ -83,8 +100,16 @@ func Trends(dir string, h *History) ([]string, error) {
 		fmt.Fprintf(b, "Per test, two charts over the nights: each variant's peak RPS divided by %s's in the same run and round, the median over rounds "+
 			"(%s runs beside every variant on the same runner, so the ratio holds from one runner to the next), and p99 latency at the peak level in ms. "+
 			"A night without a row is a gap in its line, not a zero.\n\n", model.Reference.Framework, model.Reference.Framework)
-		if len(changes) > 0 {
-			fmt.Fprintf(b, "**The method or suite changed** (a dashed line in every chart): %s. Figures on either side of it do not compare.\n\n", changeText(changes))
+		worse := 0
+		for _, c := range cps {
+			if c.Worse {
+				worse++
+			}
+		}
+		fmt.Fprintf(b, "**Change points** over the whole history: %s, %s, newest first on the [changes page](%s). "+
+			"Each chart rings those of its nights at the first night of the new level.\n\n", plural(len(cps), "change point"), plural(worse, "regression"), ChangesPage)
+		if len(breaks) > 0 {
+			fmt.Fprintf(b, "**The method or suite changed** (a dashed line in every chart): %s. Figures on either side of it do not compare.\n\n", breakText(breaks))
 		}
 		for _, k := range keys {
 			label := ratio.Label(k.Test, k.N)
@@ -95,8 +120,14 @@ func Trends(dir string, h *History) ([]string, error) {
 				labels[i] = n.Date
 			}
 			var marks []chart.Mark
-			for _, c := range changes {
+			for _, c := range breaks {
 				marks = append(marks, chart.Mark{Before: c.Index, Label: c.Label})
+			}
+			var here []ChangePoint // this chart's change points within the nights shown
+			for _, c := range cps {
+				if _, ok := shown[c.After.Date]; ok && c.Test == k.Test && c.N == k.N {
+					here = append(here, c)
+				}
 			}
 			for _, c := range []struct {
 				suffix, title, y string
@@ -108,15 +139,33 @@ func Trends(dir string, h *History) ([]string, error) {
 				if len(c.s) == 0 {
 					continue
 				}
+				var rings []chart.Ring
+				for _, cp := range here {
+					i := slices.IndexFunc(c.s, func(s chart.TimeSeries) bool { return s.Name == cp.Row().String() })
+					if cp.Figure == c.suffix && i >= 0 {
+						rings = append(rings, chart.Ring{Series: i, At: shown[cp.After.Date], Label: cp.Row().String() + " " + signed(cp.Size)})
+					}
+				}
 				var svg bytes.Buffer
-				if err := chart.Trend(&svg, chart.Timeline{Title: c.title, YTitle: c.y, Labels: labels, Marks: marks, Series: c.s}); err != nil {
+				if err := chart.Trend(&svg, chart.Timeline{Title: c.title, YTitle: c.y, Labels: labels, Marks: marks, Rings: rings, Series: c.s}); err != nil {
 					return nil, err
 				}
 				name := k.slug() + "-" + c.suffix + ".svg"
 				files = append(files, file{name, svg.Bytes()})
 				fmt.Fprintf(b, "![%s](%s)\n\n", altText.Replace(c.title), name)
 			}
-			for _, c := range changes {
+			if len(here) > 0 {
+				var parts []string
+				for _, c := range here {
+					part := fmt.Sprintf("%s %s %s from %s", c.Row(), figureName[c.Figure], signed(c.Size), c.After.Date)
+					if c.Worse {
+						part += fmt.Sprintf(" ([regression](%s/%s.md))", RegressionsDir, c.ID)
+					}
+					parts = append(parts, part)
+				}
+				fmt.Fprintf(b, "Change points (ringed; peak RPS has no chart): %s.\n\n", strings.Join(parts, "; "))
+			}
+			for _, c := range breaks {
 				fmt.Fprintf(b, "Dashed line \"%s\" before %s: %s; figures either side do not compare, and no line is drawn across it.\n\n", c.Label, c.Date, c.What)
 			}
 			if err := table(b, nights[max(0, len(nights)-TableNights):], k); err != nil {
@@ -140,6 +189,26 @@ func Trends(dir string, h *History) ([]string, error) {
 			return nil, err
 		}
 		files = append([]file{{IndexFile, page.Bytes()}}, files...)
+		data, err := json.MarshalIndent(changesFile{Schema: SchemaVersion, Changes: orEmpty(cps)}, "", " ")
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, file{ChangesFile, append(data, '\n')})
+		md, err := changesPage(h.Nights, cps)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, file{ChangesPage, md})
+		for _, c := range cps {
+			if !c.Worse {
+				continue
+			}
+			md, svg, err := regressionPage(dir, h, c)
+			if err != nil {
+				return nil, fmt.Errorf("trends: regression %s: %w", c.ID, err)
+			}
+			files = append(files, file{filepath.Join(RegressionsDir, c.ID+".md"), md}, file{filepath.Join(RegressionsDir, c.ID+".svg"), svg})
+		}
 	}
 	var written []string
 	for _, f := range files {
@@ -245,10 +314,10 @@ func table(b *bytes.Buffer, nights []Night, k rowKey) error {
 	return nil
 }
 
-// changesOf lists the nights whose method version or suite hash differs
+// breaksOf lists the nights whose method version or suite hash differs
 // from the night before.
-func changesOf(nights []Night) []change {
-	var out []change
+func breaksOf(nights []Night) []methodBreak {
+	var out []methodBreak
 	for i := 1; i < len(nights); i++ {
 		a, b := nights[i-1], nights[i]
 		var what, label []string
@@ -261,13 +330,13 @@ func changesOf(nights []Night) []change {
 			label = append(label, "new suite")
 		}
 		if len(what) > 0 {
-			out = append(out, change{Index: i, Date: b.Date, What: strings.Join(what, ", "), Label: strings.Join(label, ", ")})
+			out = append(out, methodBreak{Index: i, Date: b.Date, What: strings.Join(what, ", "), Label: strings.Join(label, ", ")})
 		}
 	}
 	return out
 }
 
-func changeText(cs []change) string {
+func breakText(cs []methodBreak) string {
 	var parts []string
 	for _, c := range cs {
 		parts = append(parts, c.Date+": "+c.What)

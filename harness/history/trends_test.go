@@ -34,7 +34,8 @@ func threeNights(t *testing.T) *History {
 }
 
 // TestTrendsGolden pins trends/index.md of three nights and checks each
-// chart is SVG naming its series: go-stdlib in the p99 chart alone.
+// chart is SVG naming its series: go-stdlib in the p99 chart alone; the
+// nights have no change point.
 func TestTrendsGolden(t *testing.T) {
 	dir := t.TempDir()
 	paths, err := Trends(dir, threeNights(t))
@@ -45,7 +46,7 @@ func TestTrendsGolden(t *testing.T) {
 	for _, p := range paths {
 		names = append(names, filepath.Base(p))
 	}
-	if want := []string{"index.md", "json-ratio.svg", "json-p99.svg"}; !slices.Equal(names, want) {
+	if want := []string{"index.md", "json-ratio.svg", "json-p99.svg", "changes.json", "changes.md"}; !slices.Equal(names, want) {
 		t.Errorf("wrote %q, want %q", names, want)
 	}
 	index, err := os.ReadFile(filepath.Join(dir, "index.md"))
@@ -53,6 +54,13 @@ func TestTrendsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "trends-index.md", string(index))
+	// No change points in three nights: an empty list and a page that says so.
+	if cps, err := ReadChanges(filepath.Join(dir, "changes.json")); err != nil || len(cps) != 0 {
+		t.Errorf("changes.json: %v, %v; want none", cps, err)
+	}
+	if page, _ := os.ReadFile(filepath.Join(dir, "changes.md")); !strings.HasSuffix(string(page), "\n\nNo change points.\n") {
+		t.Errorf("changes.md:\n%s", page)
+	}
 	for name, want := range map[string][]string{
 		"json-ratio.svg": {"json: peak RPS ÷ go-stdlib by night", "nextjs/default", "node-http/default", "2026-12-01", "2026-12-03", "method v1"},
 		"json-p99.svg":   {"json: p99 at the peak by night", "go-stdlib/default", "nextjs/default", "node-http/default", "method v1"},
