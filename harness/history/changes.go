@@ -15,6 +15,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tfbench/tfbench/harness/changes"
 	"github.com/tfbench/tfbench/harness/model"
@@ -209,17 +210,35 @@ func ReadChanges(path string) ([]ChangePoint, error) {
 }
 
 // NewRegressions are the changes of cur that the nightly bisects: worse
-// ratios (so never go-stdlib's) whose ID prev does not hold.
+// ratios (so never go-stdlib's) that prev does not hold. A change of prev
+// on the same row and figure whose first night is at most MovedNights days
+// away is the same change, moved as nights arrived: not new.
 func NewRegressions(prev, cur []ChangePoint) []ChangePoint {
-	seen := map[string]bool{}
-	for _, c := range prev {
-		seen[c.ID] = true
-	}
 	var out []ChangePoint
 	for _, c := range cur {
-		if c.Worse && c.Figure == FigureRatio && c.Row() != model.Reference && !seen[c.ID] {
+		if !c.Worse || c.Figure != FigureRatio || c.Row() == model.Reference {
+			continue
+		}
+		if !slices.ContainsFunc(prev, func(p ChangePoint) bool { return sameChange(p, c) }) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// MovedNights is how far, in days, a change's first night may move between
+// two publishes and still be the same change: ED-PELT's shortest segment
+// (changes.DefaultMinSegment), the nights a change needs to be proposed.
+const MovedNights = changes.DefaultMinSegment
+
+func sameChange(p, c ChangePoint) bool {
+	if p.ID == c.ID {
+		return true
+	}
+	if p.Row() != c.Row() || p.Test != c.Test || p.N != c.N || p.Figure != c.Figure || p.Worse != c.Worse {
+		return false
+	}
+	a, errA := time.Parse(DateLayout, p.After.Date)
+	b, errB := time.Parse(DateLayout, c.After.Date)
+	return errA == nil && errB == nil && math.Abs(a.Sub(b).Hours()) <= 24*MovedNights
 }

@@ -252,8 +252,9 @@ func TestReadChanges(t *testing.T) {
 	}
 }
 
-// TestNewRegressions: worse ratio changes not in the previous file; a
-// better change, another figure, an old ID are not new.
+// TestNewRegressions: worse ratio changes not in the previous file, nor
+// moved there by a few nights; a better change, another figure, an old ID
+// are not new.
 func TestNewRegressions(t *testing.T) {
 	h, err := Load("testdata/step-history.json")
 	if err != nil {
@@ -266,6 +267,25 @@ func TestNewRegressions(t *testing.T) {
 	}
 	if got := NewRegressions(cur[:1], cur); len(got) != 0 {
 		t.Errorf("NewRegressions(itself before) = %+v, want none", got)
+	}
+	// The same change, its first night moved by 2 days as nights arrived:
+	// not new; moved by 5 (past MovedNights): new.
+	c := got[0]
+	for _, tc := range []struct {
+		after string
+		isNew bool
+	}{{"2026-11-24", false}, {"2026-11-28", false}, {"2026-11-21", true}, {"2026-12-01", true}} {
+		moved := c
+		moved.After.Date = tc.after
+		moved.ID = ChangeID(moved.After.Date, moved.Row(), moved.Test, moved.N, moved.Figure)
+		if got := NewRegressions([]ChangePoint{moved}, []ChangePoint{c}); (len(got) == 1) != tc.isNew {
+			t.Errorf("previous change at %s: NewRegressions = %+v, want new %v", tc.after, got, tc.isNew)
+		}
+	}
+	other := c
+	other.Figure, other.ID = FigureRPS, "y"
+	if got := NewRegressions([]ChangePoint{other}, []ChangePoint{c}); len(got) != 1 {
+		t.Errorf("a change of another figure made the ratio's not new: %+v", got)
 	}
 	ref := cur[0]
 	ref.Framework, ref.ID = "go-stdlib", "x"
