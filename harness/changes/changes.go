@@ -1,5 +1,5 @@
-// Package changes finds change points in a series of nightly figures (issue
-// 37): ED-PELT candidates (pgregory.net/changepoint) on the log of the
+// Package changes finds change points in a series of nightly figures:
+// ED-PELT candidates (pgregory.net/changepoint) on the log of the
 // values, each confirmed by a Mann–Whitney rank test between the nights
 // either side. Pure statistics, like benchstat's benchmath: no I/O.
 package changes
@@ -129,8 +129,8 @@ func Detect(values []float64, o Options) []Change {
 		}
 		c := cands[best]
 		cands = slices.Delete(cands, best, best+1)
-		at, _ := slices.BinarySearch(cps, c)
-		cps = slices.Insert(cps, at, c)
+		pos, _ := slices.BinarySearch(cps, c)
+		cps = slices.Insert(cps, pos, c)
 	}
 	// Backward: each confirmed change tested again between its final
 	// neighbours; the weakest that fails goes, until all pass.

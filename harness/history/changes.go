@@ -1,6 +1,6 @@
 package history
 
-// Change points over the history (issue 37): per row and figure, inside
+// Change points over the history: per row and figure, inside
 // each stretch of nights measured by one method and suite, the changes
 // package's Detect; changes.json keeps them for the site and the nightly's
 // bisect dispatch.
