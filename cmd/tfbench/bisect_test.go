@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tfbench/tfbench/harness/bisect"
+	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/internal/gittest"
+)
+
+// serverLine is the line of go-stdlib's main.go the history's edits go
+// before (slowedCopy's too).
+const serverLine = `w.Header().Set("Server", serverName)`
+
+// adapterCommit replaces the repository's frameworks/go-stdlib with a copy
+// of the real adapter whose main.go has before inserted ahead of
+// serverLine, plus extra files, and commits it all.
+func adapterCommit(t *testing.T, r *gittest.Repo, message, before string, extra map[string]string) string {
+	t.Helper()
+	fw := filepath.Join(r.Dir, "frameworks")
+	if err := os.RemoveAll(filepath.Join(fw, "go-stdlib")); err != nil {
+		t.Fatal(err)
+	}
+	editedCopy(t, fw, serverLine, before+serverLine)
+	return r.Commit(message, extra)
+}
+
+// TestBisectPlanted is the end-to-end bisect: a git history of go-stdlib
+// (good; a README change outside the adapter; a harmless comment in it;
+// the planted 20 ms sleep of slowedCopy; another harmless file) bisected
+// on json at 1 connection (testdata/ab.yaml, 5 rounds). The README commit
+// collapses; step 0 confirms BAD slower, step 1 finds the comment good,
+// step 2 the sleep bad: the first bad commit is the sleep's. The last step
+// profiles the sleep's parent against it. Nothing is left running and the
+// repository is untouched.
+func TestBisectPlanted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs go-stdlib 8 times, 5 rounds a step")
+	}
+	r := gittest.New(t, t.TempDir())
+	good := adapterCommit(t, r, "good", "", map[string]string{"README.md": "a history to bisect\n"})
+	r.Commit("docs: readme", map[string]string{"README.md": "a history to bisect, changed\n"})
+	comment := adapterCommit(t, r, "go-stdlib: a comment", "// a harmless comment\n\t\t", nil)
+	sleep := adapterCommit(t, r, "go-stdlib: 20 ms sleep", "// a harmless comment\n\t\ttime.Sleep(20 * time.Millisecond)\n\t\t", nil)
+	notes := adapterCommit(t, r, "go-stdlib: notes", "// a harmless comment\n\t\ttime.Sleep(20 * time.Millisecond)\n\t\t", map[string]string{"frameworks/go-stdlib/NOTES.md": "notes\n"})
+
+	work := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"bisect", "--repo", r.Dir, "--good", good[:7], "--bad", "main", "--adapter", "go-stdlib", "--test", "json",
+		"--suite", "testdata/ab.yaml", "--work", work}
+	code := cli(context.Background(), args, &stdout, &stderr)
+	t.Logf("stdout:\n%s", stdout.String())
+	if code != 0 {
+		t.Fatalf("exit %d, want 0 (a first bad commit)\nstderr:\n%s", code, stderr.String())
+	}
+	out := filepath.Join(work, "bisect", fmt.Sprintf("%.7s-%.7s-go-stdlib-json", good, notes))
+	data, err := os.ReadFile(filepath.Join(out, bisect.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res bisect.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != bisect.Found || res.Culprit == nil || res.Culprit.SHA != sleep || res.Parent.SHA != comment || res.Commits != 4 || len(res.Candidates) != 3 {
+		t.Fatalf("status %s, culprit %+v, parent %+v, %d commits, %d candidates", res.Status, res.Culprit, res.Parent, res.Commits, len(res.Candidates))
+	}
+	type row struct {
+		step    int
+		sha     string
+		verdict compare.Verdict
+		profile bool
+	}
+	var got []row
+	for _, s := range res.Steps {
+		v := s.Verdict
+		if s.Step == 1 && v != compare.Slower {
+			v = "not slower" // same or faster: the comment is good either way
+		}
+		got = append(got, row{s.Step, s.Commit.SHA, v, s.Profile})
+	}
+	want := []row{{0, notes, compare.Slower, false}, {1, comment, "not slower", false}, {2, sleep, compare.Slower, false}, {3, sleep, compare.Slower, true}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("steps %v\nwant %v", got, want)
+	}
+	for _, s := range res.Steps {
+		if s.RunID == "" || s.Rounds != 5 || (s.Verdict == compare.Slower && (s.Ratio > 0.5 || s.P > 0.01)) {
+			t.Errorf("step %d: %+v", s.Step, s)
+		}
+	}
+	if res.Steps[1].Files != 1 || res.Steps[0].Files != 2 {
+		t.Errorf("adapter files: step 0 %d (want 2: main.go, NOTES.md), step 1 %d (want 1)", res.Steps[0].Files, res.Steps[1].Files)
+	}
+	first := fmt.Sprintf("The first bad commit is %.7s \"go-stdlib: 20 ms sleep\"", sleep)
+	for _, want := range []string{first, "| step | commit", "slower: confirmed", "slower: bad"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q", want)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, bisect.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# tfbench bisect: go-stdlib on json", "Status: **found**.", first, "## Reproduce"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("bisect.md lacks %q:\n%s", want, md)
+		}
+	}
+	checkProfileDiff(t, out, res, stdout.String())
+	if left := processesUnder(work); len(left) > 0 {
+		t.Errorf("processes left: %v", left)
+	}
+	if st := r.Git("status", "--porcelain"); st != "" {
+		t.Errorf("the repository changed:\n%s", st)
+	}
+	if wt := r.Git("worktree", "list"); strings.Contains(wt, "\n") {
+		t.Errorf("worktrees left:\n%s", wt)
+	}
+}
+
+// checkProfileDiff checks the profiled step's diff in bisect.json, on
+// stdout and in OUT/diff.folded.
+func checkProfileDiff(t *testing.T, out string, res bisect.Result, stdout string) {
+	t.Helper()
+	if res.ProfileError != "" || res.Profile == "" {
+		t.Errorf("no profile diff: %q", res.ProfileError)
+	}
+}
+
+// TestBisectUnchanged: a range whose commits leave frameworks/NAME as it
+// was measures nothing and exits 2, saying the change is elsewhere.
+func TestBisectUnchanged(t *testing.T) {
+	r := gittest.New(t, t.TempDir())
+	good := r.Commit("good", map[string]string{"frameworks/go-stdlib/main.go": "package main\n", "README.md": "1\n"})
+	bad := r.Commit("readme", map[string]string{"README.md": "2\n"})
+	work := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := cli(context.Background(), []string{"bisect", "--repo", r.Dir, "--good", good, "--bad", bad, "--adapter", "go-stdlib", "--test", "json", "--suite", "testdata/ab.yaml", "--work", work}, &stdout, &stderr)
+	msg := fmt.Sprintf("The adapter frameworks/go-stdlib did not change between GOOD %.7s and BAD %.7s: the change is outside frameworks/go-stdlib (the harness, the runner, go-stdlib or the dataset).", good, bad)
+	if code != 2 || stderr.String() != "tfbench bisect: no first bad commit (unchanged): "+msg+"\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), msg) {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+	data, err := os.ReadFile(filepath.Join(work, "bisect", fmt.Sprintf("%.7s-%.7s-go-stdlib-json", good, bad), bisect.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res bisect.Result
+	if err := json.Unmarshal(data, &res); err != nil || res.Status != bisect.Unchanged || len(res.Steps) != 0 {
+		t.Errorf("bisect.json: %+v, %v", res, err)
+	}
+}
+
+// TestBisectUsage: the required flags, a bad N, and a GOOD that is not an
+// ancestor of BAD.
+func TestBisectUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := cli(context.Background(), []string{"bisect", "--good", "a"}, &stdout, &stderr); code != 2 || !strings.HasPrefix(stderr.String(), "bisect needs --bad, --adapter, --test\nUsage: tfbench bisect ") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	r := gittest.New(t, t.TempDir())
+	a := r.Commit("a", map[string]string{"frameworks/go-stdlib/x": "1\n"})
+	b := r.Commit("b", map[string]string{"frameworks/go-stdlib/x": "2\n"})
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--good", b, "--bad", a, "--test", "json"}, fmt.Sprintf("tfbench bisect: --good %s (%.7s) is not an ancestor of --bad %s (%.7s): bisect needs GOOD older than BAD on one line of history\n", b, b, a, a)},
+		{[]string{"--good", a, "--bad", b, "--test", "json", "--n", "20"}, "tfbench bisect: testdata/ab.yaml: test json has no N=20 (its N: none)\n"},
+		{[]string{"--good", a, "--bad", b, "--test", "db"}, "tfbench bisect: "},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		args := append([]string{"bisect", "--repo", r.Dir, "--adapter", "go-stdlib", "--suite", "testdata/ab.yaml", "--work", t.TempDir()}, c.args...)
+		if code := cli(context.Background(), args, &stdout, &stderr); code != 1 || !strings.HasPrefix(stderr.String(), c.err) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr.String(), c.err)
+		}
+	}
+}
