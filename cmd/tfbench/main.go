@@ -85,7 +85,7 @@ var commands = []struct {
 	{"source", "print the repository commit a results file was measured at (and whether its tree was dirty)", sourceCmd},
 	{"history", "append a night's results to the nightly history file and draw the trend pages: ratio to go-stdlib and p99 per test over the nights", historyCmd},
 	{"compare", "compare two results files per framework variant and test: faster, slower, same or unknown (exit 1 when slower)", compareCmd},
-	{"profile", "where a CPU profile's time went (Node .cpuprofile or pprof): top functions by self time, time by area", profileCmd},
+	{"profile", "where a CPU profile's time went (Node .cpuprofile or pprof): top functions by self time, time by area; --diff: what changed per request between two runs", profileCmd},
 	{"load", "drive load at any URL, like wrk or hey, and print the summary a sample gets", loadCmd},
 	{"frameworks", "list the framework adapters and their variants", frameworksCmd},
 	{"agent", "serve a controller's requests on stdin/stdout: the server side of bench --server-host or --server-cmd (started by them; docs/remote.md)", agentCmd},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -20,6 +21,7 @@ type cpuProfile struct {
 			LineNumber   int    `json:"lineNumber"` // 0-based; -1 unknown
 		} `json:"callFrame"`
 		HitCount int64 `json:"hitCount"`
+		Children []int `json:"children"`
 	} `json:"nodes"`
 	StartTime  int64   `json:"startTime"` // µs
 	EndTime    int64   `json:"endTime"`
@@ -81,35 +83,66 @@ func readNode(data []byte, notProfile func(string) error) (*Profile, error) {
 		}
 	}
 	f := File{Format: Node, Samples: samples, Wall: time.Duration(cp.EndTime-cp.StartTime) * time.Microsecond}
-	sites := map[site]time.Duration{}
+	parent := make([]int, len(nodes))
+	for i := range parent {
+		parent[i] = -1
+	}
+	for i, n := range nodes {
+		for _, c := range n.Children {
+			if j, ok := index[c]; ok {
+				parent[j] = i
+			}
+		}
+	}
+	sites := make([]site, len(nodes))
+	for i, n := range nodes {
+		sites[i] = nodeSite(n.CallFrame.FunctionName, n.CallFrame.URL, n.CallFrame.LineNumber)
+	}
+	self2 := map[site]time.Duration{}
+	var stacks []rawStack
 	for i, n := range nodes {
 		if self[i] == 0 {
 			continue
 		}
-		cf := n.CallFrame
-		if cf.FunctionName == "(idle)" {
+		if n.CallFrame.FunctionName == "(idle)" {
 			f.Idle += self[i]
 			continue
 		}
 		f.Total += self[i]
-		name := cf.FunctionName
-		if name == "" {
-			name = "(anonymous)"
+		self2[sites[i]] += self[i]
+		var path []site
+		for j, depth := i, 0; j >= 0 && depth <= len(nodes); j, depth = parent[j], depth+1 {
+			if parent[j] < 0 && nodes[j].CallFrame.FunctionName == "(root)" {
+				break
+			}
+			path = append(path, sites[j])
 		}
-		file := cf.URL
-		switch {
-		case strings.HasPrefix(file, "file://"):
-			file = filePath(file)
-		case file == "" && !strings.HasPrefix(cf.FunctionName, "("):
-			file = "(native)" // V8 builtins and Node's C++ bindings
-		}
-		line := 0
-		if file != "" && cf.LineNumber >= 0 {
-			line = cf.LineNumber + 1
-		}
-		sites[site{name: name, file: file, area: NodeArea(cf.FunctionName, cf.URL), line: line, node: true}] += self[i]
+		slices.Reverse(path)
+		stacks = append(stacks, rawStack{sites: path, self: self[i]})
 	}
-	return &Profile{Files: []File{f}, Samples: samples, Total: f.Total, Idle: f.Idle, Funcs: collect(sites)}, nil
+	funcs, st := collect(self2, stacks)
+	return &Profile{Files: []File{f}, Samples: samples, Total: f.Total, Idle: f.Idle, Funcs: funcs, Stacks: st}, nil
+}
+
+// nodeSite is a Node call frame's site: "(anonymous)" for a function
+// without a name, "(native)" for a builtin's file, lineNumber 0-based.
+func nodeSite(fn, url string, lineNumber int) site {
+	name := fn
+	if name == "" {
+		name = "(anonymous)"
+	}
+	file := url
+	switch {
+	case strings.HasPrefix(file, "file://"):
+		file = filePath(file)
+	case file == "" && !strings.HasPrefix(fn, "("):
+		file = "(native)" // V8 builtins and Node's C++ bindings
+	}
+	line := 0
+	if file != "" && lineNumber >= 0 {
+		line = lineNumber + 1
+	}
+	return site{name: name, file: file, area: NodeArea(fn, url), line: line, node: true}
 }
 
 // nodeFile is a Node script's path for display: a package's file from the

@@ -40,6 +40,7 @@ func readPprof(file string, data []byte, notProfile func(string) error) (*Profil
 	}
 	f := File{Format: Pprof, Wall: time.Duration(p.DurationNanos)}
 	sites := map[site]time.Duration{}
+	var stacks []rawStack
 	for _, s := range p.Sample {
 		var d time.Duration
 		if value >= 0 {
@@ -57,8 +58,20 @@ func readPprof(file string, data []byte, notProfile func(string) error) (*Profil
 		}
 		f.Total += d
 		sites[leaf(s)] += d
+		var path []site
+		for i := len(s.Location) - 1; i >= 0; i-- {
+			inner := locSites(s.Location[i])
+			for j := len(inner) - 1; j >= 0; j-- {
+				path = append(path, inner[j])
+			}
+		}
+		if len(path) == 0 {
+			path = []site{leaf(s)}
+		}
+		stacks = append(stacks, rawStack{sites: path, self: d})
 	}
-	return &Profile{Files: []File{f}, Samples: f.Samples, Total: f.Total, Funcs: collect(sites)}, nil
+	funcs, st := collect(sites, stacks)
+	return &Profile{Files: []File{f}, Samples: f.Samples, Total: f.Total, Funcs: funcs, Stacks: st}, nil
 }
 
 // timeUnits are the pprof time units.
@@ -71,17 +84,29 @@ func leaf(s *profile.Sample) site {
 	if len(s.Location) == 0 {
 		return site{name: "(no location)", area: AreaCgo}
 	}
-	loc := s.Location[0]
-	if len(loc.Line) == 0 || loc.Line[0].Function == nil || loc.Line[0].Function.Name == "" {
-		// As pprof names it: [libc.so.6].
-		name := fmt.Sprintf("0x%x", loc.Address)
-		if loc.Mapping != nil && loc.Mapping.File != "" {
-			name = "[" + path.Base(loc.Mapping.File) + "]"
+	return locSites(s.Location[0])[0]
+}
+
+// locSites are the functions of a location, innermost (inlined) first
+// as pprof lists them; an unsymbolized location is one site named by its
+// mapping's file (as pprof names it: [libc.so.6]) or its address.
+func locSites(loc *profile.Location) []site {
+	var out []site
+	for _, l := range loc.Line {
+		if fn := l.Function; fn != nil && fn.Name != "" {
+			out = append(out, site{name: fn.Name, file: fn.Filename, area: GoArea(fn.Name, fn.Filename), line: int(fn.StartLine)})
+		} else if len(out) == 0 {
+			break // as leaf always read it: the first line names the location
 		}
-		return site{name: name, area: AreaCgo}
 	}
-	fn := loc.Line[0].Function
-	return site{name: fn.Name, file: fn.Filename, area: GoArea(fn.Name, fn.Filename), line: int(fn.StartLine)}
+	if len(out) > 0 {
+		return out
+	}
+	name := fmt.Sprintf("0x%x", loc.Address)
+	if loc.Mapping != nil && loc.Mapping.File != "" {
+		name = "[" + path.Base(loc.Mapping.File) + "]"
+	}
+	return []site{{name: name, area: AreaCgo}}
 }
 
 // periodUnit is the unit of p's period, "" without one.

@@ -35,6 +35,17 @@ type Profile struct {
 	Total, Idle time.Duration
 	// Funcs are the functions with self time, largest first.
 	Funcs []Func
+	// Stacks are the sampled call stacks with their self time (summing to
+	// Total), in frame order; the same frames appear once.
+	Stacks []Stack
+}
+
+// Stack is the self time of one call stack's leaf. Frames are root first,
+// each "name (file)" with Func's file without its line, or "name" when
+// the file is unknown (Node's "(garbage collector)").
+type Stack struct {
+	Frames []string
+	Self   time.Duration
 }
 
 // File is one profile file's figures.
@@ -100,6 +111,29 @@ func Sum(ps ...*Profile) *Profile {
 		out.Funcs = append(out.Funcs, Func{Name: k.name, File: k.file, Area: k.area, Self: d})
 	}
 	sortFuncs(out.Funcs)
+	var stacks []Stack
+	for _, p := range ps {
+		stacks = append(stacks, p.Stacks...)
+	}
+	out.Stacks = mergeStacks(stacks)
+	return out
+}
+
+// mergeStacks adds up the stacks with the same frames and sorts them by
+// frames.
+func mergeStacks(stacks []Stack) []Stack {
+	index := map[string]int{}
+	var out []Stack
+	for _, st := range stacks {
+		k := strings.Join(st.Frames, "\x00")
+		if i, ok := index[k]; ok {
+			out[i].Self += st.Self
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, Stack{Frames: st.Frames, Self: st.Self})
+	}
+	slices.SortFunc(out, func(a, b Stack) int { return slices.Compare(a.Frames, b.Frames) })
 	return out
 }
 
@@ -146,20 +180,32 @@ func (s site) short(appDir string) string {
 	return goFile(s.file, s.area, appDir)
 }
 
-// collect turns self time per site into Funcs, shortening the app's files
-// relative to the parent of the folder they share (go-stdlib/main.go,
-// engine/server/server.go), so that they keep their project's name.
-func collect(self map[site]time.Duration) []Func {
-	var appFiles []string
-	for s := range self {
-		if s.area == AreaApp && strings.HasPrefix(s.file, "/") && !stagedRE.MatchString(s.file) {
-			appFiles = append(appFiles, s.file)
-		}
+// rawStack is a sampled stack as read, root first, before its files are
+// shortened for display.
+type rawStack struct {
+	sites []site
+	self  time.Duration
+}
+
+// frame is s as a Stack frame: "name (file)", "name (native)", or "name"
+// without a file.
+func (s site) frame(appDir string) string {
+	file := s.short(appDir)
+	switch {
+	case file == "":
+		return s.name
+	case strings.HasPrefix(file, "("):
+		return s.name + " " + file
 	}
-	dir := commonDir(appFiles)
-	if dir != "" {
-		dir = path.Dir(dir)
-	}
+	return s.name + " (" + file + ")"
+}
+
+// collect turns self time per site into Funcs and the raw stacks into
+// Stacks, shortening the app's files relative to the parent of the folder
+// they share (go-stdlib/main.go, engine/server/server.go), so that they
+// keep their project's name.
+func collect(self map[site]time.Duration, raw []rawStack) ([]Func, []Stack) {
+	dir := appDir(self)
 	merged := map[Func]time.Duration{}
 	for s, d := range self {
 		f := Func{Name: s.name, Area: s.area, File: s.short(dir)}
@@ -174,7 +220,31 @@ func collect(self map[site]time.Duration) []Func {
 		out = append(out, f)
 	}
 	sortFuncs(out)
-	return out
+	stacks := make([]Stack, 0, len(raw))
+	for _, r := range raw {
+		frames := make([]string, len(r.sites))
+		for i, s := range r.sites {
+			frames[i] = s.frame(dir)
+		}
+		stacks = append(stacks, Stack{Frames: frames, Self: r.self})
+	}
+	return out, mergeStacks(stacks)
+}
+
+// appDir is the folder the app's files are shortened relative to: the
+// parent of the folder the app's files with self time share ("" for none).
+func appDir(self map[site]time.Duration) string {
+	var appFiles []string
+	for s := range self {
+		if s.area == AreaApp && strings.HasPrefix(s.file, "/") && !stagedRE.MatchString(s.file) {
+			appFiles = append(appFiles, s.file)
+		}
+	}
+	dir := commonDir(appFiles)
+	if dir != "" {
+		dir = path.Dir(dir)
+	}
+	return dir
 }
 
 // commonDir is the folder all of files (absolute paths) are in; for one

@@ -14,6 +14,10 @@ type Profile struct {
 	N           int     `json:"n,omitempty"`
 	Connections int     `json:"connections"`
 	Seconds     float64 `json:"seconds"`
+	// Requests counts the responses completed during that load, warmup
+	// included as the profile covers it (load.Result.Responses of one window
+	// of Seconds); 0 in files written before it was recorded.
+	Requests int64 `json:"requests,omitempty"`
 	// Files are the profile files, relative to the run folder
 	// (profiles/FRAMEWORK/VARIANT/TEST.cpuprofile, TEST.PID.cpuprofile
 	// for one of several Node processes, TEST.pprof for Go), in name order.

@@ -55,8 +55,10 @@ func TestMain(m *testing.M) {
 // fakeServer serves /json, the page /ssr?rows=N (fakePage), and /renders
 // with the number of /json and /ssr renders so far ({"/json":N,"/ssr":M});
 // when TFBENCH_RUN_FAKE_COUNTS_OK is set to K, only the first K /renders
-// requests answer, later ones get 503.
+// requests answer, later ones get 503. Profiled, it logs its /json
+// renders on SIGTERM ("json renders: N").
 func fakeServer() {
+	var renders, asked atomic.Int64
 	if file := os.Getenv(supervise.EnvCPUProfile); file != "" {
 		// As a Go adapter supports profiling (docs/profiles.md).
 		f, err := os.Create(file)
@@ -67,11 +69,12 @@ func fakeServer() {
 				<-sigs
 				pprof.StopCPUProfile()
 				f.Close()
+				// For TestBenchProfile: what the server rendered, load and all.
+				fmt.Fprintf(os.Stderr, "json renders: %d\n", renders.Load())
 				os.Exit(0)
 			}()
 		}
 	}
-	var renders, asked atomic.Int64
 	http.HandleFunc("/ssr", fakePage(os.Getenv("DATABASE_PATH"), os.Getenv("TFBENCH_RUN_FAKE_PAGE_CACHE") == "1"))
 	countsOK, countsDown := strconv.Atoi(os.Getenv("TFBENCH_RUN_FAKE_COUNTS_OK"))
 	http.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {

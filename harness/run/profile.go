@@ -10,6 +10,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/profile"
 	"github.com/tfbench/tfbench/harness/ratio"
@@ -80,7 +81,12 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 	sh := shot{path: suite.PathFor(testPath(t, test), max(n, 1)), n: n, conns: conns, pipeline: test.Pipeline, duration: d}
 	o, err := r.options(ctx, srv, test, sh)
 	if err == nil {
-		_, err = o.engine.Run(ctx, o.Options)
+		var res *load.Result
+		if res, err = o.engine.Run(ctx, o.Options); err == nil {
+			// The window is the whole load (no sample warmup): every response counts.
+			rec.Requests = res.Responses
+			r.logf("%s: %s responses", step, humanize.Comma(res.Responses))
+		}
 	}
 	stop() // waits for the profiles to be written (startWith: profileStopGrace)
 	files, perr := srv.Profiles(dest, test.Name)

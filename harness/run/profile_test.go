@@ -1,13 +1,17 @@
 package run
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/profile"
@@ -22,8 +26,9 @@ import (
 // nodeloop Node server: the profiled round adds no sample (every sample
 // is of round 1 or 2, and figures come from them alone), each variant's
 // profile is under profiles/FW/VARIANT/, parses with samples, is listed
-// in results.json and logged, and no scratch folder, process or
-// database copy is left.
+// in results.json with the load's responses as its requests (the fake
+// server's own /json count bounds them) and logged, and no scratch folder,
+// process or database copy is left.
 func TestBenchProfile(t *testing.T) {
 	fake := fakeTarget(t)
 	targets := []Target{{Spec: fake, Variant: fake.Variants[0]}}
@@ -85,6 +90,28 @@ func TestBenchProfile(t *testing.T) {
 		}
 		if line := "profile " + name + " json: " + file + " ("; !strings.Contains(log.String(), line) {
 			t.Errorf("log lacks %q:\n%s", line, log.String())
+		}
+		// Requests are the load's responses, warmup included: every one
+		// was rendered, besides the readiness GET /json and the load
+		// check's reference (both once), and at most one in flight per
+		// connection when the load stopped (10 allows for retried
+		// readiness polls).
+		if p.Requests <= 0 {
+			t.Errorf("%s: %d requests", name, p.Requests)
+		}
+		line := fmt.Sprintf("profile round: %s json c=%d (its peak level): %s responses", name, p.Connections, humanize.Comma(p.Requests))
+		if !strings.Contains(log.String(), line) {
+			t.Errorf("log lacks %q", line)
+		}
+		if p.Framework == "fake" {
+			server, err := os.ReadFile(filepath.Join(runDir, "logs", "fake-default-profile-json.log"))
+			var renders int64
+			if err == nil {
+				_, err = fmt.Sscanf(string(server[bytes.LastIndex(server, []byte("json renders: ")):]), "json renders: %d", &renders)
+			}
+			if err != nil || renders < p.Requests+1 || renders > p.Requests+int64(p.Connections)+10 {
+				t.Errorf("fake: %d requests recorded, the server rendered %d /json (want requests+1 .. requests+%d+10): %v\n%s", p.Requests, renders, p.Connections, err, server)
+			}
 		}
 	}
 	if left, _ := filepath.Glob(filepath.Join(runDir, "profiles", "*", "*", ".*")); len(left) > 0 {
