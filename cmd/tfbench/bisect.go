@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/profile"
+	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/texttab"
 )
@@ -257,6 +260,10 @@ func (b *bisector) profile(ctx context.Context, r *bisect.Result, rounds int) er
 		k = r.Steps[len(r.Steps)-1].Step + 1
 	}
 	r.Steps = append(r.Steps, bisect.Step{Step: k, Commit: *r.Culprit, Files: len(r.Culprit.Files), Rounds: rounds, Outcome: out, Profile: true})
+	if out.Verdict != compare.Slower {
+		r.Message += fmt.Sprintf(" But the profiled step found %s %s against its parent %s (ratio %.3f), not slower: a step may have been wrong (noise, or a change near --min-change); re-run with more rounds.",
+			r.Culprit.Short, out.Verdict, r.Parent.Short, out.Ratio)
+	}
 	md, err := profileDiff(ar.dir, ar.base, ar.new, b.test.Name, filepath.Join(b.out, "diff.folded"))
 	if err != nil {
 		r.ProfileError = err.Error()
@@ -266,11 +273,32 @@ func (b *bisector) profile(ctx context.Context, r *bisect.Result, rounds int) er
 	return nil
 }
 
-// profileDiff is the profile diff of a profiled ab run's two sides on
-// test: markdown tables (self time per request by area and by function),
-// and the differential folded stacks written to folded.
+// profileDiffTop is how many areas and functions the bisect's profile
+// diff lists.
+const profileDiffTop = 10
+
+// profileDiff is the profile diff of a profiled ab run's two sides on test
+// (profile.DiffRuns: self time per request by area and by function, the
+// top profileDiffTop), and their differential folded stacks written to
+// folded (flamegraph.pl's difffolded format).
 func profileDiff(runDir string, base, new model.ID, test, folded string) (string, error) {
-	return "", fmt.Errorf("the profile diff is not wired yet (profile.Diff, issue 37 part B): read %s with tfbench profile", runDir)
+	d, err := profile.DiffRuns(profile.Selector{Run: runDir, Framework: base.Framework, Variant: base.Variant},
+		profile.Selector{Run: runDir, Framework: new.Framework, Variant: new.Variant}, test)
+	if err != nil {
+		return "", err
+	}
+	var md bytes.Buffer
+	if err := profile.WriteDiff(&md, d, profileDiffTop); err != nil {
+		return "", err
+	}
+	var fb bytes.Buffer
+	if err := profile.WriteFoldedDiff(&fb, d.A.Profile, d.B.Profile, d.A.Requests, d.B.Requests); err != nil {
+		return "", err
+	}
+	if err := results.WriteFileAtomic(folded, fb.Bytes()); err != nil {
+		return "", err
+	}
+	return md.String(), nil
 }
 
 // commands are the commands that reproduce r: the bisect itself, the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,37 +20,72 @@ import (
 // before (slowedCopy's too).
 const serverLine = `w.Header().Set("Server", serverName)`
 
+// plantedSpin is the planted slowdown's function, appended to main.go: 20
+// ms of CPU a request. Like slowedCopy's sleep it bounds the server at 50
+// requests/s at 1 connection whatever the machine does; unlike a sleep it
+// is on the CPU, so the profiled step's diff can name it.
+const plantedSpin = `
+
+// plantedSpin burns 20 ms of CPU: the bisect test's planted slowdown.
+func plantedSpin() {
+	x := uint64(1)
+	for start := time.Now(); time.Since(start) < 20*time.Millisecond; {
+		for range 10000 {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+	}
+	spinSink = x
+}
+
+var spinSink uint64
+`
+
 // adapterCommit replaces the repository's frameworks/go-stdlib with a copy
 // of the real adapter whose main.go has before inserted ahead of
-// serverLine, plus extra files, and commits it all.
-func adapterCommit(t *testing.T, r *gittest.Repo, message, before string, extra map[string]string) string {
+// serverLine (and plantedSpin appended when spin), plus extra files, and
+// commits it all.
+func adapterCommit(t *testing.T, r *gittest.Repo, message, before string, spin bool, extra map[string]string) string {
 	t.Helper()
 	fw := filepath.Join(r.Dir, "frameworks")
 	if err := os.RemoveAll(filepath.Join(fw, "go-stdlib")); err != nil {
 		t.Fatal(err)
 	}
-	editedCopy(t, fw, serverLine, before+serverLine)
+	dir := editedCopy(t, fw, serverLine, before+serverLine)
+	if spin {
+		f, err := os.OpenFile(filepath.Join(dir, "main.go"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.WriteString(plantedSpin)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	return r.Commit(message, extra)
 }
 
 // TestBisectPlanted is the end-to-end bisect: a git history of go-stdlib
 // (good; a README change outside the adapter; a harmless comment in it;
-// the planted 20 ms sleep of slowedCopy; another harmless file) bisected
-// on json at 1 connection (testdata/ab.yaml, 5 rounds). The README commit
-// collapses; step 0 confirms BAD slower, step 1 finds the comment good,
-// step 2 the sleep bad: the first bad commit is the sleep's. The last step
-// profiles the sleep's parent against it. Nothing is left running and the
-// repository is untouched.
+// the planted 20 ms of CPU a request, plantedSpin; another harmless file)
+// bisected on json at 1 connection (testdata/ab.yaml, 5 rounds). The
+// README commit collapses; step 0 confirms BAD slower, step 1 finds the
+// comment good, step 2 the spin bad: the first bad commit is the spin's.
+// The last step profiles the spin's parent against it, and the profile diff
+// puts main.plantedSpin first among the functions. Nothing is left running
+// and the repository is untouched.
 func TestBisectPlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs go-stdlib 8 times, 5 rounds a step")
 	}
 	r := gittest.New(t, t.TempDir())
-	good := adapterCommit(t, r, "good", "", map[string]string{"README.md": "a history to bisect\n"})
+	good := adapterCommit(t, r, "good", "", false, map[string]string{"README.md": "a history to bisect\n"})
 	r.Commit("docs: readme", map[string]string{"README.md": "a history to bisect, changed\n"})
-	comment := adapterCommit(t, r, "go-stdlib: a comment", "// a harmless comment\n\t\t", nil)
-	sleep := adapterCommit(t, r, "go-stdlib: 20 ms sleep", "// a harmless comment\n\t\ttime.Sleep(20 * time.Millisecond)\n\t\t", nil)
-	notes := adapterCommit(t, r, "go-stdlib: notes", "// a harmless comment\n\t\ttime.Sleep(20 * time.Millisecond)\n\t\t", map[string]string{"frameworks/go-stdlib/NOTES.md": "notes\n"})
+	comment := adapterCommit(t, r, "go-stdlib: a comment", "// a harmless comment\n\t\t", false, nil)
+	sleep := adapterCommit(t, r, "go-stdlib: 20 ms of CPU a request", "// a harmless comment\n\t\tplantedSpin()\n\t\t", true, nil)
+	notes := adapterCommit(t, r, "go-stdlib: notes", "// a harmless comment\n\t\tplantedSpin()\n\t\t", true, map[string]string{"frameworks/go-stdlib/NOTES.md": "notes\n"})
 
 	work := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -98,8 +134,8 @@ func TestBisectPlanted(t *testing.T) {
 	if res.Steps[1].Files != 1 || res.Steps[0].Files != 2 {
 		t.Errorf("adapter files: step 0 %d (want 2: main.go, NOTES.md), step 1 %d (want 1)", res.Steps[0].Files, res.Steps[1].Files)
 	}
-	first := fmt.Sprintf("The first bad commit is %.7s \"go-stdlib: 20 ms sleep\"", sleep)
-	for _, want := range []string{first, "| step | commit", "slower: confirmed", "slower: bad"} {
+	first := fmt.Sprintf("The first bad commit is %.7s \"go-stdlib: 20 ms of CPU a request\"", sleep)
+	for _, want := range []string{first, "slower: confirmed", "same: good", "slower: bad", fmt.Sprintf("| profile | %.7s go-stdlib: 20 ms of CPU a request |", sleep)} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q", want)
 		}
@@ -130,7 +166,30 @@ func TestBisectPlanted(t *testing.T) {
 func checkProfileDiff(t *testing.T, out string, res bisect.Result, stdout string) {
 	t.Helper()
 	if res.ProfileError != "" || res.Profile == "" {
-		t.Errorf("no profile diff: %q", res.ProfileError)
+		t.Fatalf("no profile diff: %q", res.ProfileError)
+	}
+	// The functions table's first row is the planted function, grown by
+	// about 20 ms a request (more than 10 whatever the machine does).
+	_, funcs, ok := strings.Cut(res.Profile, "functions whose self time per request changed most")
+	var first []string
+	for _, l := range strings.Split(funcs, "\n") {
+		if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| function") {
+			first = strings.Split(l, "|")
+			break
+		}
+	}
+	if !ok || len(first) < 6 || strings.TrimSpace(first[1]) != "main.plantedSpin" {
+		t.Fatalf("the profile diff does not put main.plantedSpin first:\n%s", res.Profile)
+	}
+	if d, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(first[5]), "+"), 64); err != nil || d < 10 {
+		t.Errorf("main.plantedSpin grew by %q ms/request (%v), want over 10", first[5], err)
+	}
+	if !strings.Contains(stdout, "main.plantedSpin") {
+		t.Errorf("stdout lacks the profile diff")
+	}
+	folded, err := os.ReadFile(filepath.Join(out, "diff.folded"))
+	if err != nil || !strings.Contains(string(folded), "main.plantedSpin") {
+		t.Errorf("diff.folded: %v, no main.plantedSpin stack", err)
 	}
 }
 
@@ -176,7 +235,7 @@ func TestBisectUsage(t *testing.T) {
 	}{
 		{[]string{"--good", b, "--bad", a, "--test", "json"}, fmt.Sprintf("tfbench bisect: --good %s (%.7s) is not an ancestor of --bad %s (%.7s): bisect needs GOOD older than BAD on one line of history\n", b, b, a, a)},
 		{[]string{"--good", a, "--bad", b, "--test", "json", "--n", "20"}, "tfbench bisect: testdata/ab.yaml: test json has no N=20 (its N: none)\n"},
-		{[]string{"--good", a, "--bad", b, "--test", "db"}, "tfbench bisect: "},
+		{[]string{"--good", a, "--bad", b, "--test", "db"}, "tfbench bisect: testdata/ab.yaml: no test named \"db\" (have json)\n"},
 	} {
 		stdout.Reset()
 		stderr.Reset()

@@ -165,7 +165,8 @@ func TestBisectUndecidedRetry(t *testing.T) {
 // TestBisectWritesEveryStep: bisect.json and bisect.md are rewritten after
 // every step: an update that fails on the third write stops the search, and
 // the files on disk hold the two steps measured; the markdown of a found
-// culprit is a golden file.
+// culprit (a dependency bump, a profile diff whose header lines keep a line
+// each) is a golden file.
 func TestBisectWritesEveryStep(t *testing.T) {
 	dir := t.TempDir()
 	good, list := history(5)
@@ -203,7 +204,7 @@ func TestBisectWritesEveryStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Bump = &Bump{Files: []string{"frameworks/x/package-lock.json"}, Moves: []Move{{File: "frameworks/x/package-lock.json", Package: "left-pad", Before: "1.0.0", After: "1.1.0"}}}
-	r.ProfileError = "not wired"
+	r.Profile = "A = run#x/default@base\nA: 10.0 ms sampled over 100 requests: 0.1000 ms/request\n\nby area:\n\n| area | A ms/req |\n|:--|--:|\n| the app | 0.1000 |\n"
 	r.Commands = []string{"tfbench bisect --good g000000 --bad c400000 --adapter x:default --test json"}
 	if err := Write(dir, r); err != nil {
 		t.Fatal(err)

@@ -135,7 +135,7 @@ func Markdown(w io.Writer, r *Result) error {
 	if r.Profile != "" || r.ProfileError != "" {
 		b.WriteString("\n## Profile diff\n\n")
 		if r.Profile != "" {
-			b.WriteString(strings.TrimRight(r.Profile, "\n") + "\n")
+			b.WriteString(hardBreaks(r.Profile))
 		}
 		if r.ProfileError != "" {
 			fmt.Fprintf(&b, "No profile diff: %s\n", r.ProfileError)
@@ -164,4 +164,17 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// hardBreaks ends each plain line of text (not a table row, not followed
+// by a blank line) with a markdown hard line break, so that the profile
+// diff's header lines stay one a line.
+func hardBreaks(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" && !strings.HasPrefix(l, "|") && i+1 < len(lines) && lines[i+1] != "" {
+			lines[i] = l + "  "
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
