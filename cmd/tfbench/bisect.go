@@ -110,6 +110,14 @@ func bisectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	badC := list[len(list)-1]
+	for _, end := range []struct {
+		name string
+		c    bisect.Commit
+	}{{"GOOD", gc}, {"BAD", badC}} {
+		if end.c.Key == "" {
+			return fmt.Errorf("%s has no %s at %s %s: both ends need the adapter", *repo, paths[0], end.name, end.c.Short)
+		}
+	}
 	if *out == "" {
 		*out = filepath.Join(*work, "bisect", fmt.Sprintf("%.7s-%.7s-%s-%s", gc.SHA, badC.SHA, strings.ReplaceAll(*adapterFlag, ":", "-"), t.Name))
 	}

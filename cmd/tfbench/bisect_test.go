@@ -219,8 +219,9 @@ func TestBisectUnchanged(t *testing.T) {
 	}
 }
 
-// TestBisectUsage: the required flags, a bad N, and a GOOD that is not an
-// ancestor of BAD.
+// TestBisectUsage: the required flags, a GOOD that is not an ancestor of
+// BAD, an adapter missing at one end, a test the suite lacks or an N it
+// lacks: exit 2 for the flags, 1 for the others, nothing measured.
 func TestBisectUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := cli(context.Background(), []string{"bisect", "--good", "a"}, &stdout, &stderr); code != 2 || !strings.HasPrefix(stderr.String(), "bisect needs --bad, --adapter, --test\nUsage: tfbench bisect ") {
@@ -229,12 +230,17 @@ func TestBisectUsage(t *testing.T) {
 	r := gittest.New(t, t.TempDir())
 	a := r.Commit("a", map[string]string{"frameworks/go-stdlib/x": "1\n"})
 	b := r.Commit("b", map[string]string{"frameworks/go-stdlib/x": "2\n"})
+	c := r.Commit("c", map[string]string{"frameworks/go-stdlib/x": "", "frameworks/other/x": "1\n"})
+	r.Git("rm", "-q", "-r", "frameworks/go-stdlib")
+	r.Git("commit", "-q", "-m", "d")
+	d := r.Git("rev-parse", "HEAD")
 	for _, c := range []struct {
 		args []string
 		err  string
 	}{
 		{[]string{"--good", b, "--bad", a, "--test", "json"}, fmt.Sprintf("tfbench bisect: --good %s (%.7s) is not an ancestor of --bad %s (%.7s): bisect needs GOOD older than BAD on one line of history\n", b, b, a, a)},
 		{[]string{"--good", a, "--bad", b, "--test", "json", "--n", "20"}, "tfbench bisect: testdata/ab.yaml: test json has no N=20 (its N: none)\n"},
+		{[]string{"--good", c, "--bad", d, "--test", "json"}, fmt.Sprintf("tfbench bisect: %s has no frameworks/go-stdlib at BAD %.7s: both ends need the adapter\n", r.Dir, d)},
 		{[]string{"--good", a, "--bad", b, "--test", "db"}, "tfbench bisect: testdata/ab.yaml: no test named \"db\" (have json)\n"},
 	} {
 		stdout.Reset()
