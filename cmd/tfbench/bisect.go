@@ -290,8 +290,7 @@ const profileDiffTop = 10
 // top profileDiffTop), and their differential folded stacks written to
 // folded (flamegraph.pl's difffolded format).
 func profileDiff(runDir string, base, new model.ID, test, folded string) (string, error) {
-	d, err := profile.DiffRuns(profile.Selector{Run: runDir, Framework: base.Framework, Variant: base.Variant},
-		profile.Selector{Run: runDir, Framework: new.Framework, Variant: new.Variant}, test)
+	d, err := profile.DiffRuns(profile.RunSelector(runDir, base), profile.RunSelector(runDir, new), test)
 	if err != nil {
 		return "", err
 	}

@@ -98,7 +98,7 @@ func readNode(data []byte, notProfile func(string) error) (*Profile, error) {
 	for i, n := range nodes {
 		sites[i] = nodeSite(n.CallFrame.FunctionName, n.CallFrame.URL, n.CallFrame.LineNumber)
 	}
-	self2 := map[site]time.Duration{}
+	bySite := map[site]time.Duration{}
 	var stacks []rawStack
 	for i, n := range nodes {
 		if self[i] == 0 {
@@ -109,7 +109,7 @@ func readNode(data []byte, notProfile func(string) error) (*Profile, error) {
 			continue
 		}
 		f.Total += self[i]
-		self2[sites[i]] += self[i]
+		bySite[sites[i]] += self[i]
 		var path []site
 		for j, depth := i, 0; j >= 0 && depth <= len(nodes); j, depth = parent[j], depth+1 {
 			if parent[j] < 0 && nodes[j].CallFrame.FunctionName == "(root)" {
@@ -120,7 +120,7 @@ func readNode(data []byte, notProfile func(string) error) (*Profile, error) {
 		slices.Reverse(path)
 		stacks = append(stacks, rawStack{sites: path, self: self[i]})
 	}
-	funcs, st := collect(self2, stacks)
+	funcs, st := collect(bySite, stacks)
 	return &Profile{Files: []File{f}, Samples: samples, Total: f.Total, Idle: f.Idle, Funcs: funcs, Stacks: st}, nil
 }
 

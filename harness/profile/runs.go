@@ -20,6 +20,12 @@ type Selector struct {
 	Framework, Variant string
 }
 
+// RunSelector picks variant id's profile in run (a run folder or its
+// results.json): ab's sides are id's Variant "VARIANT@base" and "@new".
+func RunSelector(run string, id model.ID) Selector {
+	return Selector{Run: run, Framework: id.Framework, Variant: id.Variant}
+}
+
 // ParseSelector reads RUN[#FRAMEWORK[/VARIANT]], e.g.
 // .tfbench/runs/20261202-143443#node-http/default@new.
 func ParseSelector(s string) (Selector, error) {

@@ -60,7 +60,7 @@ func abRun(t *testing.T, dir string) string {
 func TestDiffRuns(t *testing.T) {
 	dir := t.TempDir()
 	run := abRun(t, dir)
-	d, err := DiffRuns(Selector{Run: run, Framework: "node-http", Variant: "default@base"}, Selector{Run: filepath.Join(run, "results.json"), Framework: "node-http", Variant: "default@new"}, "json")
+	d, err := DiffRuns(RunSelector(run, model.MustID("node-http/default@base")), Selector{Run: filepath.Join(run, "results.json"), Framework: "node-http", Variant: "default@new"}, "json")
 	if err != nil {
 		t.Fatal(err)
 	}
