@@ -272,6 +272,7 @@ func (b *bisector) profile(ctx context.Context, r *bisect.Result, rounds int) er
 		r.Message += fmt.Sprintf(" But the profiled step found %s %s against its parent %s (ratio %.3f), not slower: a step may have been wrong (noise, or a change near --min-change); re-run with more rounds.",
 			r.Culprit.Short, out.Verdict, r.Parent.Short, out.Ratio)
 	}
+	r.Commands = append(r.Commands, fmt.Sprintf("tfbench profile --diff %s %s --test %s", profile.RunSelector(ar.dir, ar.base), profile.RunSelector(ar.dir, ar.new), b.test.Name))
 	md, err := profileDiff(ar.dir, ar.base, ar.new, b.test.Name, filepath.Join(b.out, "diff.folded"))
 	if err != nil {
 		r.ProfileError = err.Error()

@@ -144,7 +144,8 @@ func TestBisectPlanted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# tfbench bisect: go-stdlib on json", "Status: **found**.", first, "## Reproduce"} {
+	for _, want := range []string{"# tfbench bisect: go-stdlib on json", "Status: **found**.", first, "## Reproduce", "## Profile diff", "| main.plantedSpin ",
+		fmt.Sprintf("tfbench profile --diff %s#go-stdlib/default@base %s#go-stdlib/default@new --test json", runDir(work, res.Steps[3].RunID), runDir(work, res.Steps[3].RunID))} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("bisect.md lacks %q:\n%s", want, md)
 		}
@@ -160,6 +161,9 @@ func TestBisectPlanted(t *testing.T) {
 		t.Errorf("worktrees left:\n%s", wt)
 	}
 }
+
+// runDir is a run's folder under work.
+func runDir(work, id string) string { return filepath.Join(work, "runs", id) }
 
 // checkProfileDiff checks the profiled step's diff in bisect.json, on
 // stdout and in OUT/diff.folded.
