@@ -151,7 +151,7 @@ func Search(ctx context.Context, r *Result, rounds int, measure Measure, update 
 	case bad == nil:
 		r.Status = Undecided
 		r.Left = r.Candidates
-		r.Message = fmt.Sprintf("BAD %s against GOOD %s on %s gave no verdict, also with %d rounds: %s. Nothing was bisected; the runner may be too noisy for this change, or it is smaller than the minimum change.",
+		r.Message = fmt.Sprintf("BAD %s against GOOD %s on %s gave no verdict, also with %d rounds: %s. Nothing was bisected.",
 			r.Bad.Short, r.Good.Short, r.testName(), 2*rounds, last(r.Steps).Why)
 		return save()
 	case !*bad:

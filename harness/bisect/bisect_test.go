@@ -122,6 +122,17 @@ func TestBisectUnchanged(t *testing.T) {
 	if r.Status != Unchanged || r.Message != want || calls != 0 {
 		t.Errorf("status %s, message %q, %d calls", r.Status, r.Message, calls)
 	}
+
+	// Changed and changed back: the same tree at both ends.
+	list = []Commit{{Short: "1111111", Key: "B"}, {Short: "2222222", Key: "A"}}
+	r = New("x:default", "json", 0, []string{"frameworks/x"}, good, list)
+	if err := Search(context.Background(), r, 5, planted(list, 0, &calls), nil); err != nil {
+		t.Fatal(err)
+	}
+	want = "The adapter frameworks/x is the same at both ends (2 commits changed it and back) between GOOD g000000 and BAD 2222222: the change is outside frameworks/x (the harness, the runner, go-stdlib or the dataset)."
+	if r.Status != Unchanged || r.Message != want || calls != 0 {
+		t.Errorf("status %s, message %q, %d calls", r.Status, r.Message, calls)
+	}
 }
 
 // TestBisectUndecidedRetry: a step without a verdict is measured again with
@@ -151,12 +162,27 @@ func TestBisectUndecidedRetry(t *testing.T) {
 		t.Errorf("status %s, culprit %v, rounds %v, steps %+v", r.Status, r.Culprit, rounds, r.Steps)
 	}
 
+	// Step 0 without a verdict twice: nothing bisected, every candidate left.
+	rounds = nil
+	r = New("x:default", "json", 0, []string{"frameworks/x"}, good, list)
+	never := func(_ context.Context, c Commit, n int) (Outcome, error) {
+		rounds = append(rounds, n)
+		return Outcome{Verdict: compare.Unknown, Why: "new: no peak: every level failed the gate"}, nil
+	}
+	if err := Search(context.Background(), r, 5, never, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := "BAD c300000 against GOOD g000000 on json gave no verdict, also with 10 rounds: new: no peak: every level failed the gate. Nothing was bisected."
+	if r.Status != Undecided || r.Message != want || len(r.Left) != 4 || fmt.Sprint(rounds) != "[5 10]" {
+		t.Errorf("step 0: status %s, message %q, left %d, rounds %v", r.Status, r.Message, len(r.Left), rounds)
+	}
+
 	unknown, rounds = 2, nil
 	r = New("x:default", "json", 0, []string{"frameworks/x"}, good, list)
 	if err := Search(context.Background(), r, 5, measure, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := "Step 1 (c100000) gave no verdict, also with 10 rounds: 5 rounds per side cannot reach α. The first bad commit is one of the 4 commits after g000000 up to c300000 that change the adapter: c000000, c100000, c200000, c300000."
+	want = "Step 1 (c100000) gave no verdict, also with 10 rounds: 5 rounds per side cannot reach α. The first bad commit is one of the 4 commits after g000000 up to c300000 that change the adapter: c000000, c100000, c200000, c300000."
 	if r.Status != Undecided || r.Message != want || len(r.Left) != 4 || fmt.Sprint(rounds) != "[5 5 10]" {
 		t.Errorf("status %s, message %q, left %d, rounds %v", r.Status, r.Message, len(r.Left), rounds)
 	}

@@ -179,3 +179,32 @@ func TestBisectDependencyBump(t *testing.T) {
 		t.Errorf("go.mod: bump %+v, %v\nwant %+v", b, err, want)
 	}
 }
+
+// TestBisectAdaptersSelfContained holds the tree key's premise: no adapter
+// reads outside frameworks/NAME when it builds or starts, so that folder's
+// tree is what a commit builds. framework.yaml, package.json (scripts,
+// file: dependencies) and go.mod (replace) name no path with "../"; an
+// adapter that needs one must have that path added to the tree key.
+func TestBisectAdaptersSelfContained(t *testing.T) {
+	dirs, err := filepath.Glob("../../frameworks/*/framework.yaml")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no adapters under ../../frameworks: %v", err)
+	}
+	for _, y := range dirs {
+		dir := filepath.Dir(y)
+		for _, name := range []string{"framework.yaml", "package.json", "go.mod"} {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if os.IsNotExist(err) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(string(data), "\n") {
+				if strings.Contains(line, "../") || strings.Contains(line, `..\`) {
+					t.Errorf("%s:%d: %q reaches outside the adapter's folder: add that path to bisect's tree key (cmd/tfbench/bisect.go) or keep the adapter self-contained", filepath.Join(dir, name), i+1, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+}
