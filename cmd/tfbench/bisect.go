@@ -132,7 +132,8 @@ func bisectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	update := func(r *bisect.Result) error { return bisect.Write(*out, r) }
 	if err := bisect.Search(ctx, r, nRounds, b.measure, update); err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted; the steps measured so far are in %s", filepath.Join(*out, bisect.MarkdownFile))
+			r.Status, r.Message = bisect.Interrupted, "Interrupted: "+r.Message
+			return errors.Join(fmt.Errorf("interrupted; the steps measured so far are in %s", filepath.Join(*out, bisect.MarkdownFile)), update(r))
 		}
 		return err
 	}
@@ -256,12 +257,17 @@ func (b *bisector) measure(ctx context.Context, c bisect.Commit, rounds int) (bi
 
 // profile runs the last step: the culprit's parent tree against the
 // culprit's with --profile, then the profile diff of its two sides into
-// r.Profile and OUT/diff.folded (or r.ProfileError).
+// r.Profile and OUT/diff.folded. A failure other than an interrupt is
+// r.ProfileError: the culprit is named all the same.
 func (b *bisector) profile(ctx context.Context, r *bisect.Result, rounds int) error {
 	fmt.Fprintf(b.stdout, "profile: %s against %s, %d rounds with --profile\n", r.Culprit.Label(), r.Parent.Short, rounds)
 	out, ar, err := b.ab(ctx, *r.Parent, *r.Culprit, rounds, true)
 	if err != nil {
-		return fmt.Errorf("profiled step: %w", err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("profiled step: %w", err)
+		}
+		r.ProfileError = "the profiled step failed: " + err.Error() // the culprit stands
+		return nil
 	}
 	k := 0
 	if len(r.Steps) > 0 {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tfbench/tfbench/harness/bisect"
 	"github.com/tfbench/tfbench/harness/compare"
@@ -67,6 +68,21 @@ func adapterCommit(t *testing.T, r *gittest.Repo, message, before string, spin b
 	return r.Commit(message, extra)
 }
 
+// plantedHistory is the end-to-end tests' git history of go-stdlib: good; a
+// README change outside the adapter; a harmless comment in it; the planted
+// 20 ms of CPU a request (plantedSpin); another harmless file. It returns
+// the repository and the four adapter commits.
+func plantedHistory(t *testing.T) (r *gittest.Repo, good, comment, spin, notes string) {
+	t.Helper()
+	r = gittest.New(t, t.TempDir())
+	good = adapterCommit(t, r, "good", "", false, map[string]string{"README.md": "a history to bisect\n"})
+	r.Commit("docs: readme", map[string]string{"README.md": "a history to bisect, changed\n"})
+	comment = adapterCommit(t, r, "go-stdlib: a comment", "// a harmless comment\n\t\t", false, nil)
+	spin = adapterCommit(t, r, "go-stdlib: 20 ms of CPU a request", "// a harmless comment\n\t\tplantedSpin()\n\t\t", true, nil)
+	notes = adapterCommit(t, r, "go-stdlib: notes", "// a harmless comment\n\t\tplantedSpin()\n\t\t", true, map[string]string{"frameworks/go-stdlib/NOTES.md": "notes\n"})
+	return r, good, comment, spin, notes
+}
+
 // TestBisectPlanted is the end-to-end bisect: a git history of go-stdlib
 // (good; a README change outside the adapter; a harmless comment in it;
 // the planted 20 ms of CPU a request, plantedSpin; another harmless file)
@@ -80,12 +96,7 @@ func TestBisectPlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs go-stdlib 8 times, 5 rounds a step")
 	}
-	r := gittest.New(t, t.TempDir())
-	good := adapterCommit(t, r, "good", "", false, map[string]string{"README.md": "a history to bisect\n"})
-	r.Commit("docs: readme", map[string]string{"README.md": "a history to bisect, changed\n"})
-	comment := adapterCommit(t, r, "go-stdlib: a comment", "// a harmless comment\n\t\t", false, nil)
-	sleep := adapterCommit(t, r, "go-stdlib: 20 ms of CPU a request", "// a harmless comment\n\t\tplantedSpin()\n\t\t", true, nil)
-	notes := adapterCommit(t, r, "go-stdlib: notes", "// a harmless comment\n\t\tplantedSpin()\n\t\t", true, map[string]string{"frameworks/go-stdlib/NOTES.md": "notes\n"})
+	r, good, comment, sleep, notes := plantedHistory(t)
 
 	work := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -253,5 +264,67 @@ func TestBisectUsage(t *testing.T) {
 		if code := cli(context.Background(), args, &stdout, &stderr); code != 1 || !strings.HasPrefix(stderr.String(), c.err) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr.String(), c.err)
 		}
+	}
+}
+
+// TestBisectInterrupt cancels a bisect (as Ctrl-C does) once step 0 is in
+// bisect.json: exit 1 saying where the steps are, bisect.json keeps step 0
+// with the status interrupted, and no server or build outlives it.
+func TestBisectInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs go-stdlib twice, 5 rounds, then a step interrupted")
+	}
+	r, good, _, _, notes := plantedHistory(t)
+	work := t.TempDir()
+	out := filepath.Join(work, "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type outcome struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		code := cli(ctx, []string{"bisect", "--repo", r.Dir, "--good", good, "--bad", notes, "--adapter", "go-stdlib", "--test", "json",
+			"--suite", "testdata/ab.yaml", "--work", work, "--out", out}, &stdout, &stderr)
+		done <- outcome{code, stdout.String(), stderr.String()}
+	}()
+	read := func() bisect.Result {
+		var res bisect.Result
+		if data, err := os.ReadFile(filepath.Join(out, bisect.JSONFile)); err == nil {
+			_ = json.Unmarshal(data, &res) // replaced whole (atomically): never half written
+		}
+		return res
+	}
+	deadline := time.Now().Add(5 * time.Minute)
+	for len(read().Steps) == 0 {
+		select {
+		case o := <-done:
+			t.Fatalf("bisect ended (exit %d) before step 0 was recorded:\n%s\n%s", o.code, o.stdout, o.stderr)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no step recorded within 5 minutes")
+		}
+	}
+	time.Sleep(2 * time.Second) // into step 1's builds or rounds
+	cancel()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("bisect did not end within 2 minutes of the interrupt")
+	}
+	want := "tfbench bisect: interrupted; the steps measured so far are in " + filepath.Join(out, bisect.MarkdownFile) + "\n"
+	if o.code != 1 || !strings.HasSuffix(o.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", o.code, o.stderr, want)
+	}
+	res := read()
+	if res.Status != bisect.Interrupted || len(res.Steps) != 1 || res.Steps[0].Verdict != compare.Slower || !strings.HasPrefix(res.Message, "Interrupted: Step 1 (") {
+		t.Errorf("bisect.json: status %s, steps %+v, message %q", res.Status, res.Steps, res.Message)
+	}
+	if left := processesUnder(work); len(left) > 0 {
+		t.Errorf("processes left: %v", left)
 	}
 }

@@ -18,12 +18,13 @@ const Schema = 1
 
 // Statuses of a Result.
 const (
-	Running   = "running"    // steps still to come
-	Found     = "found"      // Culprit is the first bad commit
-	NotSlower = "not slower" // BAD is not slower than GOOD: nothing to bisect
-	Undecided = "undecided"  // a step had no verdict twice: Left holds the range left
-	Unchanged = "unchanged"  // the adapter's tree is the same at GOOD and BAD
-	Failed    = "failed"     // a step could not measure (Message says why)
+	Running     = "running"     // steps still to come
+	Found       = "found"       // Culprit is the first bad commit
+	NotSlower   = "not slower"  // BAD is not slower than GOOD: nothing to bisect
+	Undecided   = "undecided"   // a step had no verdict twice: Left holds the range left
+	Unchanged   = "unchanged"   // the adapter's tree is the same at GOOD and BAD
+	Failed      = "failed"      // a step could not measure (Message says why)
+	Interrupted = "interrupted" // stopped by a signal or a cancelled context
 )
 
 // Outcome is one A/B of good's build (base) against a commit's (new) on the
