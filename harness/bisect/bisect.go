@@ -24,7 +24,7 @@ const (
 	Undecided   = "undecided"   // a step had no verdict twice: Left holds the range left
 	Unchanged   = "unchanged"   // the adapter's tree is the same at GOOD and BAD
 	Failed      = "failed"      // a step could not measure (Message says why)
-	Interrupted = "interrupted" // stopped by a signal or a cancelled context
+	Interrupted = "interrupted" // stopped by a signal (set by the caller: Search returned the error)
 )
 
 // Outcome is one A/B of good's build (base) against a commit's (new) on the
