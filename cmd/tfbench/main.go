@@ -80,6 +80,7 @@ var commands = []struct {
 	{"dataset", "generate the SQLite World/Fortune dataset", datasetCmd},
 	{"report", "render a results.json as markdown", reportCmd},
 	{"ab", "A/B: two variants or two builds of one framework, their responses compared byte for byte, interleaved rounds, then compare (exit 1 when NEW is slower)", abCmd},
+	{"bisect", "find the first commit of GOOD..BAD whose build of an adapter is slower on a test: ab steps over the commits that change it, then a profile diff (exit 2 when none is named)", bisectCmd},
 	{"merge", "combine results files from several machines or CI jobs into one merged file", mergeCmd},
 	{"source", "print the repository commit a results file was measured at (and whether its tree was dirty)", sourceCmd},
 	{"history", "append a night's results to the nightly history file and draw the trend pages: ratio to go-stdlib and p99 per test over the nights", historyCmd},
@@ -116,6 +117,9 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return 2
 			}
 			fmt.Fprintf(stderr, "tfbench %s: %v\n", c.name, err)
+			if errors.Is(err, errNoCulprit) {
+				return 2 // bisect: nothing to bisect, or no verdict
+			}
 			if errors.Is(err, ab.ErrDiffers) {
 				return 3 // ab --require-identical: the two sides' pages differ
 			}
