@@ -95,6 +95,8 @@ type Result struct {
 	ProfileError string `json:"profile_error,omitempty"`
 	// Commands reproduce the result locally.
 	Commands []string `json:"commands,omitempty"`
+	// Out is the output folder (Run's), not written.
+	Out string `json:"-"`
 }
 
 // New starts a Result for a range (good, list from Git.Range).

@@ -5,10 +5,8 @@ package bisect
 // extraction of one commit's adapter by git archive.
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tfbench/tfbench/internal/untar"
 )
 
 // Commit is one commit of the range. Key is its tree key: `git ls-tree`'s
@@ -187,8 +187,8 @@ func Candidates(good Commit, list []Commit) []Commit {
 	return out
 }
 
-// Extract writes the paths of commit sha into dst (git archive, read with
-// archive/tar: no worktree, nothing left in the repository). A dst already
+// Extract writes the paths of commit sha into dst (git archive, read by
+// internal/untar: no worktree, nothing left in the repository). A dst already
 // extracted (its ".complete" marker) is reused; a partial one is replaced.
 func (g Git) Extract(ctx context.Context, sha string, paths []string, dst string) error {
 	marker := filepath.Join(dst, ".complete")
@@ -202,11 +202,11 @@ func (g Git) Extract(ctx context.Context, sha string, paths []string, dst string
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	out, err := g.run(ctx, nil, append([]string{"archive", "--format=tar", sha, "--"}, paths...)...)
+	out, err := g.run(ctx, nil, append([]string{"archive", "--format=tar.gz", sha, "--"}, paths...)...)
 	if err != nil {
 		return err
 	}
-	if err := untar(bytes.NewReader(out), tmp); err != nil {
+	if err := untar.Extract(bytes.NewReader(out), tmp, false, "archive"); err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("git archive %.7s into %s: %w", sha, dst, err)
 	}
@@ -214,65 +214,4 @@ func (g Git) Extract(ctx context.Context, sha string, paths []string, dst string
 		return err
 	}
 	return os.Rename(tmp, dst)
-}
-
-// untar writes a git archive's directories, files and symbolic links under
-// dst; an entry naming a path outside dst is an error.
-func untar(r io.Reader, dst string) error {
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
-	tr := tar.NewReader(r)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		name := filepath.Clean(filepath.FromSlash(h.Name))
-		if name == "." || filepath.IsAbs(name) || name == ".." || strings.HasPrefix(name, ".."+string(filepath.Separator)) {
-			if h.Typeflag == tar.TypeXGlobalHeader {
-				continue
-			}
-			return fmt.Errorf("entry %q is outside the folder", h.Name)
-		}
-		p := filepath.Join(dst, name)
-		switch h.Typeflag {
-		case tar.TypeXGlobalHeader:
-		case tar.TypeDir:
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				return err
-			}
-		case tar.TypeReg:
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			mode := os.FileMode(0o644)
-			if h.Mode&0o111 != 0 {
-				mode = 0o755
-			}
-			f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(f, tr)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-		case tar.TypeSymlink:
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := os.Symlink(h.Linkname, p); err != nil {
-				return err
-			}
-		default:
-			return fmt.Errorf("entry %q: unsupported type %c", h.Name, h.Typeflag)
-		}
-	}
 }

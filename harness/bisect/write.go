@@ -178,3 +178,28 @@ func hardBreaks(text string) string {
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
+
+// Text writes r's summary for a terminal: the step table, the verdict
+// paragraph, a dependency bump's packages, the profile diff (or why there
+// is none) and where bisect.md is.
+func Text(w io.Writer, r *Result) error {
+	fmt.Fprintln(w)
+	if err := texttab.Markdown(w, StepTable(r)); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%s\n", r.Message)
+	if r.Bump != nil {
+		fmt.Fprintf(w, "A dependency bump (%s):\n", strings.Join(r.Bump.Files, ", "))
+		for _, m := range r.Bump.Moves {
+			fmt.Fprintf(w, "  %s %s: %s → %s\n", m.File, m.Package, orNone(m.Before), orNone(m.After))
+		}
+	}
+	if r.Profile != "" {
+		fmt.Fprintf(w, "\nProfile diff, %s (A) against %s (B):\n\n%s\n", r.Parent.Short, r.Culprit.Short, strings.TrimRight(r.Profile, "\n"))
+	}
+	if r.ProfileError != "" {
+		fmt.Fprintf(w, "\nNo profile diff: %s\n", r.ProfileError)
+	}
+	_, err := fmt.Fprintf(w, "\nbisect: %s\n", filepath.Join(r.Out, MarkdownFile))
+	return err
+}

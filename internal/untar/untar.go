@@ -79,6 +79,8 @@ type extraction struct {
 func (x *extraction) entry(hdr *tar.Header, rel string, r io.Reader) error {
 	switch hdr.Typeflag {
 	case tar.TypeDir, tar.TypeReg, tar.TypeSymlink:
+	case tar.TypeXGlobalHeader:
+		return nil // pax metadata for the whole archive (git archive's commit ID): no file
 	case tar.TypeLink:
 		return fmt.Errorf("hard link %q -> %q refused: only files, folders and symbolic links are unpacked", hdr.Name, hdr.Linkname)
 	default:

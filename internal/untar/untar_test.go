@@ -219,3 +219,37 @@ func TestExtractRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractGitArchive: git archive opens with a pax global header (the
+// commit ID, for the whole archive); it is no file and is skipped.
+func TestExtractGitArchive(t *testing.T) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	hdrs := []*tar.Header{
+		{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": "0cf4499"}},
+		{Typeflag: tar.TypeDir, Name: "frameworks/", Mode: 0o755},
+		{Typeflag: tar.TypeReg, Name: "frameworks/main.go", Mode: 0o644, Size: 4},
+	}
+	for _, h := range hdrs {
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tw.Write([]byte("main")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := gz.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Extract(bytes.NewReader(buf.Bytes()), dir, false, "archive"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tree(t, dir), []string{"frameworks/", "frameworks/main.go: main"}; !slices.Equal(got, want) {
+		t.Errorf("unpacked %q, want %q", got, want)
+	}
+}
