@@ -26,14 +26,7 @@ type bisectWorkflow struct {
 		TimeoutMinutes int               `yaml:"timeout-minutes"`
 		Env            map[string]string `yaml:"env"`
 		Permissions    map[string]string `yaml:"permissions"`
-		Steps          []struct {
-			Name string            `yaml:"name"`
-			Uses string            `yaml:"uses"`
-			Run  string            `yaml:"run"`
-			If   string            `yaml:"if"`
-			Env  map[string]string `yaml:"env"`
-			With map[string]string `yaml:"with"`
-		} `yaml:"steps"`
+		Steps          []workflowStep    `yaml:"steps"`
 	} `yaml:"jobs"`
 }
 

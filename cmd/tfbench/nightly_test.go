@@ -44,15 +44,18 @@ type workflow struct {
 				Shard []int `yaml:"shard"`
 			} `yaml:"matrix"`
 		} `yaml:"strategy"`
-		Steps []struct {
-			Name string            `yaml:"name"`
-			Uses string            `yaml:"uses"`
-			Run  string            `yaml:"run"`
-			If   string            `yaml:"if"`
-			Env  map[string]string `yaml:"env"`
-			With map[string]string `yaml:"with"`
-		} `yaml:"steps"`
+		Steps []workflowStep `yaml:"steps"`
 	} `yaml:"jobs"`
+}
+
+// workflowStep is the part of a workflow's step the tests read.
+type workflowStep struct {
+	Name string            `yaml:"name"`
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	If   string            `yaml:"if"`
+	Env  map[string]string `yaml:"env"`
+	With map[string]string `yaml:"with"`
 }
 
 // taskfile is the part of Taskfile.yml the test reads (a var is a string

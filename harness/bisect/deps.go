@@ -93,14 +93,14 @@ func lockMoves(file string, before, after []byte) ([]Move, error) {
 			Version string `json:"version"`
 		} `json:"packages"`
 	}
-	read := func(data []byte, which string) (map[string]string, error) {
+	return versionMoves(file, before, after, func(data []byte) (map[string]string, error) {
 		out := map[string]string{}
 		if len(data) == 0 {
 			return out, nil
 		}
 		var l lock
 		if err := json.Unmarshal(data, &l); err != nil {
-			return nil, fmt.Errorf("%s (%s): %v", file, which, err)
+			return nil, err
 		}
 		for k, p := range l.Packages {
 			if name, ok := strings.CutPrefix(k, "node_modules/"); ok {
@@ -108,16 +108,7 @@ func lockMoves(file string, before, after []byte) ([]Move, error) {
 			}
 		}
 		return out, nil
-	}
-	b, err := read(before, "before")
-	if err != nil {
-		return nil, err
-	}
-	a, err := read(after, "after")
-	if err != nil {
-		return nil, err
-	}
-	return diffVersions(file, b, a), nil
+	})
 }
 
 // manifestMoves compares package.json's dependency maps; only is false
@@ -177,27 +168,32 @@ func manifestMoves(file string, before, after []byte) ([]Move, bool, error) {
 
 // goModMoves compares go.mod's require versions (modfile).
 func goModMoves(file string, before, after []byte) ([]Move, error) {
-	read := func(data []byte, which string) (map[string]string, error) {
+	return versionMoves(file, before, after, func(data []byte) (map[string]string, error) {
 		out := map[string]string{}
 		if len(bytes.TrimSpace(data)) == 0 {
 			return out, nil
 		}
 		f, err := modfile.ParseLax(file, data, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%s (%s): %v", file, which, err)
+			return nil, err
 		}
 		for _, r := range f.Require {
 			out[r.Mod.Path] = r.Mod.Version
 		}
 		return out, nil
-	}
-	b, err := read(before, "before")
+	})
+}
+
+// versionMoves reads a package → version map from file before and after
+// (an error names the file and the side) and lists what moved.
+func versionMoves(file string, before, after []byte, read func([]byte) (map[string]string, error)) ([]Move, error) {
+	b, err := read(before)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s (before): %v", file, err)
 	}
-	a, err := read(after, "after")
+	a, err := read(after)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s (after): %v", file, err)
 	}
 	return diffVersions(file, b, a), nil
 }
