@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -217,7 +219,7 @@ func TestBisectUnchanged(t *testing.T) {
 	work := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	code := cli(context.Background(), []string{"bisect", "--repo", r.Dir, "--good", good, "--bad", bad, "--adapter", "go-stdlib", "--test", "json", "--suite", "testdata/ab.yaml", "--work", work}, &stdout, &stderr)
-	msg := fmt.Sprintf("The adapter frameworks/go-stdlib did not change between GOOD %.7s and BAD %.7s: the change is outside frameworks/go-stdlib (the harness, the runner, go-stdlib or the dataset).", good, bad)
+	msg := fmt.Sprintf("The adapter frameworks/go-stdlib did not change between GOOD %.7s and BAD %.7s: the change is outside frameworks/go-stdlib (the harness, the runner or the dataset).", good, bad)
 	if code != 2 || stderr.String() != "tfbench bisect: no first bad commit (unchanged): "+msg+"\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
@@ -231,6 +233,23 @@ func TestBisectUnchanged(t *testing.T) {
 	var res bisect.Result
 	if err := json.Unmarshal(data, &res); err != nil || res.Status != bisect.Unchanged || len(res.Steps) != 0 {
 		t.Errorf("bisect.json: %+v, %v", res, err)
+	}
+}
+
+// TestBisectUnknownVariant: a variant the adapter does not have is refused
+// at both ends before any step is measured.
+func TestBisectUnknownVariant(t *testing.T) {
+	r, good, _, _, notes := plantedHistory(t)
+	work := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := cli(context.Background(), []string{"bisect", "--repo", r.Dir, "--good", good, "--bad", notes, "--adapter", "go-stdlib:nope", "--test", "json",
+		"--suite", "testdata/ab.yaml", "--work", work}, &stdout, &stderr)
+	want := fmt.Sprintf("tfbench bisect: GOOD %.7s and BAD %.7s: framework go-stdlib: no variant \"nope\"", good, notes)
+	if code != 1 || !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q, want %q…", code, stderr.String(), want)
+	}
+	if _, err := os.Stat(filepath.Join(work, "runs")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a run was started: %v", err)
 	}
 }
 

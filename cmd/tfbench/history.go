@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,7 +29,7 @@ func historyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	date := fs.String("date", "", "tonight's date, UTC YYYY-MM-DD (required; a night of that date is replaced)")
 	commit := fs.String("commit", "", "the commit tonight measured (git rev-parse HEAD)")
 	out := fs.String("out", "", "the folder whose trends/ gets the trend pages: index.md, two charts per test, changes.json, changes.md and regressions/ (required)")
-	newChanges := fs.String("new-changes", "", "write to FILE, as JSON, the regressions of the ratio that the previous trends/changes.json did not hold (the nightly bisects each)")
+	newChanges := fs.String("new-changes", "", "write to FILE, as JSON, the regressions of the ratio that the previous trends/changes.json did not hold (the nightly bisects each; none when there was no changes.json)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -48,9 +50,12 @@ func historyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dir := filepath.Join(*out, "trends")
 	changesPath := filepath.Join(dir, history.ChangesFile)
 	var prev []history.ChangePoint
+	first := false // no changes.json yet: this publish starts the list
 	if *newChanges != "" {
 		// Read before Trends replaces it.
-		if prev, err = history.ReadChanges(changesPath); err != nil {
+		if _, err := os.Stat(changesPath); errors.Is(err, os.ErrNotExist) {
+			first = true
+		} else if prev, err = history.ReadChanges(changesPath); err != nil {
 			return err
 		}
 	}
@@ -81,7 +86,10 @@ func historyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *newChanges == "" {
 		return nil
 	}
-	fresh := history.NewRegressions(prev, cps)
+	var fresh []history.ChangePoint
+	if !first {
+		fresh = history.NewRegressions(prev, cps)
+	}
 	if err := history.WriteChanges(*newChanges, fresh); err != nil {
 		return err
 	}
@@ -90,6 +98,9 @@ func historyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		ids = append(ids, c.ID)
 	}
 	line := fmt.Sprintf("%s, %d new", changeCount(cps), len(fresh))
+	if first {
+		line += " (" + changesPath + " did not exist: this publish starts the list, and none counts as new)"
+	}
 	if len(ids) > 0 {
 		line += ": " + strings.Join(ids, ", ")
 	}

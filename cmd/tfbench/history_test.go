@@ -66,9 +66,9 @@ func TestHistoryCommand(t *testing.T) {
 
 // TestHistoryNewChanges appends a night to the step history fixture (40
 // nights, node-http's json ratio 15% down from 2026-11-26): --new-changes
-// lists that regression when no changes.json was published before, none
-// on a re-run that finds it there; a broken changes.json is an error
-// naming it.
+// lists none when no changes.json was published before (the list starts),
+// that regression when the previous changes.json lacks it, none on a
+// re-run that finds it there; a broken changes.json is an error naming it.
 func TestHistoryNewChanges(t *testing.T) {
 	dir := t.TempDir()
 	path, out, fresh := filepath.Join(dir, "history.json"), filepath.Join(dir, "site"), filepath.Join(dir, "new-changes.json")
@@ -88,12 +88,27 @@ func TestHistoryNewChanges(t *testing.T) {
 	}
 	const id = "2026-11-26-node-http-default-json-ratio"
 	trends := filepath.Join(out, "trends")
+	changesJSON := filepath.Join(trends, "changes.json")
+	// The first publish with change points: no changes.json yet, so none is
+	// new (an old history's changes are not tonight's).
 	stdout, stderr, code := run()
 	want := "wrote " + path + ": 41 nights, 2026-12-11 with 2 rows\nwrote " + filepath.Join(trends, "index.md") + " and 4 charts\n" +
 		"wrote " + filepath.Join(trends, "changes.md") + ": 6 change points (3 regressions)\n" +
-		"wrote " + fresh + ": 6 change points (3 regressions), 1 new: " + id + "\n"
+		"wrote " + fresh + ": 6 change points (3 regressions), 0 new (" + changesJSON + " did not exist: this publish starts the list, and none counts as new)\n"
 	if code != 0 || stdout != want {
 		t.Fatalf("exit %d, stdout %q\nwant %q\nstderr %s", code, stdout, want, stderr)
+	}
+	// The next publish, with node-http's change not in the previous file: new.
+	all, err := history.ReadChanges(changesJSON)
+	if err != nil || len(all) != 6 || all[0].ID != id {
+		t.Fatalf("changes.json: %v, %+v", err, all)
+	}
+	if err := history.WriteChanges(changesJSON, all[1:]); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = run()
+	if code != 0 || !strings.HasSuffix(stdout, "\nwrote "+fresh+": 6 change points (3 regressions), 1 new: "+id+"\n") {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 	got, err := history.ReadChanges(fresh)
 	if err != nil || len(got) != 1 || got[0].ID != id || got[0].Framework != "node-http" || got[0].Before.Commit != "1592b410321216d384753b5f4ba3b8c31b0e1b43" {
@@ -110,7 +125,7 @@ func TestHistoryNewChanges(t *testing.T) {
 	if data, _ := os.ReadFile(fresh); string(data) != "{\n \"schema\": 1,\n \"changes\": []\n}\n" {
 		t.Errorf("new changes on a re-run:\n%s", data)
 	}
-	os.WriteFile(filepath.Join(trends, "changes.json"), []byte("[]"), 0o644)
+	os.WriteFile(changesJSON, []byte("[]"), 0o644)
 	if _, stderr, code := run(); code != 1 || !strings.HasPrefix(stderr, "tfbench history: "+filepath.Join(trends, "changes.json")+": not a tfbench changes file: ") {
 		t.Errorf("a broken changes.json: exit %d, %q", code, stderr)
 	}

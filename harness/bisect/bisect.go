@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/compare"
+	"github.com/tfbench/tfbench/harness/model"
 )
 
 // Schema is bisect.json's schema version.
@@ -132,8 +133,12 @@ func Search(ctx context.Context, r *Result, rounds int, measure Measure, update 
 		if n > 0 {
 			what = fmt.Sprintf("is the same at both ends (%d commits changed it and back)", n)
 		}
-		r.Message = fmt.Sprintf("The adapter %s %s between GOOD %s and BAD %s: the change is outside %s (the harness, the runner, go-stdlib or the dataset).",
-			strings.Join(r.Paths, ", "), what, r.Good.Short, r.Bad.Short, strings.Join(r.Paths, ", "))
+		outside := "the harness, the runner, go-stdlib or the dataset"
+		if name, _, _ := strings.Cut(r.Adapter, ":"); name == model.Reference.Framework {
+			outside = "the harness, the runner or the dataset"
+		}
+		r.Message = fmt.Sprintf("The adapter %s %s between GOOD %s and BAD %s: the change is outside %s (%s).",
+			strings.Join(r.Paths, ", "), what, r.Good.Short, r.Bad.Short, strings.Join(r.Paths, ", "), outside)
 		return save()
 	}
 	var all []string

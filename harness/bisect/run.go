@@ -22,6 +22,7 @@ import (
 	"github.com/tfbench/tfbench/harness/profile"
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/run"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -91,6 +92,12 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	r := New(c.Adapter, c.Test.Name, c.Test.Headline(), paths, good, list)
 	r.Suite, r.Options, r.Out = c.SuitePath, c.Compare, c.Out
 	b := &runner{c: c, g: g, name: name}
+	// The adapter and its variant at both ends, before anything is measured.
+	if len(r.Candidates) > 0 && bad.Key != good.Key {
+		if _, _, err := b.targets(ctx, good, bad); err != nil {
+			return nil, fmt.Errorf("GOOD %s and BAD %s: %w", good.Short, bad.Short, err)
+		}
+	}
 	r.Commands = b.commands(r)
 	fmt.Fprintf(c.Log, "bisect %s on %s: %d commits in %s..%s, %d change %s; writing %s\n",
 		c.Adapter, c.Test.Name, len(list), good.Short, bad.Short, len(r.Candidates), paths[0], filepath.Join(c.Out, MarkdownFile))
@@ -133,6 +140,24 @@ func (b *runner) tree(ctx context.Context, out string, c Commit) (string, error)
 	return filepath.Join(dir, "frameworks"), nil
 }
 
+// targets extracts base's and next's adapter and resolves the adapter (and
+// its variant) in each: ab's two builds.
+func (b *runner) targets(ctx context.Context, base, next Commit) (run.Target, run.Target, error) {
+	baseDir, err := b.tree(ctx, b.c.Out, base)
+	if err != nil {
+		return run.Target{}, run.Target{}, err
+	}
+	nextDir, err := b.tree(ctx, b.c.Out, next)
+	if err != nil {
+		return run.Target{}, run.Target{}, err
+	}
+	specs, err := framework.Discover(baseDir)
+	if err != nil {
+		return run.Target{}, run.Target{}, err
+	}
+	return ab.Targets(specs, baseDir, b.c.Adapter, "", filepath.Join(nextDir, b.name))
+}
+
 // abRun is one step's run: its folder and the two sides' IDs in it.
 type abRun struct {
 	dir       string
@@ -142,19 +167,7 @@ type abRun struct {
 // ab A/Bs base's tree against next's in rounds rounds (profiled when
 // profiled), and returns the test's row as an Outcome and the run.
 func (b *runner) ab(ctx context.Context, base, next Commit, rounds int, profiled bool) (Outcome, abRun, error) {
-	baseDir, err := b.tree(ctx, b.c.Out, base)
-	if err != nil {
-		return Outcome{}, abRun{}, err
-	}
-	nextDir, err := b.tree(ctx, b.c.Out, next)
-	if err != nil {
-		return Outcome{}, abRun{}, err
-	}
-	specs, err := framework.Discover(baseDir)
-	if err != nil {
-		return Outcome{}, abRun{}, err
-	}
-	bt, nt, err := ab.Targets(specs, baseDir, b.c.Adapter, "", filepath.Join(nextDir, b.name))
+	bt, nt, err := b.targets(ctx, base, next)
 	if err != nil {
 		return Outcome{}, abRun{}, err
 	}

@@ -181,7 +181,7 @@ func hardBreaks(text string) string {
 
 // Text writes r's summary for a terminal: the step table, the verdict
 // paragraph, a dependency bump's packages, the profile diff (or why there
-// is none) and where bisect.md is.
+// is none) and the files written.
 func Text(w io.Writer, r *Result) error {
 	fmt.Fprintln(w)
 	if err := texttab.Markdown(w, StepTable(r)); err != nil {
@@ -200,6 +200,10 @@ func Text(w io.Writer, r *Result) error {
 	if r.ProfileError != "" {
 		fmt.Fprintf(w, "\nNo profile diff: %s\n", r.ProfileError)
 	}
-	_, err := fmt.Fprintf(w, "\nbisect: %s\n", filepath.Join(r.Out, MarkdownFile))
+	files := MarkdownFile + ", " + JSONFile
+	if r.Profile != "" {
+		files += ", " + FoldedFile
+	}
+	_, err := fmt.Fprintf(w, "\nwrote %s in %s\n", files, r.Out)
 	return err
 }

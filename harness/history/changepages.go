@@ -181,7 +181,7 @@ func regressionPage(dir string, h *History, c ChangePoint) (md, svg []byte, err 
 	good, bad := c.Before.Commit, c.After.Commit
 	fmt.Fprintf(&b, "The adapter's commits in the range, a bisect on this machine, and the same bisect on GitHub Actions:\n\n```sh\n")
 	fmt.Fprintf(&b, "git log --oneline %s..%s -- frameworks/%s\n", good, bad, c.Framework)
-	fmt.Fprintf(&b, ".tfbench/bin/tfbench bisect --good %s --bad %s --adapter %s --test %s%s\n", good, bad, adapter, c.Test, n)
+	fmt.Fprintf(&b, "go tool task bisect -- --good %s --bad %s --adapter %s --test %s%s\n", good, bad, adapter, c.Test, n)
 	fmt.Fprintf(&b, "gh workflow run bisect.yml -f good=%s -f bad=%s -f adapter=%s -f test=%s%s -f id=%s\n", good, bad, adapter, c.Test, fn, c.ID)
 	fmt.Fprintf(&b, "```\n")
 	return b.Bytes(), s.Bytes(), nil
