@@ -13,7 +13,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -24,6 +23,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tfbench/tfbench/harness/history"
 )
 
 // Workflow is the workflow file gh starts (.github/workflows/bisect.yml).
@@ -34,37 +35,9 @@ const Workflow = "bisect.yml"
 // (a runner or dataset change) should not queue one per row.
 const DefaultMax = 5
 
-// Changes is the file `tfbench history --new-changes` writes: the worse
-// ratio changes first seen tonight, go-stdlib left out (docs/ci.md,
-// Change points).
-type Changes struct {
-	Schema  int      `json:"schema"`
-	Changes []Change `json:"changes"`
-}
-
-// Change is one change point as history.Changes reports it; Size, Lo and
-// Hi are fractions (−0.12 is 12% lower), N is 0 for a test without one.
-type Change struct {
-	ID        string  `json:"id"`
-	Framework string  `json:"framework"`
-	Variant   string  `json:"variant"`
-	Test      string  `json:"test"`
-	N         int     `json:"n,omitempty"`
-	Figure    string  `json:"figure"`
-	Worse     bool    `json:"worse"`
-	Before    Night   `json:"before"`
-	After     Night   `json:"after"`
-	Size      float64 `json:"size"`
-	Lo        float64 `json:"lo"`
-	Hi        float64 `json:"hi"`
-	P         float64 `json:"p"`
-}
-
-// Night is the night on one side of a change: its date and the commit it measured.
-type Night struct {
-	Date   string `json:"date"`
-	Commit string `json:"commit"`
-}
+// Change is one change point of the file (history.ChangePoint): Size, Lo
+// and Hi are fractions (−0.12 is 12% lower), N is 0 for a test without one.
+type Change = history.ChangePoint
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
@@ -84,17 +57,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	f, err := read(path)
+	changes, err := read(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "bisect-dispatch:", err)
 		return 2
 	}
-	if len(f.Changes) == 0 {
+	if len(changes) == 0 {
 		fmt.Fprintf(stdout, "bisect-dispatch: no new regressions in %s: no bisect started\n", path)
 		return 0
 	}
 	// The largest slowdowns first; ties keep the file's order (newest first).
-	order := slices.Clone(f.Changes)
+	order := slices.Clone(changes)
 	slices.SortStableFunc(order, func(a, b Change) int {
 		return -cmpFloat(math.Abs(a.Size), math.Abs(b.Size))
 	})
@@ -130,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		started++
 		fmt.Fprintf(stdout, "bisect-dispatch: started %s for %s: %s\n", Workflow, c.ID, describe(c))
 	}
-	fmt.Fprintf(stdout, "bisect-dispatch: %d new regressions, %d bisects started (at most %d a night)", len(f.Changes), started, *limit)
+	fmt.Fprintf(stdout, "bisect-dispatch: %d new regressions, %d bisects started (at most %d a night)", len(changes), started, *limit)
 	if failed > 0 {
 		fmt.Fprintf(stdout, ", %d failed to start", failed)
 	}
@@ -141,21 +114,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// read loads and checks FILE: schema 1, and each change with the keys the
-// dispatch passes on (errors name the file, the change and the key).
-func read(path string) (*Changes, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+// read loads and checks FILE (history.ReadChanges: schema 1), each change
+// with the keys the dispatch passes on (errors name the file, the change
+// and the key).
+func read(path string) ([]Change, error) {
+	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("%w (.ci/publish-pages writes it with tfbench history --new-changes)", err)
 	}
-	var f Changes
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	changes, err := history.ReadChanges(path)
+	if err != nil {
+		return nil, err
 	}
-	if f.Schema != 1 {
-		return nil, fmt.Errorf("%s: schema %d, want 1 (tfbench history --new-changes writes it)", path, f.Schema)
-	}
-	for i, c := range f.Changes {
+	for i, c := range changes {
 		for _, kv := range [][2]string{{"id", c.ID}, {"framework", c.Framework}, {"variant", c.Variant}, {"test", c.Test}, {"before.commit", c.Before.Commit}, {"after.commit", c.After.Commit}} {
 			if kv[1] == "" {
 				return nil, fmt.Errorf("%s: changes[%d] (id %q): no %s", path, i, c.ID, kv[0])
@@ -168,7 +138,7 @@ func read(path string) (*Changes, error) {
 			return nil, fmt.Errorf("%s: changes[%d] (id %q): n %d is negative", path, i, c.ID, c.N)
 		}
 	}
-	return &f, nil
+	return changes, nil
 }
 
 // slug is what an ID may hold: it names a folder on the site

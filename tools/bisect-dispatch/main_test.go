@@ -156,9 +156,9 @@ func TestDispatchBadFile(t *testing.T) {
 	calls := fakeGH(t)
 	dir := t.TempDir()
 	for _, tc := range []struct{ name, body, want string }{
-		{"missing.json", "", "open DIR/missing.json: no such file or directory (.ci/publish-pages writes it with tfbench history --new-changes)"},
-		{"schema.json", `{"schema":2,"changes":[]}`, "DIR/schema.json: schema 2, want 1 (tfbench history --new-changes writes it)"},
-		{"syntax.json", `{"schema":1,"changes":[}`, "DIR/syntax.json: invalid character '}' looking for beginning of value"},
+		{"missing.json", "", "stat DIR/missing.json: no such file or directory (.ci/publish-pages writes it with tfbench history --new-changes)"},
+		{"schema.json", `{"schema":2,"changes":[]}`, "DIR/schema.json: changes schema 2, this tfbench reads schema 1"},
+		{"syntax.json", `{"schema":1,"changes":[}`, "DIR/syntax.json: not a tfbench changes file: invalid character '}' looking for beginning of value"},
 		{"commit.json", `{"schema":1,"changes":[{"id":"x","framework":"f","variant":"v","test":"json","before":{"commit":"` + a + `"},"after":{"commit":""}}]}`, `DIR/commit.json: changes[0] (id "x"): no after.commit`},
 		{"id.json", `{"schema":1,"changes":[{"id":"../x","framework":"f","variant":"v","test":"json","before":{"commit":"` + a + `"},"after":{"commit":"` + b + `"}}]}`, `DIR/id.json: changes[0]: id "../x" is not a slug (letters, digits, '.', '_', '-')`},
 	} {
