@@ -459,7 +459,7 @@ func TestPublishPagesHistory(t *testing.T) {
 	if index := git("show", "gh-pages:nightly/index.md"); !strings.Contains(index, "- [trends over the nights](trends/index.md)\n") {
 		t.Errorf("nightly/index.md does not link the trends:\n%s", index)
 	}
-	// Part A's tfbench history --new-changes (issue 37): the regressions
+	// tfbench history --new-changes: the regressions
 	// first seen tonight, for .ci/bisect-dispatch.
 	var fresh struct {
 		Schema  int               `json:"schema"`

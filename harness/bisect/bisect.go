@@ -1,5 +1,5 @@
 // Package bisect finds the first commit between a good and a bad one whose
-// build of an adapter is slower on one test (tfbench bisect, issue 37):
+// build of an adapter is slower on one test (tfbench bisect):
 // the range's commits collapse to those that change the adapter's tree, and a
 // binary search A/Bs good's build against each midpoint's (a Measure, in
 // production tfbench ab's rank test), ⌈log2 n⌉ steps after the confirming one.
