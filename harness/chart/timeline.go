@@ -105,18 +105,26 @@ func timeline(w io.Writer, c Timeline, format string) error {
 	for _, v := range ys {
 		f.yGrid(py(v), yTick(v))
 	}
-	every := (n + MaxXLabels - 1) / MaxXLabels
+	// At most MaxXLabels labels, and none closer than one and a half times
+	// the widest (room for a fallback font wider than the one measured);
+	// the last kept inside the chart with a quarter of its width to spare.
+	widest := 0
+	for _, l := range c.Labels {
+		widest = max(widest, p.MeasureText(l, 0, f.label).Width())
+	}
+	every := max((n+MaxXLabels-1)/MaxXLabels, int(math.Ceil(float64(widest)*1.5/slot)))
 	for i := range c.Labels {
 		if (n-1-i)%every != 0 {
 			continue
 		}
 		x := px(i)
 		p.LineStroke([]charts.Point{{X: x, Y: bottom}, {X: x, Y: bottom + 4}}, axisColour, 1)
-		b := p.MeasureText(c.Labels[i], 0, f.label)
-		p.Text(c.Labels[i], x-b.Width()/2, bottom+18, 0, f.label)
+		w := p.MeasureText(c.Labels[i], 0, f.label).Width()
+		p.Text(c.Labels[i], min(x-w/2, Width-4-w-w/4), bottom+18, 0, f.label)
 	}
 	breaks := map[int]bool{}
 	markText := charts.FontStyle{FontSize: 10, FontColor: textColour}
+	var marked []box // mark labels placed: a later one that would overlap goes a line higher
 	for _, m := range c.Marks {
 		if m.Before <= 0 || m.Before >= n {
 			continue
@@ -127,11 +135,16 @@ func timeline(w io.Writer, c Timeline, format string) error {
 		if m.Label != "" {
 			// Above the plot, right of the line; flush left of it when
 			// it would run past the chart's edge.
-			tx := x + 4
-			if w := textWidth(p, m.Label, markText); tx+w > Width-4 {
-				tx = x - 4 - w
+			w := textWidth(p, m.Label, markText)
+			b := box{x + 4, PlotTop - 18, w, 12}
+			if b.x+w > Width-4 {
+				b.x = x - 4 - w
 			}
-			p.Text(m.Label, tx, PlotTop-6, 0, markText)
+			for slices.ContainsFunc(marked, b.overlaps) {
+				b.y -= 12
+			}
+			marked = append(marked, b)
+			p.Text(m.Label, b.x, b.y+b.h, 0, markText)
 		}
 	}
 	f.axes("", c.YTitle)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tfbench/tfbench/internal/golden"
@@ -217,5 +218,45 @@ func TestTrendErrors(t *testing.T) {
 		if err := Trend(io.Discard, c.tl); err == nil || err.Error() != c.want {
 			t.Errorf("Trend(%+v) = %v, want %q", c.tl, err, c.want)
 		}
+	}
+}
+
+// TestTrendLabelsApart: 90 nights leave room between their date labels
+// (one and a half label widths from start to start; the last, moved
+// left to stay inside the chart, more than one), and two marks on nights close together stack their labels a
+// line apart instead of writing one over the other.
+func TestTrendLabelsApart(t *testing.T) {
+	c := Timeline{Title: "90 nights", YTitle: "ratio", Marks: []Mark{{Before: 80, Label: "method v2, new suite"}, {Before: 84, Label: "method v3"}}}
+	s := TimeSeries{Name: "node-http/default"}
+	for i := range 90 {
+		c.Labels = append(c.Labels, fmt.Sprintf("2026-%02d-%02d", 9+i/30, 1+i%30))
+		s.Values = append(s.Values, 0.5)
+	}
+	c.Series = []TimeSeries{s}
+	svg := string(renderTrend(t, c))
+	text := regexp.MustCompile(`<text x="(-?\d+)" y="(\d+)"[^>]*>([^<]*)<`)
+	var xs []int
+	marks := map[string][2]int{}
+	for _, m := range text.FindAllStringSubmatch(svg, -1) {
+		x, _ := strconv.Atoi(m[1])
+		y, _ := strconv.Atoi(m[2])
+		if regexp.MustCompile(`^2026-\d\d-\d\d$`).MatchString(m[3]) {
+			xs = append(xs, x)
+		}
+		if strings.HasPrefix(m[3], "method") {
+			marks[m[3]] = [2]int{x, y}
+		}
+	}
+	if len(xs) < 2 || len(xs) > MaxXLabels {
+		t.Fatalf("%d date labels, want 2 to %d", len(xs), MaxXLabels)
+	}
+	for i := 1; i < len(xs); i++ {
+		if gap := xs[i] - xs[i-1]; gap < 90 { // "2026-09-01" is about 80 px; the last one moves left to stay inside
+			t.Errorf("date labels %d px apart at x %v, want at least 90", gap, xs)
+		}
+	}
+	a, b := marks["method v2, new suite"], marks["method v3"]
+	if a == ([2]int{}) || b == ([2]int{}) || a[1] == b[1] {
+		t.Errorf("mark labels at %v and %v: want both, on two lines", a, b)
 	}
 }
