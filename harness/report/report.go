@@ -331,6 +331,11 @@ func (b *builder) test(t results.Test) {
 	b.table(header, lines, align)
 	b.printf("\n%s\n\n", rankingText(g))
 	b.printf("%s\n\n", memoryLegend)
+	if header, lines, align := levelTable(rows, false, msf); header != nil {
+		b.printf("%s\n\n", levelLegend)
+		b.table(header, lines, align)
+		b.printf("\n")
+	}
 	for _, n := range leakNotes(b.f.Samples, t.Name) {
 		notes = append(notes, "- "+n)
 	}
@@ -389,11 +394,11 @@ func cells(r Row, t results.Test) []string {
 	dash := "—"
 	line := []string{r.Framework, r.Variant}
 	if !r.OK {
-		line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
+		line = append(line, withBound(r, dash, texttab.Thousands), dash, boundRange(r, texttab.Thousands), dash, dash, dash, dash, dash)
 		line = append(line, r.Memory.cells(false)...)
 	} else {
 		line = append(line,
-			texttab.Thousands(r.PeakRPS),
+			withBound(r, texttab.Thousands(r.PeakRPS), texttab.Thousands),
 			rankCell(r),
 			texttab.Thousands(r.MinRPS)+"–"+texttab.Thousands(r.MaxRPS),
 			strconv.Itoa(r.Connections),

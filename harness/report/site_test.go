@@ -136,6 +136,14 @@ Type ` + "`" + `json` + "`" + `, ` + "`" + `/json` + "`" + `, 8, 16 connections.
 | go-stdlib | default | go1.26.8     |   11,000 |   =1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |   10,000–12,000 |      2 |
 | slow      | a\|b    | go1.26.8     |    5,250 |    3 | 0.48× (0.46–0.50) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |     5,000–5,500 |      2 |
 
+p99 ms at each level, so variants compare at the same concurrency (median over rounds of each round's p99, min–max; "failed": a round failed the gate, "generator-bound": the load generator's CPU set was saturated, its latency in the figure; "—": not measured):
+
+| Framework | Variant |                 c=8 |   c=16 |
+|:----------|:--------|--------------------:|-------:|
+| node-http | default | 99.01 (99.01–99.01) |      — |
+| go-stdlib | default | 99.01 (99.01–99.01) | failed |
+| slow      | a\|b    | 99.01 (99.01–99.01) | failed |
+
 At a constant 500 requests/s over 8 connections (latency from each request's intended send time: corrected for coordinated omission), each cell the range over the rounds (min–max; one figure when they agree):
 
 | Framework | Variant | Achieved RPS | p50 ms | p99 ms | CPU ms/req | Rounds |
@@ -157,6 +165,14 @@ Notes:
 | go-stdlib | default | go1.26.8     |    3,050 |    1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — |       1228 | pass         |     3,000–3,100 |      2 |
 | slow      | a\|b    | go1.26.8     |    1,050 |    2 | 0.34× (0.33–0.35) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — |       3210 | warn         |     1,000–1,100 |      2 |
 | node-http | default | node 24.22.3 |        — |    — |                 — |           — |        — |      — |      — |          — |      — |      — |    — |               — |          — |        900 | fail         |               — |      — |
+
+p99 ms at each level, so variants compare at the same concurrency (median over rounds of each round's p99, min–max; "failed": a round failed the gate, "generator-bound": the load generator's CPU set was saturated, its latency in the figure; "—": not measured):
+
+| Framework | Variant |                 c=8 |
+|:----------|:--------|--------------------:|
+| go-stdlib | default | 99.01 (99.01–99.01) |
+| slow      | a\|b    | 99.01 (99.01–99.01) |
+| node-http | default |                   — |
 
 Notes:
 
