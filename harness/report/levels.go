@@ -128,7 +128,7 @@ func levelName(conns, pipeline int) string {
 	return "c=" + strconv.Itoa(conns)
 }
 
-// levelLegend heads a p99-by-level table (docs/method.md, Reading a report).
+// levelLegend heads a p99-by-level table (docs/method.md, p99 at every level).
 const levelLegend = "p99 ms at each level, so variants compare at the same concurrency (median over rounds of each round's p99, min–max; " +
 	"\"failed\": a round failed the gate, \"generator-bound\": the load generator's CPU set was saturated, its latency in the figure; \"—\": not measured):"
 
