@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/model"
@@ -131,5 +132,27 @@ func TestGeneratorBoundCells(t *testing.T) {
 	}
 	if b := bars[2]; b.X != 902 || b.Lo != 901 || b.Hi != 903 || b.Value != "≥ 902 at c=16, generator-bound (901–903)" || b.Highlight {
 		t.Errorf("slow's bar %+v", b)
+	}
+}
+
+// The CSV ends every line with the lower bound: median, min–max, level;
+// empty cells for a row without one.
+func TestBoundCSV(t *testing.T) {
+	ts, err := Tables(single(levelsFixture(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := CSV(&b, ts); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 4 || !strings.HasSuffix(lines[0], ",rss_growth,lower_bound_rps,lower_bound_min_rps,lower_bound_max_rps,lower_bound_connections,lower_bound_pipeline") {
+		t.Fatalf("CSV:\n%s", b.String())
+	}
+	for i, want := range []string{",123742,121000,125000,16,1", ",,,,,", ",902,901,903,16,1"} {
+		if !strings.HasSuffix(lines[i+1], want) || !strings.HasPrefix(lines[i+1], "json,0,r1,"+ts[0].Rows[i].Framework+",") {
+			t.Errorf("line %d %q, want it to end in %q", i+1, lines[i+1], want)
+		}
 	}
 }

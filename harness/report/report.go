@@ -443,8 +443,8 @@ func (b *builder) byN(t results.Test) {
 		for i := range t.Queries {
 			cell := "—"
 			for _, rn := range byN[i] {
-				if rn.Framework == r.Framework && rn.Variant == r.Variant && rn.OK {
-					cell = peakCell(rn, format)
+				if rn.Framework == r.Framework && rn.Variant == r.Variant && (rn.OK || rn.Bound != nil) {
+					cell = withBound(rn, peakCell(rn, format), format)
 				}
 			}
 			line = append(line, cell)

@@ -519,8 +519,8 @@ func perN(b *builder, t TestTable) {
 		for _, sz := range t.PerN {
 			cell := "—"
 			for _, rn := range sz.Rows {
-				if rn.Run == r.Run && rn.ID == r.ID && rn.OK {
-					cell = peakCell(rn, texttab.Thousands)
+				if rn.Run == r.Run && rn.ID == r.ID && (rn.OK || rn.Bound != nil) {
+					cell = withBound(rn, peakCell(rn, texttab.Thousands), texttab.Thousands)
 				}
 			}
 			line = append(line, cell)
