@@ -31,9 +31,10 @@ type Level struct {
 	// the level was measured in as many rounds as its series' most measured
 	// level (a level left after round 1, suite key keep_within, is not).
 	Eligible bool `json:"eligible"`
-	// GeneratorBound is true when the level was measured in every round and
-	// each round passed the gate or failed it only because the load
-	// generator's CPU set was saturated (Sample.GeneratorBound), one at least.
+	// GeneratorBound is true when each of the level's rounds passed the gate
+	// or failed it only because the load generator's CPU set was saturated
+	// (Sample.GeneratorBound), one at least; it may have fewer rounds than
+	// the series (keep_within drops a level that failed round 1).
 	GeneratorBound bool `json:"generator_bound,omitempty"`
 	// Median, Min and Max are over the rounds' RPS (requests/s); the
 	// median interpolates like NumPy's default (montanaflynn/stats).
@@ -142,7 +143,8 @@ func peakOf(k Series, samples []Sample) Peak {
 		}
 		if len(ss) < rounds {
 			l.Eligible = false // left after round 1 (keep_within)
-		} else if !l.Eligible {
+		}
+		if !l.Eligible {
 			l.GeneratorBound = generatorBound(ss)
 		}
 		l.Median, _ = stats.Median(rps)

@@ -118,7 +118,8 @@ func TestGeneratorBoundLevelIsLowerBoundBesidePeak(t *testing.T) {
 }
 
 // A generator-bound level below the peak bounds nothing; one with another
-// fault too, or with a round missing, is not generator-bound.
+// fault too is not generator-bound; one measured in round 1 alone (keep_within
+// measures no failed level again) is, its one round the bound.
 func TestGeneratorBoundLevelNotALowerBound(t *testing.T) {
 	below := PeaksOf([]Sample{saturated(16, 1, 90, ""), sample(64, 1, 100, true)}).List[0]
 	if !below.Levels[0].GeneratorBound || below.LowerBound != nil {
@@ -136,8 +137,8 @@ func TestGeneratorBoundLevelNotALowerBound(t *testing.T) {
 	for r := 1; r <= 3; r++ {
 		short = append(short, sample(64, r, 100, true))
 	}
-	if p := PeaksOf(short).List[0]; p.Levels[0].GeneratorBound || p.LowerBound != nil {
-		t.Errorf("measured in round 1 only: %+v", p.Levels[0])
+	if p := PeaksOf(short).List[0]; !p.Levels[0].GeneratorBound || p.LowerBound == nil || p.LowerBound.Median != 300 || len(p.LowerBound.Samples) != 1 || p.Level.Median != 100 {
+		t.Errorf("measured in round 1 only: level %+v, lower bound %+v, peak %v", p.Levels[0], p.LowerBound, p.Level.Median)
 	}
 }
 

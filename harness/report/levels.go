@@ -30,11 +30,11 @@ type LevelP99 struct {
 }
 
 // Bound is a row's lower bound (model.Peak.LowerBound): a generator-bound
-// level's median RPS over rounds and its min–max, at Connections ×
+// level's median RPS over its Rounds and their min–max, at Connections ×
 // Pipeline. The server served at least that; it is never the peak.
 type Bound struct {
-	Connections, Pipeline int
-	RPS, MinRPS, MaxRPS   float64
+	Connections, Pipeline, Rounds int
+	RPS, MinRPS, MaxRPS           float64
 }
 
 // levelsOf are peak's levels in order with their p99 per round (each
@@ -72,7 +72,7 @@ func boundOf(peak *model.Peak) *Bound {
 	if l == nil {
 		return nil
 	}
-	return &Bound{Connections: l.Connections, Pipeline: l.Pipeline, RPS: l.Median, MinRPS: l.Min, MaxRPS: l.Max}
+	return &Bound{Connections: l.Connections, Pipeline: l.Pipeline, Rounds: len(l.Samples), RPS: l.Median, MinRPS: l.Min, MaxRPS: l.Max}
 }
 
 // boundNote says what a row's lower bound is, for its notes.
@@ -85,8 +85,8 @@ func boundNote(b Bound, peak bool) string {
 	if !peak {
 		what = "and no level passed the gate"
 	}
-	return fmt.Sprintf("at %s the load generator's CPU set was saturated at %s RPS (%s–%s over the rounds), %s; every other gate check passed, so the server answered at least that: a lower bound (generator-bound), not a peak, not ranked",
-		at, texttab.Thousands(b.RPS), texttab.Thousands(b.MinRPS), texttab.Thousands(b.MaxRPS), what)
+	return fmt.Sprintf("at %s the load generator's CPU set was saturated at %s RPS (%s–%s over %s), %s; every other gate check passed, so the server answered at least that: a lower bound (generator-bound), not a peak, not ranked",
+		at, texttab.Thousands(b.RPS), texttab.Thousands(b.MinRPS), texttab.Thousands(b.MaxRPS), plural(b.Rounds, "round"), what)
 }
 
 // boundText writes a lower bound with its min–max over rounds, always both

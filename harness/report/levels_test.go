@@ -102,7 +102,7 @@ func TestGeneratorBoundCells(t *testing.T) {
 	}
 	rows := ts[0].Rows
 	engine, slow := rows[0], rows[2]
-	if !engine.OK || engine.PeakRPS != 117810 || engine.Bound == nil || *engine.Bound != (Bound{Connections: 16, Pipeline: 1, RPS: 123742, MinRPS: 121000, MaxRPS: 125000}) {
+	if !engine.OK || engine.PeakRPS != 117810 || engine.Bound == nil || *engine.Bound != (Bound{Connections: 16, Pipeline: 1, Rounds: 3, RPS: 123742, MinRPS: 121000, MaxRPS: 125000}) {
 		t.Fatalf("engine: OK %v peak %v bound %+v", engine.OK, engine.PeakRPS, engine.Bound)
 	}
 	if got, want := withBound(engine, "117,810", texttab.Thousands), "117,810; ≥ 123,742 at c=16, generator-bound (121,000–125,000)"; got != want {
@@ -117,7 +117,7 @@ func TestGeneratorBoundCells(t *testing.T) {
 	if got, want := boundRange(slow, texttab.Thousands), "901–903"; got != want {
 		t.Errorf("slow's range %q, want %q", got, want)
 	}
-	if got, want := slow.Notes[len(slow.Notes)-1], "at 16 connections the load generator's CPU set was saturated at 902 RPS (901–903 over the rounds), and no level passed the gate; every other gate check passed, so the server answered at least that: a lower bound (generator-bound), not a peak, not ranked"; got != want {
+	if got, want := slow.Notes[len(slow.Notes)-1], "at 16 connections the load generator's CPU set was saturated at 902 RPS (901–903 over 3 rounds), and no level passed the gate; every other gate check passed, so the server answered at least that: a lower bound (generator-bound), not a peak, not ranked"; got != want {
 		t.Errorf("slow's note %q\nwant %q", got, want)
 	}
 	if node := rows[1]; node.Bound != nil || withBound(node, "65,002", texttab.Thousands) != "65,002" {
