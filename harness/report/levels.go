@@ -129,8 +129,8 @@ func levelName(conns, pipeline int) string {
 }
 
 // levelLegend heads a p99-by-level table (docs/method.md, p99 at every level).
-const levelLegend = "p99 ms at each level, so variants compare at the same concurrency (median over rounds of each round's p99, min–max; " +
-	"\"failed\": a round failed the gate, \"generator-bound\": the load generator's CPU set was saturated, its latency in the figure; \"—\": not measured):"
+const levelLegend = "p99 ms at each level, so variants compare at the same concurrency (the median over rounds of each round's p99, with the min–max; " +
+	"\"failed\": a round failed the gate; \"generator-bound\": the load generator's CPU set was saturated, so the latency is partly the generator's; \"—\": not measured):"
 
 // levelTable is the p99-by-level table of rows: a line per row (with a Run
 // column when merged), a column per level any row measured, in order; nil

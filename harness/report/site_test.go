@@ -136,7 +136,7 @@ Type ` + "`" + `json` + "`" + `, ` + "`" + `/json` + "`" + `, 8, 16 connections.
 | go-stdlib | default | go1.26.8     |   11,000 |   =1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |   10,000–12,000 |      2 |
 | slow      | a\|b    | go1.26.8     |    5,250 |    3 | 0.48× (0.46–0.50) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |     5,000–5,500 |      2 |
 
-p99 ms at each level, so variants compare at the same concurrency (median over rounds of each round's p99, min–max; "failed": a round failed the gate, "generator-bound": the load generator's CPU set was saturated, its latency in the figure; "—": not measured):
+p99 ms at each level, so variants compare at the same concurrency (the median over rounds of each round's p99, with the min–max; "failed": a round failed the gate; "generator-bound": the load generator's CPU set was saturated, so the latency is partly the generator's; "—": not measured):
 
 | Framework | Variant |                 c=8 |   c=16 |
 |:----------|:--------|--------------------:|-------:|
@@ -166,7 +166,7 @@ Notes:
 | slow      | a\|b    | go1.26.8     |    1,050 |    2 | 0.34× (0.33–0.35) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — |       3210 | warn         |     1,000–1,100 |      2 |
 | node-http | default | node 24.22.3 |        — |    — |                 — |           — |        — |      — |      — |          — |      — |      — |    — |               — |          — |        900 | fail         |               — |      — |
 
-p99 ms at each level, so variants compare at the same concurrency (median over rounds of each round's p99, min–max; "failed": a round failed the gate, "generator-bound": the load generator's CPU set was saturated, its latency in the figure; "—": not measured):
+p99 ms at each level, so variants compare at the same concurrency (the median over rounds of each round's p99, with the min–max; "failed": a round failed the gate; "generator-bound": the load generator's CPU set was saturated, so the latency is partly the generator's; "—": not measured):
 
 | Framework | Variant |                 c=8 |
 |:----------|:--------|--------------------:|
