@@ -156,3 +156,36 @@ func TestBoundCSV(t *testing.T) {
 		}
 	}
 }
+
+// The Peak RPS by N table shows a lower bound per N too: levelsFixture's
+// samples as queries at N = 1 and 20, the N = 20 ones at a tenth the RPS.
+func TestBoundByN(t *testing.T) {
+	f := levelsFixture(t)
+	f.Suite.Tests[0] = results.Test{Name: "queries", Type: "queries", Path: "/queries?queries={n}", Queries: []int{1, 20}, Concurrency: []int{16, 64, 256}, Pipeline: 1, Duration: 1, Gate: 1, MinResponses: 100}
+	for i := range f.Verifications {
+		f.Verifications[i].Test = "queries"
+	}
+	var ss []model.Sample
+	for _, s := range f.Samples {
+		s.Test, s.Type, s.N = "queries", "queries", 1
+		ss = append(ss, s)
+		s.N, s.RPS = 20, s.RPS/10
+		ss = append(ss, s)
+	}
+	f.Samples = ss
+	ts, err := Tables(single(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	b := &builder{w: &buf}
+	perN(b, ts[0])
+	for _, want := range []string{
+		"| engine    | pool    | 117,810 (116,000–119,000); ≥ 123,742 at c=16, generator-bound (121,000–125,000) | 11,781 (11,600–11,900); ≥ 12,374 at c=16, generator-bound (12,100–12,500) |",
+		"| slow      | a\\|b    |                                        ≥ 902 at c=16, generator-bound (901–903) |                                     ≥ 90 at c=16, generator-bound (90–90) |",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("by-N table lacks\n%s\n--- table:\n%s", want, buf.String())
+		}
+	}
+}
