@@ -97,7 +97,7 @@ func saturated(conns, round int, rps float64, also string) Sample {
 }
 
 // A generator-bound level above the peak is its lower bound, beside it: the
-// peak stays the highest eligible median (issue 38's json: 123,742 at c=16
+// peak stays the highest eligible median (a json run: 123,742 at c=16
 // generator-bound, 117,810 at c=64 passed).
 func TestGeneratorBoundLevelIsLowerBoundBesidePeak(t *testing.T) {
 	ss := []Sample{

@@ -38,7 +38,7 @@ type Bound struct {
 }
 
 // levelsOf are peak's levels in order with their p99 per round (each
-// round's merged HDR histogram, µs, to ms).
+// round's HDR histogram, merged over its event loops; µs to ms).
 func levelsOf(peak *model.Peak) []LevelP99 {
 	var out []LevelP99
 	for _, l := range peak.Levels {

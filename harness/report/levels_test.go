@@ -10,7 +10,7 @@ import (
 	"github.com/tfbench/tfbench/harness/texttab"
 )
 
-// levelsFixture is issue 38's json in three rounds at 16, 64 and 256
+// levelsFixture is a json run of three rounds at 16, 64 and 256
 // connections: engine/pool is generator-bound at 16 (123,742 median, above
 // its 117,810 peak at 64) and fails a round at 256 on a socket error;
 // node-http is measured at 16 and 64 only; slow is generator-bound at its
