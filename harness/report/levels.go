@@ -92,7 +92,13 @@ func boundNote(b Bound, peak bool) string {
 // boundText writes a lower bound with its min–max over rounds, always both
 // ends: "≥ 123,742 at c=16, generator-bound (121,000–125,000)".
 func boundText(b Bound, format func(float64) string) string {
-	return "≥ " + format(b.RPS) + " at " + levelName(b.Connections, b.Pipeline) + ", generator-bound (" + format(b.MinRPS) + "–" + format(b.MaxRPS) + ")"
+	return boundLabel(b, format) + " (" + format(b.MinRPS) + "–" + format(b.MaxRPS) + ")"
+}
+
+// boundLabel writes a lower bound without its range, as a chart labels a
+// bar whose whisker draws it: "≥ 123,742 at c=16, generator-bound".
+func boundLabel(b Bound, format func(float64) string) string {
+	return "≥ " + format(b.RPS) + " at " + levelName(b.Connections, b.Pipeline) + ", generator-bound"
 }
 
 // boundRange is the Range (min–max) cell of a row without figures: its

@@ -436,7 +436,7 @@ func chartBars(t TestTable) []chart.Bar {
 		}
 		switch {
 		case !r.OK && r.Bound != nil && !t.Merged:
-			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: boundText(*r.Bound, texttab.Thousands), X: r.Bound.RPS, Lo: r.Bound.MinRPS, Hi: r.Bound.MaxRPS})
+			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: boundLabel(*r.Bound, texttab.Thousands), X: r.Bound.RPS, Lo: r.Bound.MinRPS, Hi: r.Bound.MaxRPS})
 		case !r.OK:
 		case t.Merged && r.RatioToRef > 0:
 			lo, hi := 0.0, 0.0
@@ -446,7 +446,11 @@ func chartBars(t TestTable) []chart.Bar {
 			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: times(r.RatioToRef), X: r.RatioToRef, Lo: lo, Hi: hi, Highlight: r.Rank == 1})
 		case !t.Merged:
 			lo, hi := rpsRange(r)
-			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: withBound(r, texttab.Thousands(r.PeakRPS), texttab.Thousands), X: r.PeakRPS, Lo: lo, Hi: hi, Highlight: r.Rank == 1})
+			value := texttab.Thousands(r.PeakRPS)
+			if r.Bound != nil {
+				value += "; " + boundLabel(*r.Bound, texttab.Thousands)
+			}
+			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: value, X: r.PeakRPS, Lo: lo, Hi: hi, Highlight: r.Rank == 1})
 		}
 	}
 	return bars
