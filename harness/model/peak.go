@@ -31,6 +31,11 @@ type Level struct {
 	// the level was measured in as many rounds as its series' most measured
 	// level (a level left after round 1, suite key keep_within, is not).
 	Eligible bool `json:"eligible"`
+	// GeneratorBound is true when each of the level's rounds passed the gate
+	// or failed it only because the load generator's CPU set was saturated
+	// (Sample.GeneratorBound), one at least; it may have fewer rounds than
+	// the series (keep_within drops a level that failed round 1).
+	GeneratorBound bool `json:"generator_bound,omitempty"`
 	// Median, Min and Max are over the rounds' RPS (requests/s); the
 	// median interpolates like NumPy's default (montanaflynn/stats).
 	Median, Min, Max float64
@@ -45,6 +50,10 @@ type Peak struct {
 	Reason string  `json:"reason,omitempty"`
 	Level  Level   `json:"level"`
 	Levels []Level `json:"levels"`
+	// LowerBound is the generator-bound level with the highest median RPS
+	// when that median is above the peak's (or there is no peak): the server
+	// served at least that, a lower bound beside the peak, never the peak.
+	LowerBound *Level `json:"lower_bound,omitempty"`
 }
 
 // Peaks is the index of a run's peaks, one per series of closed-loop
@@ -135,6 +144,9 @@ func peakOf(k Series, samples []Sample) Peak {
 		if len(ss) < rounds {
 			l.Eligible = false // left after round 1 (keep_within)
 		}
+		if !l.Eligible {
+			l.GeneratorBound = generatorBound(ss)
+		}
 		l.Median, _ = stats.Median(rps)
 		l.Min, _ = stats.Min(rps)
 		l.Max, _ = stats.Max(rps)
@@ -144,8 +156,28 @@ func peakOf(k Series, samples []Sample) Peak {
 			p.Level = l
 		}
 	}
+	for i, l := range p.Levels {
+		if l.GeneratorBound && (!p.OK || l.Median > p.Level.Median) && (p.LowerBound == nil || l.Median > p.LowerBound.Median) {
+			p.LowerBound = &p.Levels[i]
+		}
+	}
 	if !p.OK {
 		p.Reason = "no level passed the gate in every round (" + firstFail + ")"
 	}
 	return p
+}
+
+// generatorBound reports whether every sample of a level passed the gate or
+// failed it only on a saturated generator CPU set, one of them at least.
+func generatorBound(ss []Sample) bool {
+	bound := false
+	for _, s := range ss {
+		switch {
+		case s.GeneratorBound():
+			bound = true
+		case !s.Gate.Passed:
+			return false
+		}
+	}
+	return bound
 }

@@ -83,3 +83,76 @@ func TestLevelLeftAfterRoundOneIsNotEligible(t *testing.T) {
 		t.Errorf("c=16: %+v, want ineligible with its round-1 900", p.Levels[0])
 	}
 }
+
+// saturated is a sample that failed the gate on its saturated generator CPU
+// set alone (sweep.Gate's reason), or with another fault too when also is set.
+func saturated(conns, round int, rps float64, also string) Sample {
+	s := sample(conns, round, rps, false)
+	s.GeneratorSaturated = true
+	s.Gate.Reason = HarnessFault + GeneratorSaturatedFault
+	if also != "" {
+		s.Gate.Reason += "; the sample also failed: " + also
+	}
+	return s
+}
+
+// A generator-bound level above the peak is its lower bound, beside it: the
+// peak stays the highest eligible median (a json run: 123,742 at c=16
+// generator-bound, 117,810 at c=64 passed).
+func TestGeneratorBoundLevelIsLowerBoundBesidePeak(t *testing.T) {
+	ss := []Sample{
+		saturated(16, 1, 123742, ""), sample(16, 2, 121000, true), saturated(16, 3, 125000, ""),
+		sample(64, 1, 117810, true), sample(64, 2, 116000, true), sample(64, 3, 119000, true),
+	}
+	p := PeaksOf(ss).List[0]
+	if !p.OK || p.Level.Connections != 64 || p.Level.Median != 117810 {
+		t.Fatalf("peak %+v, want c=64 at 117810", p.Level)
+	}
+	if !p.Levels[0].GeneratorBound || p.Levels[0].Eligible || p.Levels[1].GeneratorBound {
+		t.Errorf("levels: c=16 generator-bound %v eligible %v, c=64 generator-bound %v", p.Levels[0].GeneratorBound, p.Levels[0].Eligible, p.Levels[1].GeneratorBound)
+	}
+	lb := p.LowerBound
+	if lb == nil || lb.Connections != 16 || lb.Median != 123742 || lb.Min != 121000 || lb.Max != 125000 {
+		t.Errorf("lower bound %+v, want c=16 at 123742 (121000–125000)", lb)
+	}
+}
+
+// A generator-bound level below the peak bounds nothing; one with another
+// fault too is not generator-bound; one measured in round 1 alone (keep_within
+// measures no failed level again) is, its one round the bound.
+func TestGeneratorBoundLevelNotALowerBound(t *testing.T) {
+	below := PeaksOf([]Sample{saturated(16, 1, 90, ""), sample(64, 1, 100, true)}).List[0]
+	if !below.Levels[0].GeneratorBound || below.LowerBound != nil {
+		t.Errorf("below the peak: generator-bound %v, lower bound %+v", below.Levels[0].GeneratorBound, below.LowerBound)
+	}
+	also := PeaksOf([]Sample{saturated(16, 1, 300, "socket errors: read 1"), sample(64, 1, 100, true)}).List[0]
+	if also.Levels[0].GeneratorBound || also.LowerBound != nil {
+		t.Errorf("with socket errors too: %+v", also.Levels[0])
+	}
+	passed := PeaksOf([]Sample{sample(16, 1, 300, true), sample(16, 2, 300, true)}).List[0]
+	if passed.Levels[0].GeneratorBound {
+		t.Error("a level whose every round passed is generator-bound")
+	}
+	short := []Sample{saturated(16, 1, 300, "")}
+	for r := 1; r <= 3; r++ {
+		short = append(short, sample(64, r, 100, true))
+	}
+	if p := PeaksOf(short).List[0]; !p.Levels[0].GeneratorBound || p.LowerBound == nil || p.LowerBound.Median != 300 || len(p.LowerBound.Samples) != 1 || p.Level.Median != 100 {
+		t.Errorf("measured in round 1 only: level %+v, lower bound %+v, peak %v", p.Levels[0], p.LowerBound, p.Level.Median)
+	}
+}
+
+// With no eligible level, the highest generator-bound level is the lower
+// bound and the peak stays missing with its reason.
+func TestGeneratorBoundWithoutPeak(t *testing.T) {
+	p := PeaksOf([]Sample{saturated(16, 1, 200, ""), saturated(64, 1, 180, ""), sample(256, 1, 500, false)}).List[0]
+	if p.OK {
+		t.Fatal("peak from generator-bound levels")
+	}
+	if p.LowerBound == nil || p.LowerBound.Connections != 16 || p.LowerBound.Median != 200 {
+		t.Errorf("lower bound %+v, want c=16 at 200", p.LowerBound)
+	}
+	if p.Reason != "no level passed the gate in every round (16 connections, round 1: "+HarnessFault+GeneratorSaturatedFault+")" {
+		t.Errorf("reason %q", p.Reason)
+	}
+}

@@ -166,6 +166,21 @@ type EventLoop struct {
 	Processes int     `json:"processes"` // Node processes that reported
 }
 
+// HarnessFault starts the gate reason of a sample that the harness, not the
+// server, invalidated (sweep.Gate); GeneratorSaturatedFault is the fault of a
+// generator CPU set ≥ 90% busy (probe.Saturated).
+const (
+	HarnessFault            = "harness fault, not the server's: "
+	GeneratorSaturatedFault = "the load generator's CPU set was saturated (≥ 90% busy): it measured the generator"
+)
+
+// GeneratorBound reports whether s failed the gate on a saturated generator
+// CPU set alone: its reason is that fault and nothing else, so every other
+// check passed (responses, socket errors, checks, the 200 share, renders).
+func (s Sample) GeneratorBound() bool {
+	return s.GeneratorSaturated && !s.Gate.Passed && s.Gate.Reason == HarnessFault+GeneratorSaturatedFault
+}
+
 // GateResult is the success gate's verdict: Passed, or the reason it failed.
 type GateResult struct {
 	Passed bool   `json:"passed"`

@@ -22,7 +22,12 @@ var CSVHeader = []string{"test", "n", "run", "framework", "variant", "runtime", 
 // other tests and where not recorded.
 var PageCSVColumns = []string{"ttfb_p50_ms", "ttfb_p99_ms", "probe_p99_ms", "probe_max_ms", "event_loop_p99_ms", "event_loop_max_ms"}
 
-// CSV writes CSVHeader (and PageCSVColumns, then MemoryCSVColumns) and one line per Row of ts in
+// BoundCSVColumns end every line: the row's lower bound from a
+// generator-bound level (Row.Bound: median RPS, its min–max over rounds, the
+// level), empty without one.
+var BoundCSVColumns = []string{"lower_bound_rps", "lower_bound_min_rps", "lower_bound_max_rps", "lower_bound_connections", "lower_bound_pipeline"}
+
+// CSV writes CSVHeader (and PageCSVColumns, then MemoryCSVColumns, then BoundCSVColumns) and one line per Row of ts in
 // table order, a page test's for every size, queries' and updates' for
 // every N; numbers are plain (whole requests/s, ms with three decimals),
 // cells without a figure empty.
@@ -37,6 +42,7 @@ func CSV(w io.Writer, ts []TestTable) error {
 		header = append(slices.Clone(header), PageCSVColumns...)
 	}
 	header = append(slices.Clone(header), MemoryCSVColumns...)
+	header = append(header, BoundCSVColumns...)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -45,7 +51,8 @@ func CSV(w io.Writer, ts []TestTable) error {
 		if page {
 			line = append(line, pageCSV(r)...)
 		}
-		return cw.Write(append(line, r.Memory.csv(r.OK)...))
+		line = append(line, r.Memory.csv(r.OK)...)
+		return cw.Write(append(line, boundCSV(r)...))
 	}
 	for _, t := range ts {
 		sizes := t.Sizes
@@ -70,6 +77,16 @@ func CSV(w io.Writer, ts []TestTable) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// boundCSV are a row's BoundCSVColumns cells.
+func boundCSV(r Row) []string {
+	b := r.Bound
+	if b == nil {
+		return make([]string, len(BoundCSVColumns))
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+	return []string{f(b.RPS), f(b.MinRPS), f(b.MaxRPS), strconv.Itoa(b.Connections), strconv.Itoa(b.Pipeline)}
 }
 
 // pageCSV are a row's PageCSVColumns cells.

@@ -72,6 +72,12 @@ type Row struct {
 	TTFBP50ms, TTFBP99ms, ProbeP99ms, ProbeMaxms, LoopP99ms, LoopMaxms float64
 	// Memory is the server's memory and GC at the peak level (memory.go).
 	Memory RowMemory
+	// Levels are every measured level's p99 (levels.go), nil for a variant
+	// not measured or not verified (fail, n/a); Bound is the peak's lower
+	// bound from a generator-bound level (model.Peak.LowerBound), nil
+	// without one: it is set on a row without figures (OK false) too.
+	Levels []LevelP99
+	Bound  *Bound
 	// Verification is the verdict, or NotVerified.
 	Verification model.Verdict
 	// Notes spell out the row: verification reasons ("warn: …"), why it
@@ -283,6 +289,9 @@ func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verif
 		}
 	}
 	r.OK = peak != nil && peak.OK && hasV && ver.Status != model.Fail
+	if peak != nil && hasV && (ver.Status == model.Pass || ver.Status == model.Warn) {
+		r.Levels, r.Bound = levelsOf(peak), boundOf(peak)
+	}
 	if !r.OK {
 		note := true
 		switch {
@@ -311,6 +320,9 @@ func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verif
 		if note {
 			r.Notes = append(r.Notes, r.Why)
 		}
+		if r.Bound != nil {
+			r.Notes = append(r.Notes, boundNote(*r.Bound, false))
+		}
 		return r
 	}
 	l := peak.Level
@@ -326,6 +338,9 @@ func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verif
 	r.CPUms, r.RSSBytes, r.GeneratorSaturated = cost(l.Samples)
 	r.Memory = memoryOf(l.Samples)
 	r.Notes = append(r.Notes, ineligible(peak)...)
+	if r.Bound != nil {
+		r.Notes = append(r.Notes, boundNote(*r.Bound, true))
+	}
 	if r.GeneratorSaturated {
 		r.Notes = append(r.Notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", l.Connections))
 	}

@@ -125,13 +125,13 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 			}
 			line = append(line, cell(r.Framework), cell(r.Variant))
 			if r.OK {
-				line = append(line, texttab.RPS(r.PeakRPS), span(r.MinRPS, r.MaxRPS, texttab.RPS), rankCell(r))
+				line = append(line, withBound(r, texttab.RPS(r.PeakRPS), texttab.RPS), span(r.MinRPS, r.MaxRPS, texttab.RPS), rankCell(r))
 				if tt.Merged {
 					line = append(line, ratioCell(r))
 				}
 				line = append(line, strconv.Itoa(r.Connections), sig(r.CPUms))
 			} else {
-				line = append(line, dash, dash, dash, dash, dash)
+				line = append(line, cell(withBound(r, dash, texttab.RPS)), boundRange(r, texttab.RPS), dash, dash, dash)
 				if tt.Merged {
 					line = append(line, dash)
 				}
@@ -155,6 +155,15 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 		}
 		tbl(header, rows, align)
 		b.printf("%s\n\n", rankingText(sz.Ranking))
+		if header, lines, align := levelTable(sz.Rows, tt.Merged, sig); header != nil {
+			b.printf("%s\n\n", levelLegend)
+			for _, l := range lines {
+				for i := range l {
+					l[i] = cell(l[i])
+				}
+			}
+			tbl(header, lines, align)
+		}
 		if len(sz.Rate) == 0 {
 			continue
 		}

@@ -201,13 +201,13 @@ func TestReportSitePage(t *testing.T) {
 		}
 	}
 	csv := strings.Split(files["results.csv"], "\n")
-	if want := strings.Join(append(append(slices.Clone(CSVHeader), PageCSVColumns...), MemoryCSVColumns...), ","); csv[0] != want {
+	if want := strings.Join(append(append(slices.Clone(CSVHeader), PageCSVColumns...), append(slices.Clone(MemoryCSVColumns), BoundCSVColumns...)...), ","); csv[0] != want {
 		t.Errorf("CSV header %q, want %q", csv[0], want)
 	}
 	for _, want := range []string{
-		"page,10,ssr1,go-stdlib,default,go1.26.8,21500,1,false,1.000,1.000,1.000,16,1,2.000,4.001,0.084,52428800,1100,pass,21000,22000,2,,2.000,3.001,3.001,3.001,,,13.277,1.575,0.200,0.0200",
-		`page,1000,ssr1,nextjs,default,node 24.22.3,78,3,false,0.036,0.036,0.036,4,1,450.047,790.015,50.400,52428800,152000,warn,76,80,2,"warn: GET /ssr?rows=1000: <script> after the table; 16 connections: not eligible, round 2: timeout errors: 2; probe: 120 of 250 scheduled requests answered in round 2's window: the server answered it slower than it came, and its p99 and max cover the answered ones only",300.031,592.383,395.007,401.151,440.000,600.000,1834.688,16.500,40.000,0.1500`,
-		"page-hit,1000,ssr1,node-http,default,node 24.22.3,,,,,,,,,,,,,,fail,,,,fail: no cache route: framework.yaml has no cache,,,,,,,,,,",
+		"page,10,ssr1,go-stdlib,default,go1.26.8,21500,1,false,1.000,1.000,1.000,16,1,2.000,4.001,0.084,52428800,1100,pass,21000,22000,2,,2.000,3.001,3.001,3.001,,,13.277,1.575,0.200,0.0200,,,,,",
+		`page,1000,ssr1,nextjs,default,node 24.22.3,78,3,false,0.036,0.036,0.036,4,1,450.047,790.015,50.400,52428800,152000,warn,76,80,2,"warn: GET /ssr?rows=1000: <script> after the table; 16 connections: not eligible, round 2: timeout errors: 2; probe: 120 of 250 scheduled requests answered in round 2's window: the server answered it slower than it came, and its p99 and max cover the answered ones only",300.031,592.383,395.007,401.151,440.000,600.000,1834.688,16.500,40.000,0.1500,,,,,`,
+		"page-hit,1000,ssr1,node-http,default,node 24.22.3,,,,,,,,,,,,,,fail,,,,fail: no cache route: framework.yaml has no cache,,,,,,,,,,,,,,,",
 	} {
 		if !slices.Contains(csv, want) {
 			t.Errorf("CSV lacks\n%s\n--- CSV:\n%s", want, files["results.csv"])

@@ -212,8 +212,8 @@ func methodRows(f *results.File, h probe.Host) [][]string {
 		{"Gate", gateText(sampledTests(f.Suite.Tests))},
 		{"Checks", checksText(f.MethodVersion, f.Samples)},
 		{"Window", windowText(f.Suite.Tests)},
-		{"Peak", "per level, the median RPS over rounds (a level with any failed round is not eligible); the peak is the highest such median; range = min–max over rounds at that level"},
-		{"Latency", "p50/p99 at the peak level from the rounds' merged HDR histograms (µs resolution, 3 significant digits); a closed loop at saturation, so latency restates throughput"},
+		{"Peak", "per level, the median RPS over rounds (a level with any failed round is not eligible); the peak is the highest such median; range = min–max over rounds at that level; a level above it that failed only on a saturated generator CPU set shows beside it as a lower bound, \"≥ N at c=…, generator-bound\""},
+		{"Latency", "p50/p99 at the peak level from the rounds' merged HDR histograms (µs resolution, 3 significant digits), and p99 at every level (the median of the rounds' p99); a closed loop at saturation, so latency restates throughput"},
 		{"Medians", "over rounds, interpolated like NumPy's default (montanaflynn/stats)"},
 		{"Server cost", "CPU time of the server's process tree during the window per response (ms); RSS = " + rssDefinition(h.OS)},
 		{"Method", fmt.Sprintf("method version %d, results schema %d", f.MethodVersion, f.SchemaVersion)},
@@ -331,6 +331,11 @@ func (b *builder) test(t results.Test) {
 	b.table(header, lines, align)
 	b.printf("\n%s\n\n", rankingText(g))
 	b.printf("%s\n\n", memoryLegend)
+	if header, lines, align := levelTable(rows, false, msf); header != nil {
+		b.printf("%s\n\n", levelLegend)
+		b.table(header, lines, align)
+		b.printf("\n")
+	}
 	for _, n := range leakNotes(b.f.Samples, t.Name) {
 		notes = append(notes, "- "+n)
 	}
@@ -389,11 +394,11 @@ func cells(r Row, t results.Test) []string {
 	dash := "—"
 	line := []string{r.Framework, r.Variant}
 	if !r.OK {
-		line = append(line, dash, dash, dash, dash, dash, dash, dash, dash)
+		line = append(line, withBound(r, dash, texttab.Thousands), dash, boundRange(r, texttab.Thousands), dash, dash, dash, dash, dash)
 		line = append(line, r.Memory.cells(false)...)
 	} else {
 		line = append(line,
-			texttab.Thousands(r.PeakRPS),
+			withBound(r, texttab.Thousands(r.PeakRPS), texttab.Thousands),
 			rankCell(r),
 			texttab.Thousands(r.MinRPS)+"–"+texttab.Thousands(r.MaxRPS),
 			strconv.Itoa(r.Connections),
@@ -438,8 +443,8 @@ func (b *builder) byN(t results.Test) {
 		for i := range t.Queries {
 			cell := "—"
 			for _, rn := range byN[i] {
-				if rn.Framework == r.Framework && rn.Variant == r.Variant && rn.OK {
-					cell = peakCell(rn, format)
+				if rn.Framework == r.Framework && rn.Variant == r.Variant && (rn.OK || rn.Bound != nil) {
+					cell = withBound(rn, peakCell(rn, format), format)
 				}
 			}
 			line = append(line, cell)

@@ -241,13 +241,13 @@ func summary(b *builder, s *results.Set, ts []TestTable) {
 func summaryCell(r Row, merged bool, format func(float64) string) string {
 	switch {
 	case !r.OK:
-		return "—"
+		return withBound(r, "—", format)
 	case merged && r.RatioToRef > 0:
-		return rankCell(r) + " · " + ratioCell(r)
+		return withBound(r, rankCell(r)+" · "+ratioCell(r), format)
 	case merged:
-		return peakCell(r, format)
+		return withBound(r, peakCell(r, format), format)
 	}
-	return rankCell(r) + " · " + peakCell(r, format)
+	return withBound(r, rankCell(r)+" · "+peakCell(r, format), format)
 }
 
 // rpsFormat writes a test's RPS as its pages do: a page test's to three
@@ -340,11 +340,11 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 		}
 		line = append(line, r.Framework, r.Variant, r.Runtime)
 		if r.OK {
-			line = append(line, texttab.Thousands(r.PeakRPS), rankCell(r), ratioCell(r),
+			line = append(line, withBound(r, texttab.Thousands(r.PeakRPS), texttab.Thousands), rankCell(r), ratioCell(r),
 				strconv.Itoa(r.Connections), strconv.Itoa(r.Pipeline), msf(r.P50ms), msf(r.P99ms),
 				fmt.Sprintf("%.3f", r.CPUms), mb(r.RSSBytes))
 		} else {
-			line = append(line, dash, dash, dash, dash, dash, dash, dash, dash, dash)
+			line = append(line, withBound(r, dash, texttab.Thousands), dash, dash, dash, dash, dash, dash, dash, dash)
 		}
 		line = append(line, r.Memory.cells(r.OK)...)
 		if fortunes {
@@ -358,7 +358,7 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 		if r.OK {
 			line = append(line, texttab.Thousands(r.MinRPS)+"–"+texttab.Thousands(r.MaxRPS), strconv.Itoa(r.Rounds))
 		} else {
-			line = append(line, dash, dash)
+			line = append(line, boundRange(r, texttab.Thousands), dash)
 		}
 		rows = append(rows, line)
 		who := r.Variant
@@ -370,6 +370,10 @@ func page(w io.Writer, s *results.Set, t TestTable, withChart bool) error {
 		}
 	}
 	siteTable(b, header, rows, align)
+	if header, lines, align := levelTable(t.Rows, t.Merged, msf); header != nil {
+		b.printf("%s\n\n", levelLegend)
+		siteTable(b, header, lines, align)
+	}
 	if t.PerN != nil {
 		perN(b, t)
 	}
@@ -431,6 +435,8 @@ func chartBars(t TestTable) []chart.Bar {
 			label += " (" + r.Run + ")"
 		}
 		switch {
+		case !r.OK && r.Bound != nil && !t.Merged:
+			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: boundLabel(*r.Bound, texttab.Thousands), X: r.Bound.RPS, Lo: r.Bound.MinRPS, Hi: r.Bound.MaxRPS})
 		case !r.OK:
 		case t.Merged && r.RatioToRef > 0:
 			lo, hi := 0.0, 0.0
@@ -440,7 +446,11 @@ func chartBars(t TestTable) []chart.Bar {
 			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: times(r.RatioToRef), X: r.RatioToRef, Lo: lo, Hi: hi, Highlight: r.Rank == 1})
 		case !t.Merged:
 			lo, hi := rpsRange(r)
-			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: texttab.Thousands(r.PeakRPS), X: r.PeakRPS, Lo: lo, Hi: hi, Highlight: r.Rank == 1})
+			value := texttab.Thousands(r.PeakRPS)
+			if r.Bound != nil {
+				value += "; " + boundLabel(*r.Bound, texttab.Thousands)
+			}
+			bars = append(bars, chart.Bar{Label: label, Key: r.ID.String(), Value: value, X: r.PeakRPS, Lo: lo, Hi: hi, Highlight: r.Rank == 1})
 		}
 	}
 	return bars
@@ -513,8 +523,8 @@ func perN(b *builder, t TestTable) {
 		for _, sz := range t.PerN {
 			cell := "—"
 			for _, rn := range sz.Rows {
-				if rn.Run == r.Run && rn.ID == r.ID && rn.OK {
-					cell = peakCell(rn, texttab.Thousands)
+				if rn.Run == r.Run && rn.ID == r.ID && (rn.OK || rn.Bound != nil) {
+					cell = withBound(rn, peakCell(rn, texttab.Thousands), texttab.Thousands)
 				}
 			}
 			line = append(line, cell)

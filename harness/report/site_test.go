@@ -136,6 +136,14 @@ Type ` + "`" + `json` + "`" + `, ` + "`" + `/json` + "`" + `, 8, 16 connections.
 | go-stdlib | default | go1.26.8     |   11,000 |   =1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |   10,000–12,000 |      2 |
 | slow      | a\|b    | go1.26.8     |    5,250 |    3 | 0.48× (0.46–0.50) |           8 |        1 |  50.02 |  99.01 |      0.050 |   20.0 |      — |    — |               — |          — | pass         |     5,000–5,500 |      2 |
 
+p99 ms at each level, so variants compare at the same concurrency (the median over rounds of each round's p99, with the min–max; "failed": a round failed the gate; "generator-bound": the load generator's CPU set was saturated, so the latency is partly the generator's; "—": not measured):
+
+| Framework | Variant |                 c=8 |   c=16 |
+|:----------|:--------|--------------------:|-------:|
+| node-http | default | 99.01 (99.01–99.01) |      — |
+| go-stdlib | default | 99.01 (99.01–99.01) | failed |
+| slow      | a\|b    | 99.01 (99.01–99.01) | failed |
+
 At a constant 500 requests/s over 8 connections (latency from each request's intended send time: corrected for coordinated omission), each cell the range over the rounds (min–max; one figure when they agree):
 
 | Framework | Variant | Achieved RPS | p50 ms | p99 ms | CPU ms/req | Rounds |
@@ -157,6 +165,14 @@ Notes:
 | go-stdlib | default | go1.26.8     |    3,050 |    1 | 1.00× (1.00–1.00) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — |       1228 | pass         |     3,000–3,100 |      2 |
 | slow      | a\|b    | go1.26.8     |    1,050 |    2 | 0.34× (0.33–0.35) |           8 |        1 |  50.02 |  99.01 |      0.250 |   30.0 |      — |    — |               — |          — |       3210 | warn         |     1,000–1,100 |      2 |
 | node-http | default | node 24.22.3 |        — |    — |                 — |           — |        — |      — |      — |          — |      — |      — |    — |               — |          — |        900 | fail         |               — |      — |
+
+p99 ms at each level, so variants compare at the same concurrency (the median over rounds of each round's p99, with the min–max; "failed": a round failed the gate; "generator-bound": the load generator's CPU set was saturated, so the latency is partly the generator's; "—": not measured):
+
+| Framework | Variant |                 c=8 |
+|:----------|:--------|--------------------:|
+| go-stdlib | default | 99.01 (99.01–99.01) |
+| slow      | a\|b    | 99.01 (99.01–99.01) |
+| node-http | default |                   — |
 
 Notes:
 
@@ -191,19 +207,19 @@ func TestReportCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"test,n,run,framework,variant,runtime,peak_rps,rank,tied,ratio_to_go_stdlib,ratio_lo,ratio_hi,connections,pipeline,p50_ms,p99_ms,cpu_ms_per_request,rss_bytes,page_bytes,verification,min_rps,max_rps,rounds,notes,alloc_kb_per_request,gc_percent,gc_pause_max_ms,rss_growth",
-		"json,0,r1,node-http,default,node 24.22.3,12000,1,true,1.091,1.042,1.150,8,1,50.015,99.007,0.250,31457280,,pass,11500,12500,2,,,,,",
-		`json,0,r1,go-stdlib,default,go1.26.8,11000,1,true,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,"16 connections: not eligible, round 2: socket errors: read 1",,,,`,
-		`json,0,r1,slow,a|b,go1.26.8,5250,3,false,0.477,0.458,0.500,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,"16 connections: not eligible, round 1: socket errors: read 1",,,,`,
-		"queries,1,r1,go-stdlib,default,go1.26.8,4000,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,4000,4000,2,warn: 501 gave 501 rows,,,,",
-		"queries,1,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows,,,,",
-		"queries,1,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples,,,,",
-		"queries,20,r1,go-stdlib,default,go1.26.8,200,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,200,200,2,warn: 501 gave 501 rows,,,,",
-		"queries,20,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows,,,,",
-		"queries,20,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples,,,,",
-		"fortunes,0,r1,go-stdlib,default,go1.26.8,3050,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.250,31457280,1228,pass,3000,3100,2,,,,,",
-		`fortunes,0,r1,slow,a|b,go1.26.8,1050,2,false,0.344,0.333,0.355,8,1,50.015,99.007,0.250,31457280,3210,warn,1000,1100,2,"warn: extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>; the load generator's CPU was saturated at 8 connections: the figure may measure the generator",,,,`,
-		"fortunes,0,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,900,fail,,,,fail: row 3 differs,,,,",
+		"test,n,run,framework,variant,runtime,peak_rps,rank,tied,ratio_to_go_stdlib,ratio_lo,ratio_hi,connections,pipeline,p50_ms,p99_ms,cpu_ms_per_request,rss_bytes,page_bytes,verification,min_rps,max_rps,rounds,notes,alloc_kb_per_request,gc_percent,gc_pause_max_ms,rss_growth,lower_bound_rps,lower_bound_min_rps,lower_bound_max_rps,lower_bound_connections,lower_bound_pipeline",
+		"json,0,r1,node-http,default,node 24.22.3,12000,1,true,1.091,1.042,1.150,8,1,50.015,99.007,0.250,31457280,,pass,11500,12500,2,,,,,,,,,,",
+		`json,0,r1,go-stdlib,default,go1.26.8,11000,1,true,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,pass,10000,12000,2,"16 connections: not eligible, round 2: socket errors: read 1",,,,,,,,,`,
+		`json,0,r1,slow,a|b,go1.26.8,5250,3,false,0.477,0.458,0.500,8,1,50.015,99.007,0.050,20971520,,pass,5000,5500,2,"16 connections: not eligible, round 1: socket errors: read 1",,,,,,,,,`,
+		"queries,1,r1,go-stdlib,default,go1.26.8,4000,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,4000,4000,2,warn: 501 gave 501 rows,,,,,,,,,",
+		"queries,1,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows,,,,,,,,,",
+		"queries,1,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples,,,,,,,,,",
+		"queries,20,r1,go-stdlib,default,go1.26.8,200,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.050,20971520,,warn,200,200,2,warn: 501 gave 501 rows,,,,,,,,,",
+		"queries,20,r1,slow,a|b,go1.26.8,,,,,,,,,,,,,,fail,,,,fail: queries=0 gave 0 rows,,,,,,,,,",
+		"queries,20,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,,pass,,,,not measured: no samples,,,,,,,,,",
+		"fortunes,0,r1,go-stdlib,default,go1.26.8,3050,1,false,1.000,1.000,1.000,8,1,50.015,99.007,0.250,31457280,1228,pass,3000,3100,2,,,,,,,,,,",
+		`fortunes,0,r1,slow,a|b,go1.26.8,1050,2,false,0.344,0.333,0.355,8,1,50.015,99.007,0.250,31457280,3210,warn,1000,1100,2,"warn: extra markup around the table, page 3210 bytes: after <title>: expected </head>, got <style>; the load generator's CPU was saturated at 8 connections: the figure may measure the generator",,,,,,,,,`,
+		"fortunes,0,r1,node-http,default,node 24.22.3,,,,,,,,,,,,,900,fail,,,,fail: row 3 differs,,,,,,,,,",
 	}
 	if got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n"); !slices.Equal(got, want) {
 		t.Errorf("CSV:\n%s\n--- want:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -17,7 +17,7 @@ import (
 // HarnessFault starts the gate reason of a sample that the harness, not the
 // server, invalidated: generator errors, a saturated generator CPU set or link,
 // or SQLITE_BUSY from the database copy the harness gave the server.
-const HarnessFault = "harness fault, not the server's: "
+const HarnessFault = model.HarnessFault
 
 // NotMeasured starts the gate reason of a sample made by Skipped: one the
 // harness did not measure (e.g. the server had exited).
@@ -150,7 +150,7 @@ func harnessFaults(s model.Sample) []string {
 		faults = append(faults, fmt.Sprintf("%s %d%s", GeneratorClass, n, eg(s.Examples[GeneratorClass], " (e.g. ", ")")))
 	}
 	if s.GeneratorSaturated {
-		faults = append(faults, "the load generator's CPU set was saturated (≥ 90% busy): it measured the generator")
+		faults = append(faults, model.GeneratorSaturatedFault)
 	}
 	if s.LinkSaturated {
 		faults = append(faults, "the network link was saturated (response bodies ≥ 90% of its measured capacity): it measured the link")

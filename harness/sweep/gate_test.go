@@ -85,6 +85,31 @@ func TestGate(t *testing.T) {
 	}
 }
 
+// A sample that failed the gate on its saturated generator CPU set alone is
+// generator-bound (model.Sample.GeneratorBound: a lower bound in the report);
+// one that also failed another check, or whose generator errored, is not.
+func TestGateGeneratorBound(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    model.Sample
+		want bool
+	}{
+		{"saturated alone", model.Sample{Responses: 1000, Success: 1000, GeneratorSaturated: true}, true},
+		{"saturated and one 500", model.Sample{Responses: 1000, Success: 999, StatusCounts: map[string]int64{"200": 999, "500": 1}, GeneratorSaturated: true}, false},
+		{"saturated and generator errors", model.Sample{Responses: 1000, Success: 1000, GeneratorSaturated: true, Errors: map[string]int64{GeneratorClass: 1}}, false},
+		{"saturated link", model.Sample{Responses: 1000, Success: 1000, LinkSaturated: true}, false},
+		{"passed", model.Sample{Responses: 1000, Success: 1000}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := c.s
+			s.Gate = Gate(s, 1, 100)
+			if got := s.GeneratorBound(); got != c.want {
+				t.Errorf("generator-bound %v, want %v (gate %+v)", got, c.want, s.Gate)
+			}
+		})
+	}
+}
+
 // Every class the load generator counts fails the gate, with its example
 // quoted, so a class added to load.Classes (such as "generator") cannot
 // slip through unnoticed.
