@@ -8,11 +8,8 @@ package history
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -192,19 +189,9 @@ func orEmpty(cps []ChangePoint) []ChangePoint {
 // ReadChanges reads a changes file; a missing file holds none. Errors name
 // the file.
 func ReadChanges(path string) ([]ChangePoint, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var f changesFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: not a tfbench changes file: %w", path, err)
-	}
-	if f.Schema != SchemaVersion {
-		return nil, fmt.Errorf("%s: changes schema %d, this tfbench reads schema %d", path, f.Schema, SchemaVersion)
+	if _, err := readVersioned(path, "changes", &f, &f.Schema); err != nil {
+		return nil, err
 	}
 	return f.Changes, nil
 }

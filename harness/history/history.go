@@ -97,19 +97,9 @@ type Row struct {
 // name the file: not JSON, another schema, a date not YYYY-MM-DD, two
 // nights of one date.
 func Load(path string) (*History, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &History{Schema: SchemaVersion}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var h History
-	if err := json.Unmarshal(data, &h); err != nil {
-		return nil, fmt.Errorf("%s: not a tfbench history file: %w", path, err)
-	}
-	if h.Schema != SchemaVersion {
-		return nil, fmt.Errorf("%s: history schema %d, this tfbench reads schema %d", path, h.Schema, SchemaVersion)
+	if found, err := readVersioned(path, "history", &h, &h.Schema); err != nil || !found {
+		return &History{Schema: SchemaVersion}, err
 	}
 	seen := map[string]bool{}
 	for i, n := range h.Nights {
@@ -123,6 +113,26 @@ func Load(path string) (*History, error) {
 	}
 	slices.SortStableFunc(h.Nights, func(a, b Night) int { return cmp.Compare(a.Date, b.Date) })
 	return &h, nil
+}
+
+// readVersioned reads the JSON file path of kind ("history", "changes")
+// into v, whose schema field is schema; found is false for a missing file.
+// Errors name the file: not JSON, another schema than SchemaVersion.
+func readVersioned(path, kind string, v any, schema *int) (found bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return true, fmt.Errorf("%s: not a tfbench %s file: %w", path, kind, err)
+	}
+	if *schema != SchemaVersion {
+		return true, fmt.Errorf("%s: %s schema %d, this tfbench reads schema %d", path, kind, *schema, SchemaVersion)
+	}
+	return true, nil
 }
 
 // Write writes h to path as indented JSON, atomically
