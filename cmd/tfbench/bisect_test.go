@@ -298,17 +298,8 @@ func TestBisectInterrupt(t *testing.T) {
 	out := filepath.Join(work, "out")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	type outcome struct {
-		code           int
-		stdout, stderr string
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		var stdout, stderr bytes.Buffer
-		code := cli(ctx, []string{"bisect", "--repo", r.Dir, "--good", good, "--bad", notes, "--adapter", "go-stdlib", "--test", "json",
-			"--suite", "testdata/ab.yaml", "--work", work, "--out", out}, &stdout, &stderr)
-		done <- outcome{code, stdout.String(), stderr.String()}
-	}()
+	done := cliAsync(ctx, []string{"bisect", "--repo", r.Dir, "--good", good, "--bad", notes, "--adapter", "go-stdlib", "--test", "json",
+		"--suite", "testdata/ab.yaml", "--work", work, "--out", out})
 	read := func() bisect.Result {
 		var res bisect.Result
 		if data, err := os.ReadFile(filepath.Join(out, bisect.JSONFile)); err == nil {
@@ -329,7 +320,7 @@ func TestBisectInterrupt(t *testing.T) {
 	}
 	time.Sleep(2 * time.Second) // into step 1's builds or rounds
 	cancel()
-	var o outcome
+	var o cliOutcome
 	select {
 	case o = <-done:
 	case <-time.After(2 * time.Minute):

@@ -222,6 +222,23 @@ func TestDatasetCommand(t *testing.T) {
 	}
 }
 
+// cliOutcome is a finished cli call: its exit status and output.
+type cliOutcome struct {
+	code           int
+	stdout, stderr string
+}
+
+// cliAsync runs cli(ctx, args) in a goroutine; the channel gets its outcome.
+func cliAsync(ctx context.Context, args []string) <-chan cliOutcome {
+	done := make(chan cliOutcome, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		code := cli(ctx, args, &stdout, &stderr)
+		done <- cliOutcome{code, stdout.String(), stderr.String()}
+	}()
+	return done
+}
+
 // TestInterruptKeepsSamples cancels a run (as Ctrl-C does) once its first
 // sample is on disk: the CLI must exit non-zero, leave results.json marked
 // interrupted with that sample in it, and leave no server running.
@@ -232,17 +249,8 @@ func TestInterruptKeepsSamples(t *testing.T) {
 	work := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	type outcome struct {
-		code           int
-		stdout, stderr string
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		var stdout, stderr bytes.Buffer
-		code := cli(ctx, []string{"bench", "--suite", "../../suites/smoke.yaml", "--frameworks", "go-stdlib",
-			"--frameworks-dir", "../../frameworks", "--work", work}, &stdout, &stderr)
-		done <- outcome{code, stdout.String(), stderr.String()}
-	}()
+	done := cliAsync(ctx, []string{"bench", "--suite", "../../suites/smoke.yaml", "--frameworks", "go-stdlib",
+		"--frameworks-dir", "../../frameworks", "--work", work})
 	latest := filepath.Join(work, "runs", "latest", "results.json")
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
