@@ -101,11 +101,7 @@ func profileDiffCmd(a, b, test string, top int, folded string, stdout io.Writer)
 	if folded == "" {
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := profile.WriteFoldedDiff(&buf, d.A.Profile, d.B.Profile, d.A.Requests, d.B.Requests); err != nil {
-		return err
-	}
-	if err := results.WriteFileAtomic(folded, buf.Bytes()); err != nil {
+	if err := d.WriteFolded(folded); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\ndifferential folded stacks (stack A B, ns per request): %s\n", folded)

@@ -21,7 +21,6 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/profile"
 	"github.com/tfbench/tfbench/harness/progress"
-	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
 	"github.com/tfbench/tfbench/harness/suite"
 )
@@ -247,11 +246,7 @@ func diff(a, b profile.Selector, test, folded string) (string, error) {
 	if err := profile.WriteDiff(&md, d, DiffTop); err != nil {
 		return "", err
 	}
-	var fb bytes.Buffer
-	if err := profile.WriteFoldedDiff(&fb, d.A.Profile, d.B.Profile, d.A.Requests, d.B.Requests); err != nil {
-		return "", err
-	}
-	if err := results.WriteFileAtomic(folded, fb.Bytes()); err != nil {
+	if err := d.WriteFolded(folded); err != nil {
 		return "", err
 	}
 	return md.String(), nil

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -186,4 +187,14 @@ func DiffRuns(a, b Selector, test string) (*DiffResult, error) {
 	d := Diff(ra.Profile, rb.Profile, ra.Record.Requests, rb.Record.Requests)
 	d.A.Label, d.B.Label = ra.label(), rb.label()
 	return d, nil
+}
+
+// WriteFolded writes d's two sides as differential folded stacks
+// (WriteFoldedDiff) to the file path, atomically.
+func (d *DiffResult) WriteFolded(path string) error {
+	var buf bytes.Buffer
+	if err := WriteFoldedDiff(&buf, d.A.Profile, d.B.Profile, d.A.Requests, d.B.Requests); err != nil {
+		return err
+	}
+	return results.WriteFileAtomic(path, buf.Bytes())
 }
