@@ -22,8 +22,9 @@ type Mode string
 
 const (
 	// ModePool runs one isolate per CPU in the process's affinity mask (or
-	// Config.Isolates); a request borrows the first free isolate and calls
-	// it from its own goroutine. The default.
+	// Config.Isolates); a request borrows a free isolate (when all are
+	// busy, in the order of Config.Admission) and calls it from its own
+	// goroutine. The default.
 	ModePool Mode = "pool"
 	// ModeSerialized runs exactly one isolate, so one render at a time: the
 	// conservative floor the pool is compared with.
