@@ -3,32 +3,29 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // Admission selects the order in which renders waiting for an isolate get
-// one (frameworks/engine/README.md, Short routes first).
+// one (frameworks/engine/README.md, Cheap renders first).
 type Admission string
 
 const (
-	// AdmissionCost lets renders of short routes (expected render time at
-	// most Config.ShortRender) take the next free isolate before renders
-	// of long ones; each class waits in arrival order. The default.
+	// AdmissionCost hands a released isolate to the waiting render of least
+	// expected cost, within a credit of the oldest waiting render (see
+	// admission). The default.
 	AdmissionCost Admission = "cost"
 	// AdmissionFIFO hands isolates out in arrival order, whatever the
-	// route: the pool before short routes went first.
+	// route: the pool before cheap renders went first.
 	AdmissionFIFO Admission = "fifo"
 )
 
-// DefaultShortRender is Config.ShortRender when 0: 1 ms. The six TFB
-// routes render in 5 to 500 µs and the 1,000-row page in about 1.3 ms
-// (README, What each step bought), so only pages count as long.
-const DefaultShortRender = time.Millisecond
-
-// minCost is the least expected cost a render is charged: a route not yet
-// rendered (an estimate of 0) still spends a waiting long render's credit.
+// minCost is the least expected cost a waiting render has: a route not yet
+// rendered (an estimate of 0) counts as this cheap and still spends the
+// oldest waiter's credit.
 const minCost = time.Microsecond
 
 // costEstimate is a route's expected render time: an exponentially
@@ -58,33 +55,42 @@ func (c *costEstimate) observe(d time.Duration) {
 func (c *costEstimate) expected() time.Duration { return time.Duration(c.ns.Load()) }
 
 // admission hands free isolates (T: *slot in the pool, ints in tests) to
-// waiting renders. With AdmissionCost a release goes to the oldest waiting
-// short render unless that would overdraw the credit of the oldest long
-// one: the shorts admitted ahead of a long while it heads the long queue
-// cost together at most its own expected render time, then it goes next.
-// So a short waits for the renders under way when it came and for no
-// queued long one unless shorts alone kept that long waiting for its own
-// cost, and a long is passed by at most its own cost of short renders.
+// waiting renders. Each render waits in the FIFO queue of its class (the
+// pool: its route) with its expected cost, taken when it queued. Under
+// AdmissionCost a released isolate goes to the queue head of least cost
+// (ties: the earlier arrival), except for the oldest waiter, whatever its
+// cost: it has a credit of its own cost, each render admitted ahead of it
+// spends its cost from that credit, and when the pick's cost exceeds what
+// is left, the oldest goes instead (the next oldest starts with a full
+// credit). So a render waits for no queued dearer one but under that
+// credit, and is passed by at most its own cost of cheaper renders.
+// AdmissionFIFO admits in arrival order. O(classes) per release.
 type admission[T any] struct {
 	policy Admission
 
-	mu    sync.Mutex
-	free  []T
-	short []*waiter[T] // AdmissionCost: short renders in arrival order
-	long  []*waiter[T] // long renders in arrival order; every render under AdmissionFIFO
+	mu     sync.Mutex
+	free   []T
+	queues [][]*waiter[T] // per class, in arrival order
+	n      int            // waiters in all queues
+	seq    uint64         // arrivals so far: a waiter's order
+	// credit is what renders admitted ahead of creditOf, the oldest waiter
+	// when it was last looked at, may still cost.
+	creditOf *waiter[T]
+	credit   time.Duration
 }
 
 // waiter is one render waiting for an isolate.
 type waiter[T any] struct {
-	got    chan T        // receives the isolate; buffered 1
-	short  bool          // in admission.short
-	cost   time.Duration // expected render time, at least minCost
-	credit time.Duration // long, at the head: the cost of shorts that may still pass it
+	got   chan T        // receives the isolate; buffered 1
+	class int           // index into admission.queues
+	seq   uint64        // arrival order
+	cost  time.Duration // expected cost, at least minCost
 }
 
-// newAdmission returns an admission of policy over the isolates in free.
-func newAdmission[T any](policy Admission, free []T) *admission[T] {
-	return &admission[T]{policy: policy, free: free}
+// newAdmission returns an admission of policy over the isolates in free
+// for renders of classes classes (0 to classes-1).
+func newAdmission[T any](policy Admission, classes int, free []T) *admission[T] {
+	return &admission[T]{policy: policy, free: free, queues: make([][]*waiter[T], max(classes, 1))}
 }
 
 // tryAcquire returns a free isolate if there is one.
@@ -98,12 +104,11 @@ func (a *admission[T]) tryAcquire() (t T, ok bool) {
 	return t, ok
 }
 
-// acquire returns a free isolate for a render whose route is expected to
-// take cost (short: at most the pool's ShortRender), waiting for a release
-// when none is free. It returns ErrBusy when wait (from after) fires
-// first, ctx.Err() when ctx ends first; an isolate handed over at that
-// moment is taken anyway.
-func (a *admission[T]) acquire(ctx context.Context, short bool, cost time.Duration, wait <-chan time.Time) (T, error) {
+// acquire returns a free isolate for a render of class expected to cost
+// cost, waiting for a release when none is free. It returns ErrBusy when
+// wait fires first, ctx.Err() when ctx ends first; an isolate handed over
+// at that moment is taken anyway.
+func (a *admission[T]) acquire(ctx context.Context, class int, cost time.Duration, wait <-chan time.Time) (T, error) {
 	a.mu.Lock()
 	if n := len(a.free); n > 0 {
 		t := a.free[n-1]
@@ -111,15 +116,13 @@ func (a *admission[T]) acquire(ctx context.Context, short bool, cost time.Durati
 		a.mu.Unlock()
 		return t, nil
 	}
-	w := &waiter[T]{got: make(chan T, 1), short: short && a.policy == AdmissionCost, cost: max(cost, minCost)}
-	if w.short {
-		a.short = append(a.short, w)
-	} else {
-		if len(a.long) == 0 {
-			w.credit = w.cost
-		}
-		a.long = append(a.long, w)
+	if a.policy == AdmissionFIFO {
+		class = 0 // one queue: arrival order
 	}
+	a.seq++
+	w := &waiter[T]{got: make(chan T, 1), class: class, seq: a.seq, cost: max(cost, minCost)}
+	a.queues[class] = append(a.queues[class], w)
+	a.n++
 	a.mu.Unlock()
 	var err error
 	select {
@@ -155,37 +158,51 @@ func (a *admission[T]) release(t T) {
 // next dequeues the render that gets the next released isolate, nil when
 // none waits. Called with mu held.
 func (a *admission[T]) next() *waiter[T] {
-	if len(a.short) > 0 && (len(a.long) == 0 || a.long[0].credit >= a.short[0].cost) {
-		w := a.short[0]
-		a.short = a.short[1:]
-		if len(a.long) > 0 {
-			a.long[0].credit -= w.cost
-		}
-		return w
+	if a.n == 0 {
+		return nil
 	}
-	if len(a.long) > 0 {
-		w := a.long[0]
-		a.long = a.long[1:]
-		if len(a.long) > 0 {
-			a.long[0].credit = a.long[0].cost
+	var cheapest, oldest *waiter[T]
+	for _, q := range a.queues {
+		if len(q) == 0 {
+			continue
 		}
-		return w
+		h := q[0]
+		if oldest == nil || h.seq < oldest.seq {
+			oldest = h
+		}
+		if cheapest == nil || h.cost < cheapest.cost || h.cost == cheapest.cost && h.seq < cheapest.seq {
+			cheapest = h
+		}
 	}
-	return nil
+	w := oldest
+	if a.policy == AdmissionCost && cheapest != oldest {
+		if oldest != a.creditOf {
+			a.creditOf, a.credit = oldest, oldest.cost
+		}
+		if cheapest.cost <= a.credit {
+			a.credit -= cheapest.cost
+			w = cheapest
+		}
+	}
+	a.remove(w)
+	return w
 }
 
-// remove takes w out of its queue and reports whether it was there. A
-// long head's successor inherits a fresh credit. Called with mu held.
+// remove takes w out of its queue and reports whether it was there.
+// Called with mu held.
 func (a *admission[T]) remove(w *waiter[T]) bool {
-	q := &a.long
-	if w.short {
-		q = &a.short
-	}
-	for i, x := range *q {
+	q := a.queues[w.class]
+	for i, x := range q {
 		if x == w {
-			*q = append((*q)[:i], (*q)[i+1:]...)
-			if !w.short && i == 0 && len(a.long) > 0 {
-				a.long[0].credit = a.long[0].cost
+			if i == 0 { // the common case: no copy
+				q[0], q = nil, q[1:]
+			} else {
+				q = slices.Delete(q, i, i+1) // clears the vacated end
+			}
+			a.queues[w.class] = q
+			a.n--
+			if w == a.creditOf {
+				a.creditOf = nil
 			}
 			return true
 		}
@@ -193,11 +210,11 @@ func (a *admission[T]) remove(w *waiter[T]) bool {
 	return false
 }
 
-// waiting returns the numbers of short and long renders waiting (tests).
-func (a *admission[T]) waiting() (short, long int) {
+// waiting returns the number of renders waiting (tests).
+func (a *admission[T]) waiting() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.short), len(a.long)
+	return a.n
 }
 
 // parseAdmission checks a Config.Admission value; "" is AdmissionCost.

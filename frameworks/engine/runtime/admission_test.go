@@ -26,12 +26,15 @@ type admittedRender struct {
 	err  error
 }
 
+// classes is the number of classes (routes) of a fake admission.
+const classes = 4
+
 func newFakeRenders(t *testing.T, policy Admission, isolates int) *fakeRenders {
 	free := make([]int, isolates)
 	for i := range free {
 		free[i] = i
 	}
-	return &fakeRenders{t: t, a: newAdmission(policy, free), admitted: make(chan admittedRender, 64)}
+	return &fakeRenders{t: t, a: newAdmission(policy, classes, free), admitted: make(chan admittedRender, 64)}
 }
 
 // busy takes every free isolate, as renders under way.
@@ -46,22 +49,20 @@ func (f *fakeRenders) busy() []int {
 	}
 }
 
-// enqueue starts render name and returns once it waits in the queue.
-func (f *fakeRenders) enqueue(name string, short bool, cost time.Duration) {
-	f.enqueueWith(context.Background(), nil, name, short, cost)
+// enqueue starts render name of class and returns once it waits in the
+// queue.
+func (f *fakeRenders) enqueue(name string, class int, cost time.Duration) {
+	f.enqueueWith(context.Background(), nil, name, class, cost)
 }
 
-func (f *fakeRenders) enqueueWith(ctx context.Context, wait <-chan time.Time, name string, short bool, cost time.Duration) {
+func (f *fakeRenders) enqueueWith(ctx context.Context, wait <-chan time.Time, name string, class int, cost time.Duration) {
 	f.t.Helper()
-	s0, l0 := f.a.waiting()
+	n0 := f.a.waiting()
 	go func() {
-		iso, err := f.a.acquire(ctx, short, cost, wait)
+		iso, err := f.a.acquire(ctx, class, cost, wait)
 		f.admitted <- admittedRender{name, iso, err}
 	}()
-	eventually(f.t, "render "+name+" queued", func() bool {
-		s, l := f.a.waiting()
-		return s+l == s0+l0+1
-	})
+	eventually(f.t, "render "+name+" queued", func() bool { return f.a.waiting() == n0+1 })
 }
 
 // next returns the next admitted render.
@@ -109,92 +110,137 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// Classes (routes) and expected costs of the fake renders.
 const (
-	pageCost      = 16 * time.Millisecond // a 10,000-row page
+	plaintext = 0 // class of /plaintext
+	page1k    = 1 // class of a 1,000-row page
+	page10k   = 2 // class of a 10,000-row page
+
 	plaintextCost = 5 * time.Microsecond
+	page1kCost    = 500 * time.Microsecond
+	page10kCost   = 16 * time.Millisecond
 )
 
-// The rule (README, Short routes first): a short route waits for the render
-// under way, never for the long renders queued before it.
-func TestAdmissionShortPassesQueuedLongs(t *testing.T) {
+// The rule (README, Cheap renders first): a cheap render waits for the
+// render under way, not for the dearer ones queued before it.
+func TestAdmissionCheapPassesQueuedDearer(t *testing.T) {
 	f := newFakeRenders(t, AdmissionCost, 1)
 	held := f.busy() // page 0 renders
 	var want []string
 	for i := 1; i <= 16; i++ {
-		f.enqueue(fmt.Sprintf("page%d", i), false, pageCost)
+		f.enqueue(fmt.Sprintf("page%d", i), page10k, page10kCost)
 		want = append(want, fmt.Sprintf("page%d", i))
 	}
-	f.enqueue("plaintext", true, plaintextCost)
+	f.enqueue("plaintext", plaintext, plaintextCost)
 	want = append([]string{"plaintext"}, want...)
 	if got := f.order(held[0], 17); !slices.Equal(got, want) {
 		t.Errorf("admitted %v\nwant     %v", got, want)
 	}
 }
 
-// With two isolates both rendering pages, the short route takes the first
+// With two isolates both rendering pages, the cheap render takes the first
 // one released.
-func TestAdmissionShortTakesFirstReleased(t *testing.T) {
+func TestAdmissionCheapTakesFirstReleased(t *testing.T) {
 	f := newFakeRenders(t, AdmissionCost, 2)
 	held := f.busy()
 	if len(held) != 2 {
 		t.Fatalf("held %d isolates, want 2", len(held))
 	}
-	f.enqueue("page2", false, pageCost)
-	f.enqueue("page3", false, pageCost)
-	f.enqueue("json", true, plaintextCost)
+	f.enqueue("page2", page10k, page10kCost)
+	f.enqueue("page3", page10k, page10kCost)
+	f.enqueue("json", plaintext, plaintextCost)
 	f.a.release(held[1])
 	if r := f.next(); r.name != "json" || r.iso != held[1] {
 		t.Errorf("first admitted %s on isolate %d, want json on %d", r.name, r.iso, held[1])
 	}
 }
 
+// Three routes of three costs, queued mixed: cheapest first, each route in
+// arrival order (the first 10,000-row page's credit of 16 ms covers the
+// 1,010 µs of the cheaper four).
+func TestAdmissionThreeCosts(t *testing.T) {
+	f := newFakeRenders(t, AdmissionCost, 1)
+	held := f.busy()
+	for _, r := range []struct {
+		name  string
+		class int
+		cost  time.Duration
+	}{
+		{"big1", page10k, page10kCost}, {"mid1", page1k, page1kCost}, {"plain1", plaintext, plaintextCost},
+		{"big2", page10k, page10kCost}, {"mid2", page1k, page1kCost}, {"plain2", plaintext, plaintextCost},
+	} {
+		f.enqueue(r.name, r.class, r.cost)
+	}
+	want := []string{"plain1", "plain2", "mid1", "mid2", "big1", "big2"}
+	if got := f.order(held[0], len(want)); !slices.Equal(got, want) {
+		t.Errorf("admitted %v\nwant     %v", got, want)
+	}
+}
+
 // The same queue in arrival order: the pool before this scheduler. The
-// short route waits for all 16 pages (this test shows the rule can fail).
+// cheap render waits for all 16 pages (this test shows the rule can fail).
 func TestAdmissionFIFO(t *testing.T) {
 	f := newFakeRenders(t, AdmissionFIFO, 1)
 	held := f.busy()
 	var want []string
 	for i := 1; i <= 16; i++ {
-		f.enqueue(fmt.Sprintf("page%d", i), false, pageCost)
+		f.enqueue(fmt.Sprintf("page%d", i), page10k, page10kCost)
 		want = append(want, fmt.Sprintf("page%d", i))
 	}
-	f.enqueue("plaintext", true, plaintextCost)
+	f.enqueue("plaintext", plaintext, plaintextCost)
 	want = append(want, "plaintext")
 	if got := f.order(held[0], 17); !slices.Equal(got, want) {
 		t.Errorf("admitted %v\nwant     %v", got, want)
 	}
 }
 
-// A long render is passed by short ones costing at most its own expected
-// render time in all, then goes next; the next long starts a fresh credit.
-func TestAdmissionLongCredit(t *testing.T) {
+// The credit rule exactly: the oldest waiter is passed by cheaper renders
+// costing at most its own expected cost in all, then goes next; the next
+// oldest starts with a full credit. Costs in µs; classes a, b, c.
+func TestAdmissionCredit(t *testing.T) {
 	type item struct {
 		name  string
-		short bool
-		cost  time.Duration
+		class int
+		cost  time.Duration // µs
 	}
-	us := time.Microsecond
+	const a, b, c = 0, 1, 2
 	for _, tc := range []struct {
 		name  string
-		queue []item
+		queue []item // in arrival order
 		want  []string
 	}{
-		{"shorts within the credit pass", []item{{"L", false, 10 * us}, {"s1", true, 3 * us}, {"s2", true, 3 * us}, {"s3", true, 3 * us}, {"s4", true, 3 * us}, {"s5", true, 3 * us}},
+		// credit of L: 10 → 7 → 4 → 1; s4 (3) > 1.
+		{"cheaper renders within the credit pass", []item{{"L", c, 10}, {"s1", a, 3}, {"s2", a, 3}, {"s3", a, 3}, {"s4", a, 3}, {"s5", a, 3}},
 			[]string{"s1", "s2", "s3", "L", "s4", "s5"}},
-		{"exactly the credit", []item{{"L", false, 6 * us}, {"s1", true, 3 * us}, {"s2", true, 3 * us}, {"s3", true, 3 * us}},
+		// 6 → 3 → 0: a pick costing exactly the credit left passes.
+		{"exactly the credit", []item{{"L", c, 6}, {"s1", a, 3}, {"s2", a, 3}, {"s3", a, 3}},
 			[]string{"s1", "s2", "L", "s3"}},
-		{"the next long's credit is fresh", []item{{"L1", false, 4 * us}, {"L2", false, 6 * us}, {"s1", true, 3 * us}, {"s2", true, 3 * us}, {"s3", true, 3 * us}, {"s4", true, 3 * us}},
+		// L1: 4 → 1, s2 (3) > 1; L2 starts at 6 → 3 → 0.
+		{"the next oldest's credit is full", []item{{"L1", c, 4}, {"L2", c, 6}, {"s1", a, 3}, {"s2", a, 3}, {"s3", a, 3}, {"s4", a, 3}},
 			[]string{"s1", "L1", "s2", "s3", "L2", "s4"}},
-		{"a short of unknown cost is charged minCost", []item{{"L", false, 2 * us}, {"s1", true, 0}, {"s2", true, 0}, {"s3", true, 0}},
+		// The cheapest of three costs first, each spending L's 10: 7, 4, 0.
+		{"three costs within the credit", []item{{"L", c, 10}, {"M", b, 4}, {"s1", a, 3}, {"s2", a, 3}},
+			[]string{"s1", "s2", "M", "L"}},
+		// 9 → 6 → 3; M (4) > 3 goes after L.
+		{"three costs over the credit", []item{{"L", c, 9}, {"M", b, 4}, {"s1", a, 3}, {"s2", a, 3}},
+			[]string{"s1", "s2", "L", "M"}},
+		// M, the oldest: 4 → 1; then M is the cheapest head; then L.
+		{"the oldest need not be the dearest", []item{{"M", b, 4}, {"L", c, 10}, {"s", a, 3}},
+			[]string{"s", "M", "L"}},
+		// 2 → 1 → 0 at minCost (1 µs) each.
+		{"an unknown cost counts as minCost", []item{{"L", c, 2}, {"s1", a, 0}, {"s2", a, 0}, {"s3", a, 0}},
 			[]string{"s1", "s2", "L", "s3"}},
-		{"no long waits", []item{{"s1", true, 3 * us}, {"s2", true, 500 * us}},
-			[]string{"s1", "s2"}},
+		{"equal costs go in arrival order", []item{{"x1", a, 3}, {"y1", b, 3}, {"x2", a, 3}, {"y2", b, 3}},
+			[]string{"x1", "y1", "x2", "y2"}},
+		// Within a class, arrival order, whatever the cost each was queued with.
+		{"a class keeps arrival order", []item{{"s1", a, 5}, {"s2", a, 1}, {"t", b, 3}},
+			[]string{"t", "s1", "s2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeRenders(t, AdmissionCost, 1)
 			held := f.busy()
 			for _, it := range tc.queue {
-				f.enqueue(it.name, it.short, it.cost)
+				f.enqueue(it.name, it.class, it.cost*time.Microsecond)
 			}
 			if got := f.order(held[0], len(tc.queue)); !slices.Equal(got, tc.want) {
 				t.Errorf("admitted %v\nwant     %v", got, tc.want)
@@ -203,26 +249,32 @@ func TestAdmissionLongCredit(t *testing.T) {
 	}
 }
 
-// A render that gives up waiting leaves the queue with ErrBusy (the queue
-// timeout fired) or its context's error; a long head that leaves hands a
-// fresh credit to the next long.
+// A render that gives up waiting leaves its queue with ErrBusy (the queue
+// timeout fired) or its context's error, from the head or the middle; the
+// oldest waiter that leaves hands a full credit to the next oldest.
 func TestAdmissionGiveUp(t *testing.T) {
 	us := time.Microsecond
 	f := newFakeRenders(t, AdmissionCost, 1)
 	held := f.busy()
 	timeout := make(chan time.Time)
-	ctx, cancel := context.WithCancel(context.Background())
-	f.enqueueWith(context.Background(), timeout, "L1", false, 10*us)
-	f.enqueue("L2", false, 6*us)
-	f.enqueueWith(ctx, nil, "s0", true, 3*us)
-	f.enqueue("s1", true, 3*us)
-	f.enqueue("s2", true, 3*us)
-	f.enqueue("s3", true, 3*us)
-	f.enqueue("s4", true, 3*us)
+	ctx0, cancel0 := context.WithCancel(context.Background())
+	ctxX, cancelX := context.WithCancel(context.Background())
+	f.enqueueWith(context.Background(), timeout, "L1", page10k, 10*us)
+	f.enqueue("L2", page1k, 6*us)
+	f.enqueueWith(ctx0, nil, "s0", plaintext, 3*us)
+	f.enqueue("s1", plaintext, 3*us)
+	f.enqueueWith(ctxX, nil, "sX", plaintext, 3*us)
+	f.enqueue("s2", plaintext, 3*us)
+	f.enqueue("s3", plaintext, 3*us)
+	f.enqueue("s4", plaintext, 3*us)
 
-	cancel()
+	cancel0() // the head of its queue
 	if r := f.next(); r.name != "s0" || !errors.Is(r.err, context.Canceled) {
 		t.Errorf("after cancel: %s %v, want s0 context.Canceled", r.name, r.err)
+	}
+	cancelX() // in the middle of its queue
+	if r := f.next(); r.name != "sX" || !errors.Is(r.err, context.Canceled) {
+		t.Errorf("after cancel: %s %v, want sX context.Canceled", r.name, r.err)
 	}
 	f.a.release(held[0])
 	r := f.next() // s1 passes L1: its credit 10 → 7
@@ -233,10 +285,10 @@ func TestAdmissionGiveUp(t *testing.T) {
 	if r := f.next(); r.name != "L1" || r.err != ErrBusy {
 		t.Errorf("after the timeout: %s %v, want L1 ErrBusy", r.name, r.err)
 	}
-	if s, l := f.a.waiting(); s != 3 || l != 1 {
-		t.Errorf("waiting %d short, %d long, want 3 and 1", s, l)
+	if n := f.a.waiting(); n != 4 {
+		t.Errorf("%d waiting, want 4 (L2 s2 s3 s4)", n)
 	}
-	// L2 heads the long queue with its own credit of 6 µs: two shorts pass.
+	// L2 is the oldest now, with a full credit of 6 µs: two 3 µs pass.
 	if got, want := f.order(r.iso, 4), []string{"s2", "s3", "L2", "s4"}; !slices.Equal(got, want) {
 		t.Errorf("admitted %v\nwant     %v", got, want)
 	}

@@ -65,10 +65,6 @@ type Config struct {
 	// Admission is the order in which waiting renders get an isolate:
 	// AdmissionCost (default when empty) or AdmissionFIFO.
 	Admission Admission
-	// ShortRender is the longest expected render time (a route's moving
-	// average) of a short route, which AdmissionCost admits first; 0 means
-	// DefaultShortRender.
-	ShortRender time.Duration
 	// Log receives ErrBusy notices (at most one a second) and console output
 	// of the app ("engine: console.log /fortunes: TEXT"); nil discards them.
 	Log *log.Logger
@@ -138,10 +134,10 @@ var ErrClosed = errors.New("runtime: pool closed")
 
 // Pool is a set of V8 isolates, each with one long-lived context that ran
 // the bundle, and one SQLite connection. Free isolates are handed out by
-// the admission (short routes first under AdmissionCost); Render borrows
-// one and calls into it from the caller's goroutine (v8go takes a V8
-// Locker per call, so no OS-thread-locked workers). Safe for concurrent
-// use.
+// the admission (under AdmissionCost, the cheapest expected render first);
+// Render borrows one and calls into it from the caller's goroutine (v8go
+// takes a V8 Locker per call, so no OS-thread-locked workers). Safe for
+// concurrent use.
 type Pool struct {
 	cfg     Config
 	slots   []*slot
@@ -197,9 +193,6 @@ func New(cfg Config) (*Pool, error) {
 		return nil, err
 	}
 	cfg.Admission = adm
-	if cfg.ShortRender <= 0 {
-		cfg.ShortRender = DefaultShortRender
-	}
 	if cfg.QueueTimeout <= 0 {
 		cfg.QueueTimeout = DefaultQueueTimeout
 	}
@@ -231,7 +224,7 @@ func New(cfg Config) (*Pool, error) {
 			p.costs = make([]costEstimate, len(routes))
 		}
 	}
-	p.adm = newAdmission(cfg.Admission, slices.Clone(p.slots))
+	p.adm = newAdmission(cfg.Admission, len(p.routes)+1, slices.Clone(p.slots)) // class len(routes): take
 	go p.watchdog()
 	return p, nil
 }
@@ -295,8 +288,7 @@ func (p *Pool) Render(ctx context.Context, route int, req *Request) (*Response, 
 	if route < 0 || route >= len(p.routes) {
 		return nil, fmt.Errorf("runtime: route index %d, have %d routes", route, len(p.routes))
 	}
-	cost := p.costs[route].expected()
-	s, err := p.borrow(ctx, cost <= p.cfg.ShortRender, cost)
+	s, err := p.borrow(ctx, route, p.costs[route].expected())
 	if err != nil {
 		return nil, err
 	}
@@ -359,9 +351,9 @@ func (p *Pool) closeSlots() error {
 	return first
 }
 
-// borrow takes a free isolate for a render of a route expected to take
-// cost (short or long: admission), waiting at most QueueTimeout.
-func (p *Pool) borrow(ctx context.Context, short bool, cost time.Duration) (*slot, error) {
+// borrow takes a free isolate for a render of route, expected to take
+// cost (the admission's order), waiting at most QueueTimeout.
+func (p *Pool) borrow(ctx context.Context, route int, cost time.Duration) (*slot, error) {
 	if p.closed.Load() {
 		return nil, ErrClosed
 	}
@@ -369,7 +361,7 @@ func (p *Pool) borrow(ctx context.Context, short bool, cost time.Duration) (*slo
 	var err error
 	if !ok {
 		t := time.NewTimer(p.cfg.QueueTimeout)
-		s, err = p.adm.acquire(ctx, short, cost, t.C)
+		s, err = p.adm.acquire(ctx, route, cost, t.C)
 		t.Stop()
 	}
 	if err == ErrBusy {
@@ -388,10 +380,10 @@ func (p *Pool) borrow(ctx context.Context, short bool, cost time.Duration) (*slo
 	return s, nil
 }
 
-// take waits for an isolate without a limit, behind the renders already
-// waiting (Close, Retained, UsedHeap).
+// take waits for an isolate without a limit (Close, Retained, UsedHeap),
+// queued as a render of least cost (minCost) in a class of its own.
 func (p *Pool) take() *slot {
-	s, _ := p.adm.acquire(context.Background(), false, 0, nil)
+	s, _ := p.adm.acquire(context.Background(), len(p.routes), 0, nil)
 	return s
 }
 

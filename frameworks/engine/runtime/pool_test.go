@@ -409,7 +409,7 @@ func TestRendersCounted(t *testing.T) {
 
 func TestErrBusy(t *testing.T) {
 	p := newFixturePool(t, Config{Isolates: 1, QueueTimeout: 30 * time.Millisecond})
-	s, err := p.borrow(context.Background(), true, 0) // hold the only isolate
+	s, err := p.borrow(context.Background(), rJSON, 0) // hold the only isolate
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -633,15 +633,15 @@ func (g *gatedHeader) Get(string) string {
 	return ""
 }
 
-// The admission in the pool: with the only isolate held by a long render
-// and two more queued, a short route renders as soon as the first one
+// The admission in the pool: with the only isolate held by a dear render
+// and two more queued, a cheap route renders as soon as the first one
 // ends, while the queued ones are still held (AdmissionCost); in arrival
-// order the short route is still queued when the next long one runs.
+// order the cheap route is still queued when the next dear one runs.
 func TestPoolShortRouteFirst(t *testing.T) {
 	for _, policy := range []Admission{AdmissionCost, AdmissionFIFO} {
 		t.Run(string(policy), func(t *testing.T) {
 			p := newFixturePool(t, Config{Isolates: 1, Admission: policy, QueueTimeout: time.Minute})
-			p.costs[rRequest].observe(time.Second) // /request counts as long, /json (no render yet) as short
+			p.costs[rRequest].observe(time.Second) // /request costs 1 s, /json (no render yet) minCost
 			longs := make([]*gatedHeader, 3)
 			for i := range longs {
 				longs[i] = newGatedHeader()
@@ -661,7 +661,7 @@ func TestPoolShortRouteFirst(t *testing.T) {
 					<-longs[0].entered // long 0 renders
 					continue
 				}
-				eventually(t, "long render queued", func() bool { _, l := p.adm.waiting(); return l == i })
+				eventually(t, "long render queued", func() bool { return p.adm.waiting() == i })
 			}
 			short := make(chan *Response, 1)
 			go func() {
@@ -669,7 +669,7 @@ func TestPoolShortRouteFirst(t *testing.T) {
 				done <- err
 				short <- resp
 			}()
-			eventually(t, "short render queued", func() bool { s, l := p.adm.waiting(); return s+l == 3 })
+			eventually(t, "short render queued", func() bool { return p.adm.waiting() == 3 })
 			longs[0].release()
 			switch policy {
 			case AdmissionCost:
@@ -685,8 +685,8 @@ func TestPoolShortRouteFirst(t *testing.T) {
 				}
 			case AdmissionFIFO:
 				<-longs[1].entered // long 1 renders; the short one waits behind long 2
-				if s, l := p.adm.waiting(); s != 0 || l != 2 {
-					t.Errorf("waiting %d short, %d in arrival order, want 0 and 2", s, l)
+				if n := p.adm.waiting(); n != 2 {
+					t.Errorf("%d waiting, want 2 (long 2 and the short one)", n)
 				}
 			}
 			longs[1].release()

@@ -15,9 +15,10 @@
 //	ENGINE_JSX     compiled (default: elements with a literal tag become
 //	               string concatenation at bundle time) or runtime (every
 //	               element a jsx() call; the A/B variant jsx-runtime)
-//	ENGINE_ADMISSION  cost (default: renders of short routes take the
-//	               next free isolate before page renders) or fifo (arrival
-//	               order, the pool before short routes went first)
+//	ENGINE_ADMISSION  cost (default: a free isolate goes to the waiting
+//	               render of least expected cost, within the oldest
+//	               waiter's credit) or fifo (arrival order; the A/B
+//	               variant fifo)
 //	ENGINE_RENDER_TIMEOUT  the longest a render may run before its
 //	               JavaScript is terminated and the request answered 500,
 //	               a Go duration, default 10s
