@@ -294,9 +294,8 @@ func (p *Pool) Render(ctx context.Context, route int, req *Request) (*Response, 
 	}
 	defer p.release(s)
 	p.renders[route].Add(1)
-	start := time.Now()
-	resp, err := s.render(route, req)
-	p.costs[route].observe(time.Since(start))
+	resp, took, err := s.render(route, req)
+	p.costs[route].observe(took)
 	return resp, err
 }
 
