@@ -55,16 +55,19 @@ func (c *costEstimate) observe(d time.Duration) {
 func (c *costEstimate) expected() time.Duration { return time.Duration(c.ns.Load()) }
 
 // admission hands free isolates (T: *slot in the pool, ints in tests) to
-// waiting renders. Each render waits in the FIFO queue of its class (the
-// pool: its route) with its expected cost, taken when it queued. Under
-// AdmissionCost a released isolate goes to the queue head of least cost
-// (ties: the earlier arrival), except for the oldest waiter, whatever its
-// cost: it has a credit of its own cost, each render admitted ahead of it
-// spends its cost from that credit, and when the pick's cost exceeds what
-// is left, the oldest goes instead (the next oldest starts with a full
-// credit). So a render waits for no queued dearer one but under that
-// credit, and is passed by at most its own cost of cheaper renders.
-// AdmissionFIFO admits in arrival order. O(classes) per release.
+// waiting renders; a free isolate is taken at once. A render that waits
+// joins the FIFO queue of its class (the pool: its route) with its cost:
+// the route's expected render time when it queued, at least minCost.
+// Under AdmissionCost a release goes to C, the queue head of least cost
+// (ties: the earlier arrival), unless O, the oldest waiter (any cost),
+// has too little credit left: O starts with a credit of its own cost when
+// it becomes the oldest, each C admitted ahead of it spends C's cost, and
+// a C costing more than the credit left makes O go instead. So a render
+// waits for the renders under way and for waiters ahead of it in its own
+// queue or no dearer than it, and for a dearer one only when that is the
+// oldest with its credit spent (R1); the oldest is passed by at most its
+// own cost of renders (R2). AdmissionFIFO admits in arrival order. No
+// clock is read; O(classes) per release (ISSUE-38-DESIGN.md).
 type admission[T any] struct {
 	policy Admission
 
