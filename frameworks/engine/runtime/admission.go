@@ -63,11 +63,13 @@ func (c *costEstimate) expected() time.Duration { return time.Duration(c.ns.Load
 // has too little credit left: O starts with a credit of its own cost when
 // it becomes the oldest, each C admitted ahead of it spends C's cost, and
 // a C costing more than the credit left makes O go instead. So a render
-// waits for the renders under way and for waiters ahead of it in its own
-// queue or no dearer than it, and for a dearer one only when that is the
-// oldest with its credit spent (R1); the oldest is passed by at most its
-// own cost of renders (R2). AdmissionFIFO admits in arrival order. No
-// clock is read; O(classes) per release (ISSUE-38-DESIGN.md).
+// waits for the renders under way, its route's earlier renders, cheaper
+// ones (or as dear and earlier), and a dearer one only when that is the
+// oldest with its credit spent (R1). Later renders admitted before a
+// render R cost in all at most R's own cost plus those of the renders
+// waiting when R came; the oldest's share, its own cost (R2).
+// AdmissionFIFO admits in arrival order. No clock is read; O(classes) per
+// release (ISSUE-38-DESIGN.md).
 type admission[T any] struct {
 	policy Admission
 
