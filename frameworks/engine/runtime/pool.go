@@ -288,7 +288,7 @@ func (p *Pool) Render(ctx context.Context, route int, req *Request) (*Response, 
 	if route < 0 || route >= len(p.routes) {
 		return nil, fmt.Errorf("runtime: route index %d, have %d routes", route, len(p.routes))
 	}
-	s, err := p.borrow(ctx, route, p.costs[route].expected())
+	s, err := p.borrow(ctx, route)
 	if err != nil {
 		return nil, err
 	}
@@ -350,9 +350,9 @@ func (p *Pool) closeSlots() error {
 	return first
 }
 
-// borrow takes a free isolate for a render of route, expected to take
-// cost (the admission's order), waiting at most QueueTimeout.
-func (p *Pool) borrow(ctx context.Context, route int, cost time.Duration) (*slot, error) {
+// borrow takes a free isolate for a render of route, waiting at most
+// QueueTimeout in the admission's order (by the route's expected cost now).
+func (p *Pool) borrow(ctx context.Context, route int) (*slot, error) {
 	if p.closed.Load() {
 		return nil, ErrClosed
 	}
@@ -360,7 +360,7 @@ func (p *Pool) borrow(ctx context.Context, route int, cost time.Duration) (*slot
 	var err error
 	if !ok {
 		t := time.NewTimer(p.cfg.QueueTimeout)
-		s, err = p.adm.acquire(ctx, route, cost, t.C)
+		s, err = p.adm.acquire(ctx, route, p.costs[route].expected(), t.C)
 		t.Stop()
 	}
 	if err == ErrBusy {

@@ -409,7 +409,7 @@ func TestRendersCounted(t *testing.T) {
 
 func TestErrBusy(t *testing.T) {
 	p := newFixturePool(t, Config{Isolates: 1, QueueTimeout: 30 * time.Millisecond})
-	s, err := p.borrow(context.Background(), rJSON, 0) // hold the only isolate
+	s, err := p.borrow(context.Background(), rJSON) // hold the only isolate
 	if err != nil {
 		t.Fatal(err)
 	}
