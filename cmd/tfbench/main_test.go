@@ -442,7 +442,7 @@ func TestBenchEngineSmoke(t *testing.T) {
 	start := time.Now()
 	f := smoke(t, work, "engine:*")
 	t.Logf("engine: build and smoke run of its four variants: %s", time.Since(start).Round(time.Second))
-	if len(f.Frameworks) != 4 || f.Frameworks[0].Variant != "pool" || f.Frameworks[1].Variant != "serialized" || f.Frameworks[2].Variant != "jsx-runtime" || f.Frameworks[3].Variant != "fifo" {
+	if len(f.Frameworks) != 4 || f.Frameworks[0].Variant != "pool" || f.Frameworks[1].Variant != "serialized" || f.Frameworks[2].Variant != "jsx-runtime" || f.Frameworks[3].Variant != "arrival" {
 		t.Fatalf("frameworks %+v", f.Frameworks)
 	}
 	for _, fw := range f.Frameworks {
@@ -482,7 +482,7 @@ func TestFrameworksCommand(t *testing.T) {
 	if code := cli(context.Background(), []string{"frameworks", "--frameworks-dir", "../../frameworks"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	for _, want := range []string{"engine ", "pool,serialized (by name),jsx-runtime (by name),fifo (by name) ", "serve,custom-server (by name) "} {
+	for _, want := range []string{"engine ", "pool,serialized (by name),jsx-runtime (by name),arrival (by name) ", "serve,custom-server (by name) "} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}

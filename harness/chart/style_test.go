@@ -17,7 +17,7 @@ import (
 // shipped are the framework variants of frameworks/*/framework.yaml.
 var shipped = []string{
 	"astro/default",
-	"engine/pool", "engine/serialized", "engine/jsx-runtime", "engine/fifo",
+	"engine/pool", "engine/serialized", "engine/jsx-runtime", "engine/arrival",
 	"go-stdlib/default",
 	"nextjs/default", "nextjs/fast-webstreams",
 	"node-http/default",
@@ -48,9 +48,7 @@ func TestShippedListsEveryAdapter(t *testing.T) {
 // in one chart get pairwise different looks (colour, dash), each in its
 // name's colour: collisions are told apart by dashes alone.
 func TestStylesShipped(t *testing.T) {
-	// The second runs are of colours with room: go-stdlib/default's colour
-	// already holds four shipped variants (as many as there are dashes).
-	keys := append(slices.Clone(shipped), "vinext/default", "node-http/default")
+	keys := append(slices.Clone(shipped), "vinext/default", "go-stdlib/default")
 	st := styles(keys)
 	seen := map[string]string{}
 	for i, s := range st {

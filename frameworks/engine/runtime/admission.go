@@ -18,9 +18,9 @@ const (
 	// expected cost, within a credit of the oldest waiting render (see
 	// admission). The default.
 	AdmissionCost Admission = "cost"
-	// AdmissionFIFO hands isolates out in arrival order, whatever the
+	// AdmissionArrival hands isolates out in arrival order, whatever the
 	// route: the pool before cheap renders went first.
-	AdmissionFIFO Admission = "fifo"
+	AdmissionArrival Admission = "arrival"
 )
 
 // minCost is the least expected cost a waiting render has: a route not yet
@@ -68,7 +68,7 @@ func (c *costEstimate) expected() time.Duration { return time.Duration(c.ns.Load
 // oldest with its credit spent (R1). Later renders admitted before a
 // render R cost in all at most R's own cost plus those of the renders
 // waiting when R came; the oldest's share, its own cost (R2).
-// AdmissionFIFO admits in arrival order. No clock is read; O(classes) per
+// AdmissionArrival admits in arrival order. No clock is read; O(classes) per
 // release (ISSUE-38-DESIGN.md).
 type admission[T any] struct {
 	policy Admission
@@ -121,7 +121,7 @@ func (a *admission[T]) acquire(ctx context.Context, class int, cost time.Duratio
 		a.mu.Unlock()
 		return t, nil
 	}
-	if a.policy == AdmissionFIFO {
+	if a.policy == AdmissionArrival {
 		class = 0 // one queue: arrival order
 	}
 	a.seq++
@@ -227,8 +227,8 @@ func parseAdmission(v Admission) (Admission, error) {
 	switch v {
 	case "":
 		return AdmissionCost, nil
-	case AdmissionCost, AdmissionFIFO:
+	case AdmissionCost, AdmissionArrival:
 		return v, nil
 	}
-	return "", fmt.Errorf("runtime: admission %q, want %q or %q", v, AdmissionCost, AdmissionFIFO)
+	return "", fmt.Errorf("runtime: admission %q, want %q or %q", v, AdmissionCost, AdmissionArrival)
 }

@@ -179,8 +179,8 @@ func TestAdmissionThreeCosts(t *testing.T) {
 
 // The same queue in arrival order: the pool before this scheduler. The
 // cheap render waits for all 16 pages (this test shows the rule can fail).
-func TestAdmissionFIFO(t *testing.T) {
-	f := newFakeRenders(t, AdmissionFIFO, 1)
+func TestAdmissionArrival(t *testing.T) {
+	f := newFakeRenders(t, AdmissionArrival, 1)
 	held := f.busy()
 	var want []string
 	for i := 1; i <= 16; i++ {
@@ -318,13 +318,13 @@ func TestCostEstimate(t *testing.T) {
 }
 
 func TestParseAdmission(t *testing.T) {
-	for in, want := range map[Admission]Admission{"": AdmissionCost, "cost": AdmissionCost, "fifo": AdmissionFIFO} {
+	for in, want := range map[Admission]Admission{"": AdmissionCost, "cost": AdmissionCost, "arrival": AdmissionArrival} {
 		if got, err := parseAdmission(in); got != want || err != nil {
 			t.Errorf("parseAdmission(%q) = %q, %v, want %q", in, got, err, want)
 		}
 	}
 	_, err := parseAdmission("lifo")
-	if want := `runtime: admission "lifo", want "cost" or "fifo"`; err == nil || err.Error() != want {
+	if want := `runtime: admission "lifo", want "cost" or "arrival"`; err == nil || err.Error() != want {
 		t.Errorf("parseAdmission(lifo) error %v, want %s", err, want)
 	}
 }

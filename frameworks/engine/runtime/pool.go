@@ -63,7 +63,7 @@ type Config struct {
 	// next render; 0 means DefaultRenderTimeout.
 	RenderTimeout time.Duration
 	// Admission is the order in which waiting renders get an isolate:
-	// AdmissionCost (default when empty) or AdmissionFIFO.
+	// AdmissionCost (default when empty) or AdmissionArrival.
 	Admission Admission
 	// Log receives ErrBusy notices (at most one a second) and console output
 	// of the app ("engine: console.log /fortunes: TEXT"); nil discards them.

@@ -638,7 +638,7 @@ func (g *gatedHeader) Get(string) string {
 // ends, while the queued ones are still held (AdmissionCost); in arrival
 // order the cheap route is still queued when the next dear one runs.
 func TestPoolShortRouteFirst(t *testing.T) {
-	for _, policy := range []Admission{AdmissionCost, AdmissionFIFO} {
+	for _, policy := range []Admission{AdmissionCost, AdmissionArrival} {
 		t.Run(string(policy), func(t *testing.T) {
 			p := newFixturePool(t, Config{Isolates: 1, Admission: policy, QueueTimeout: time.Minute})
 			p.costs[rRequest].observe(time.Second) // /request costs 1 s, /json (no render yet) minCost
@@ -683,7 +683,7 @@ func TestPoolShortRouteFirst(t *testing.T) {
 				case <-time.After(10 * time.Second): // liveness only
 					t.Fatal("short render still waiting after the long one under way ended")
 				}
-			case AdmissionFIFO:
+			case AdmissionArrival:
 				<-longs[1].entered // long 1 renders; the short one waits behind long 2
 				if n := p.adm.waiting(); n != 2 {
 					t.Errorf("%d waiting, want 2 (long 2 and the short one)", n)
@@ -705,7 +705,7 @@ func TestPoolShortRouteFirst(t *testing.T) {
 
 func TestAdmissionConfigError(t *testing.T) {
 	_, err := New(Config{Admission: "lifo"})
-	if want := `runtime: admission "lifo", want "cost" or "fifo"`; err == nil || err.Error() != want {
+	if want := `runtime: admission "lifo", want "cost" or "arrival"`; err == nil || err.Error() != want {
 		t.Errorf("New with Admission lifo: %v, want %s", err, want)
 	}
 }

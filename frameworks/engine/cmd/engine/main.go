@@ -17,8 +17,8 @@
 //	               element a jsx() call; the A/B variant jsx-runtime)
 //	ENGINE_ADMISSION  cost (default: a free isolate goes to the waiting
 //	               render of least expected cost, within the oldest
-//	               waiter's credit) or fifo (arrival order; the A/B
-//	               variant fifo)
+//	               waiter's credit) or arrival (arrival order; the A/B
+//	               variant arrival)
 //	ENGINE_RENDER_TIMEOUT  the longest a render may run before its
 //	               JavaScript is terminated and the request answered 500,
 //	               a Go duration, default 10s
@@ -76,7 +76,7 @@ type config struct {
 // variable: PORT or DATABASE_PATH unset, PORT not a number in 1..65535,
 // DATABASE_PATH not an existing file, ENGINE_MODE neither pool nor
 // serialized, ENGINE_RENDER_TIMEOUT not a positive duration, ENGINE_JSX
-// neither compiled nor runtime, ENGINE_ADMISSION neither cost nor fifo.
+// neither compiled nor runtime, ENGINE_ADMISSION neither cost nor arrival.
 func loadConfig(getenv func(string) string) (config, error) {
 	port := getenv("PORT")
 	if port == "" {
@@ -130,9 +130,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	switch adm {
 	case "":
 		adm = runtime.AdmissionCost
-	case runtime.AdmissionCost, runtime.AdmissionFIFO:
+	case runtime.AdmissionCost, runtime.AdmissionArrival:
 	default:
-		return config{}, fmt.Errorf("ENGINE_ADMISSION=%q: want %q or %q", adm, runtime.AdmissionCost, runtime.AdmissionFIFO)
+		return config{}, fmt.Errorf("ENGINE_ADMISSION=%q: want %q or %q", adm, runtime.AdmissionCost, runtime.AdmissionArrival)
 	}
 	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app, renderTimeout: timeout, runtimeJSX: runtimeJSX, admission: adm}, nil
 }
