@@ -439,7 +439,7 @@ func TestBenchNodeAdaptersSmoke(t *testing.T) {
 }
 
 // TestBenchEngineSmoke builds the render engine (cgo and V8, in its own
-// module) and runs the smoke suite on both variants: every test verifies,
+// module) and runs the smoke suite on every variant: every test verifies,
 // including one render per request (render_counts), every gate passes, and
 // every sample rendered at least as often as it counted responses.
 func TestBenchEngineSmoke(t *testing.T) {
@@ -449,8 +449,8 @@ func TestBenchEngineSmoke(t *testing.T) {
 	work := t.TempDir()
 	start := time.Now()
 	f := smoke(t, work, "engine:*")
-	t.Logf("engine: build and smoke run of its three variants: %s", time.Since(start).Round(time.Second))
-	if len(f.Frameworks) != 3 || f.Frameworks[0].Variant != "pool" || f.Frameworks[1].Variant != "serialized" || f.Frameworks[2].Variant != "jsx-runtime" {
+	t.Logf("engine: build and smoke run of its four variants: %s", time.Since(start).Round(time.Second))
+	if len(f.Frameworks) != 4 || f.Frameworks[0].Variant != "pool" || f.Frameworks[1].Variant != "serialized" || f.Frameworks[2].Variant != "jsx-runtime" || f.Frameworks[3].Variant != "arrival" {
 		t.Fatalf("frameworks %+v", f.Frameworks)
 	}
 	for _, fw := range f.Frameworks {
@@ -459,8 +459,8 @@ func TestBenchEngineSmoke(t *testing.T) {
 		}
 	}
 	// Per variant 8 verdicts; 14 samples and page-hit's one (the ISR route).
-	if len(f.Verifications) != 24 || len(f.Samples) != 45 {
-		t.Fatalf("%d verdicts, %d samples; want 24 and 45", len(f.Verifications), len(f.Samples))
+	if len(f.Verifications) != 32 || len(f.Samples) != 60 {
+		t.Fatalf("%d verdicts, %d samples; want 32 and 60", len(f.Verifications), len(f.Samples))
 	}
 	for _, v := range f.Verifications {
 		if v.Status != "pass" {
@@ -490,7 +490,7 @@ func TestFrameworksCommand(t *testing.T) {
 	if code := cli(context.Background(), []string{"frameworks", "--frameworks-dir", "../../frameworks"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	for _, want := range []string{"engine ", "pool,serialized (by name),jsx-runtime (by name) ", "serve,custom-server (by name) "} {
+	for _, want := range []string{"engine ", "pool,serialized (by name),jsx-runtime (by name),arrival (by name) ", "serve,custom-server (by name) "} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}

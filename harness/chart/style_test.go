@@ -17,7 +17,7 @@ import (
 // shipped are the framework variants of frameworks/*/framework.yaml.
 var shipped = []string{
 	"astro/default",
-	"engine/pool", "engine/serialized", "engine/jsx-runtime",
+	"engine/pool", "engine/serialized", "engine/jsx-runtime", "engine/arrival",
 	"go-stdlib/default",
 	"nextjs/default", "nextjs/fast-webstreams",
 	"node-http/default",

@@ -12,12 +12,12 @@ func (p *Pool) UsedHeap() int64 {
 	held := make([]*slot, 0, len(p.slots))
 	var total int64
 	for range p.slots {
-		s := <-p.free
+		s := p.take()
 		held = append(held, s)
 		total += int64(s.iso.GetHeapStatistics().UsedHeapSize)
 	}
 	for _, s := range held {
-		p.free <- s
+		p.release(s)
 	}
 	return total
 }

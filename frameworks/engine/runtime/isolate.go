@@ -175,22 +175,30 @@ const promiseText = "[object Promise]"
 // drops a top-level V8 Locker, which costs more than the call itself, so
 // the common path makes three: Call, String and Release. The frame's type
 // is told from its text instead of IsString/IsPromise (two more Lockers).
-func (s *slot) render(route int, req *Request) (*Response, error) {
+// took is the render's wall time (its cost estimate's sample): from the
+// watchdog's start reading to the frame parsed, one clock read more.
+func (s *slot) render(route int, req *Request) (_ *Response, took time.Duration, _ error) {
 	s.req, s.route = req, route
-	s.watch(true)
+	begin := s.watchStart()
 	s.written = s.written[:0]
 	defer func() {
 		s.req, s.route = nil, -1
 		s.releaseArena()
 	}()
+	resp, err := s.run(route)
+	return resp, s.p.clock() - begin, err
+}
+
+// run is render's JavaScript part: the call, then the Promise's settling.
+func (s *slot) run(route int) (*Response, error) {
 	val, err := s.renderFn.Call(s.engine, s.args[route])
 	if err != nil {
-		if s.watch(false) {
+		if s.watchEnd() {
 			return nil, s.p.timeoutError(route)
 		}
 		return nil, s.p.jsError(route, err)
 	}
-	if s.watch(false) {
+	if s.watchEnd() {
 		val.Release()
 		return nil, s.p.timeoutError(route)
 	}
@@ -203,9 +211,9 @@ func (s *slot) render(route int, req *Request) (*Response, error) {
 		return nil, fmt.Errorf("runtime: render of %s returned %s, want a frame string", s.p.routes[route].Path, promiseText)
 	}
 	if prom.State() == v8.Pending {
-		s.watch(true)
+		s.watchStart()
 		s.ctx.PerformMicrotaskCheckpoint()
-		if s.watch(false) {
+		if s.watchEnd() {
 			return nil, s.p.timeoutError(route)
 		}
 	}
@@ -226,24 +234,29 @@ func (s *slot) render(route int, req *Request) (*Response, error) {
 	}
 }
 
-// watch marks the start (on) or the end (!on) of JavaScript running for a
-// render, for the pool's watchdog; at the end it reports whether the
-// watchdog terminated it.
-func (s *slot) watch(on bool) (timedOut bool) {
+// watchStart marks the start of JavaScript running for a render, for the
+// pool's watchdog, and returns the pool clock it read (render's start).
+func (s *slot) watchStart() time.Duration {
 	s.wmu.Lock()
-	if on {
-		s.started, s.timedOut = s.p.clock(), false
-	} else {
-		s.started = 0
-		timedOut = s.timedOut
-	}
+	s.started, s.timedOut = s.p.clock(), false
+	started := s.started
+	s.wmu.Unlock()
+	return started
+}
+
+// watchEnd marks the end of JavaScript running for a render and reports
+// whether the watchdog terminated it. It reads no clock.
+func (s *slot) watchEnd() (timedOut bool) {
+	s.wmu.Lock()
+	s.started = 0
+	timedOut = s.timedOut
 	s.wmu.Unlock()
 	return timedOut
 }
 
 // expire terminates the render under way if it started before deadline
 // (pool clock). The lock makes the termination land in the render it was
-// meant for: the render ends (watch(false)) only after it.
+// meant for: the render ends (watchEnd) only after it.
 func (s *slot) expire(deadline time.Duration) {
 	s.wmu.Lock()
 	if s.started != 0 && s.started <= deadline && !s.timedOut {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	goruntime "runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,8 +22,9 @@ type Mode string
 
 const (
 	// ModePool runs one isolate per CPU in the process's affinity mask (or
-	// Config.Isolates); a request borrows the first free isolate and calls
-	// it from its own goroutine. The default.
+	// Config.Isolates); a request borrows a free isolate (when all are
+	// busy, in the order of Config.Admission) and calls it from its own
+	// goroutine. The default.
 	ModePool Mode = "pool"
 	// ModeSerialized runs exactly one isolate, so one render at a time: the
 	// conservative floor the pool is compared with.
@@ -60,6 +62,9 @@ type Config struct {
 	// terminated, Render returns a *TimeoutError and the isolate serves the
 	// next render; 0 means DefaultRenderTimeout.
 	RenderTimeout time.Duration
+	// Admission is the order in which waiting renders get an isolate:
+	// AdmissionCost (default when empty) or AdmissionArrival.
+	Admission Admission
 	// Log receives ErrBusy notices (at most one a second) and console output
 	// of the app ("engine: console.log /fortunes: TEXT"); nil discards them.
 	Log *log.Logger
@@ -128,16 +133,18 @@ var ErrBusy = errors.New("runtime: no free isolate within the queue timeout")
 var ErrClosed = errors.New("runtime: pool closed")
 
 // Pool is a set of V8 isolates, each with one long-lived context that ran
-// the bundle, and one SQLite connection. Free isolates wait in a buffered
-// channel; Render borrows one and calls into it from the caller's
-// goroutine (v8go takes a V8 Locker per call, so no OS-thread-locked
-// workers). Safe for concurrent use.
+// the bundle, and one SQLite connection. Free isolates are handed out by
+// the admission (under AdmissionCost, the cheapest expected render first);
+// Render borrows one and calls into it from the caller's goroutine (v8go
+// takes a V8 Locker per call, so no OS-thread-locked workers). Safe for
+// concurrent use.
 type Pool struct {
 	cfg     Config
 	slots   []*slot
-	free    chan *slot
+	adm     *admission[*slot]
 	routes  []Route
 	renders []atomic.Uint64
+	costs   []costEstimate // per route index: its expected render time
 	smap    *sourcemap.Consumer
 	log     *log.Logger
 
@@ -181,6 +188,11 @@ func New(cfg Config) (*Pool, error) {
 	} else if n <= 0 {
 		n = goruntime.NumCPU() // Linux: the CPUs in the affinity mask at start
 	}
+	adm, err := parseAdmission(cfg.Admission)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Admission = adm
 	if cfg.QueueTimeout <= 0 {
 		cfg.QueueTimeout = DefaultQueueTimeout
 	}
@@ -188,7 +200,7 @@ func New(cfg Config) (*Pool, error) {
 		cfg.RenderTimeout = DefaultRenderTimeout
 	}
 	v8FlagsOnce.Do(func() { v8.SetFlags(V8Flags...) })
-	p := &Pool{cfg: cfg, free: make(chan *slot, n), log: cfg.Log, epoch: time.Now(), stopWD: make(chan struct{}), wdDone: make(chan struct{})}
+	p := &Pool{cfg: cfg, log: cfg.Log, epoch: time.Now(), stopWD: make(chan struct{}), wdDone: make(chan struct{})}
 	if p.log == nil {
 		p.log = log.New(io.Discard, "", 0)
 	}
@@ -209,9 +221,10 @@ func New(cfg Config) (*Pool, error) {
 		if i == 0 {
 			p.routes = routes
 			p.renders = make([]atomic.Uint64, len(routes))
+			p.costs = make([]costEstimate, len(routes))
 		}
-		p.free <- s
 	}
+	p.adm = newAdmission(cfg.Admission, len(p.routes)+1, slices.Clone(p.slots)) // class len(routes): take
 	go p.watchdog()
 	return p, nil
 }
@@ -275,14 +288,20 @@ func (p *Pool) Render(ctx context.Context, route int, req *Request) (*Response, 
 	if route < 0 || route >= len(p.routes) {
 		return nil, fmt.Errorf("runtime: route index %d, have %d routes", route, len(p.routes))
 	}
-	s, err := p.borrow(ctx)
+	s, err := p.borrow(ctx, route)
 	if err != nil {
 		return nil, err
 	}
 	defer p.release(s)
 	p.renders[route].Add(1)
-	return s.render(route, req)
+	resp, took, err := s.render(route, req)
+	p.costs[route].observe(took)
+	return resp, err
 }
+
+// ExpectedRender returns route's expected render time (the moving average
+// admission orders by), 0 before its first render.
+func (p *Pool) ExpectedRender(route int) time.Duration { return p.costs[route].expected() }
 
 // Retained returns the number of v8go values still tracked across all
 // isolates: the values of each app context (RetainedValueCount) plus host
@@ -294,12 +313,12 @@ func (p *Pool) Retained() int {
 	held := make([]*slot, 0, len(p.slots))
 	total := 0
 	for range p.slots {
-		s := <-p.free
+		s := p.take()
 		held = append(held, s)
 		total += s.retained()
 	}
 	for _, s := range held {
-		p.free <- s
+		p.release(s)
 	}
 	return total
 }
@@ -312,7 +331,7 @@ func (p *Pool) Close() error {
 	p.closeOnce.Do(func() {
 		p.closed.Store(true)
 		for range p.slots {
-			<-p.free
+			p.take()
 		}
 		close(p.stopWD)
 		<-p.wdDone
@@ -331,38 +350,40 @@ func (p *Pool) closeSlots() error {
 	return first
 }
 
-// borrow takes a free isolate, waiting at most QueueTimeout.
-func (p *Pool) borrow(ctx context.Context) (*slot, error) {
+// borrow takes a free isolate for a render of route, waiting at most
+// QueueTimeout in the admission's order (by the route's expected cost now).
+func (p *Pool) borrow(ctx context.Context, route int) (*slot, error) {
 	if p.closed.Load() {
 		return nil, ErrClosed
 	}
-	select {
-	case s := <-p.free:
-		return p.checkOpen(s)
-	default:
+	s, ok := p.adm.tryAcquire()
+	var err error
+	if !ok {
+		t := time.NewTimer(p.cfg.QueueTimeout)
+		s, err = p.adm.acquire(ctx, route, p.costs[route].expected(), t.C)
+		t.Stop()
 	}
-	t := time.NewTimer(p.cfg.QueueTimeout)
-	defer t.Stop()
-	select {
-	case s := <-p.free:
-		return p.checkOpen(s)
-	case <-t.C:
+	if err == ErrBusy {
 		now := time.Now().UnixNano()
 		if last := p.lastBusy.Load(); now-last >= int64(time.Second) && p.lastBusy.CompareAndSwap(last, now) {
 			p.log.Printf("engine: 503: no free isolate of %d within %v", len(p.slots), p.cfg.QueueTimeout)
 		}
-		return nil, ErrBusy
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
-}
-
-func (p *Pool) checkOpen(s *slot) (*slot, error) {
+	if err != nil {
+		return nil, err
+	}
 	if p.closed.Load() {
-		p.free <- s
+		p.release(s)
 		return nil, ErrClosed
 	}
 	return s, nil
 }
 
-func (p *Pool) release(s *slot) { p.free <- s }
+// take waits for an isolate without a limit (Close, Retained, UsedHeap),
+// queued as a render of least cost (minCost) in a class of its own.
+func (p *Pool) take() *slot {
+	s, _ := p.adm.acquire(context.Background(), len(p.routes), 0, nil)
+	return s
+}
+
+func (p *Pool) release(s *slot) { p.adm.release(s) }

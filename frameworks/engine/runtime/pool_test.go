@@ -409,7 +409,7 @@ func TestRendersCounted(t *testing.T) {
 
 func TestErrBusy(t *testing.T) {
 	p := newFixturePool(t, Config{Isolates: 1, QueueTimeout: 30 * time.Millisecond})
-	s, err := p.borrow(context.Background()) // hold the only isolate
+	s, err := p.borrow(context.Background(), rJSON) // hold the only isolate
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -606,4 +606,106 @@ func stringifyJSON(s string) string {
 		panic(err)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// gatedHeader is the Header of a render of /request that holds its isolate
+// inside __host.header until open is closed; entered is closed when the
+// render got there.
+type gatedHeader struct {
+	entered, open chan struct{}
+	once          sync.Once
+}
+
+func newGatedHeader() *gatedHeader {
+	return &gatedHeader{entered: make(chan struct{}), open: make(chan struct{})}
+}
+
+// release lets the render go on; safe to call again.
+func (g *gatedHeader) release() { g.once.Do(func() { close(g.open) }) }
+
+func (g *gatedHeader) Get(string) string {
+	select {
+	case <-g.entered:
+	default:
+		close(g.entered)
+	}
+	<-g.open
+	return ""
+}
+
+// The admission in the pool: with the only isolate held by a dear render
+// and two more queued, a cheap route renders as soon as the first one
+// ends, while the queued ones are still held (AdmissionCost); in arrival
+// order the cheap route is still queued when the next dear one runs.
+func TestPoolShortRouteFirst(t *testing.T) {
+	for _, policy := range []Admission{AdmissionCost, AdmissionArrival} {
+		t.Run(string(policy), func(t *testing.T) {
+			p := newFixturePool(t, Config{Isolates: 1, Admission: policy, QueueTimeout: time.Minute})
+			p.costs[rRequest].observe(time.Second) // /request costs 1 s, /json (no render yet) minCost
+			longs := make([]*gatedHeader, 3)
+			for i := range longs {
+				longs[i] = newGatedHeader()
+			}
+			t.Cleanup(func() { // before Close (cleanups run last first): a failed test does not hang
+				for _, g := range longs {
+					g.release()
+				}
+			})
+			done := make(chan error, 4)
+			for i := range longs {
+				go func() {
+					_, err := p.Render(context.Background(), rRequest, &Request{Method: "GET", Path: "/request", Header: longs[i]})
+					done <- err
+				}()
+				if i == 0 {
+					<-longs[0].entered // long 0 renders
+					continue
+				}
+				eventually(t, "long render queued", func() bool { return p.adm.waiting() == i })
+			}
+			short := make(chan *Response, 1)
+			go func() {
+				resp, err := p.Render(context.Background(), rJSON, get("/json", nil))
+				done <- err
+				short <- resp
+			}()
+			eventually(t, "short render queued", func() bool { return p.adm.waiting() == 3 })
+			longs[0].release()
+			switch policy {
+			case AdmissionCost:
+				// Longs 1 and 2 hold their isolate until opened: the short
+				// render can only return if it went before them.
+				select {
+				case resp := <-short:
+					if resp == nil || resp.Body != `{"message":"Hello, World!"}` {
+						t.Fatalf("short render: %+v", resp)
+					}
+				case <-time.After(10 * time.Second): // liveness only
+					t.Fatal("short render still waiting after the long one under way ended")
+				}
+			case AdmissionArrival:
+				<-longs[1].entered // long 1 renders; the short one waits behind long 2
+				if n := p.adm.waiting(); n != 2 {
+					t.Errorf("%d waiting, want 2 (long 2 and the short one)", n)
+				}
+			}
+			longs[1].release()
+			longs[2].release()
+			for range 4 {
+				if err := <-done; err != nil {
+					t.Error(err)
+				}
+			}
+			if got := p.ExpectedRender(rJSON); got <= 0 || got > time.Second {
+				t.Errorf("ExpectedRender(/json) = %v after one render, want its render time", got)
+			}
+		})
+	}
+}
+
+func TestAdmissionConfigError(t *testing.T) {
+	_, err := New(Config{Admission: "lifo"})
+	if want := `runtime: admission "lifo", want "cost" or "arrival"`; err == nil || err.Error() != want {
+		t.Errorf("New with Admission lifo: %v, want %s", err, want)
+	}
 }

@@ -15,6 +15,10 @@
 //	ENGINE_JSX     compiled (default: elements with a literal tag become
 //	               string concatenation at bundle time) or runtime (every
 //	               element a jsx() call; the A/B variant jsx-runtime)
+//	ENGINE_ADMISSION  cost (default: a free isolate goes to the waiting
+//	               render of least expected cost, within the oldest
+//	               waiter's credit) or arrival (arrival order; the A/B
+//	               variant arrival)
 //	ENGINE_RENDER_TIMEOUT  the longest a render may run before its
 //	               JavaScript is terminated and the request answered 500,
 //	               a Go duration, default 10s
@@ -64,13 +68,15 @@ type config struct {
 	// when unset.
 	renderTimeout time.Duration
 	runtimeJSX    bool // ENGINE_JSX=runtime
+	// admission is ENGINE_ADMISSION, runtime.AdmissionCost when unset.
+	admission runtime.Admission
 }
 
 // loadConfig reads the environment through getenv. Errors name the
 // variable: PORT or DATABASE_PATH unset, PORT not a number in 1..65535,
 // DATABASE_PATH not an existing file, ENGINE_MODE neither pool nor
 // serialized, ENGINE_RENDER_TIMEOUT not a positive duration, ENGINE_JSX
-// neither compiled nor runtime.
+// neither compiled nor runtime, ENGINE_ADMISSION neither cost nor arrival.
 func loadConfig(getenv func(string) string) (config, error) {
 	port := getenv("PORT")
 	if port == "" {
@@ -120,7 +126,15 @@ func loadConfig(getenv func(string) string) (config, error) {
 	default:
 		return config{}, fmt.Errorf("ENGINE_JSX=%q: want \"compiled\" or \"runtime\"", v)
 	}
-	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app, renderTimeout: timeout, runtimeJSX: runtimeJSX}, nil
+	adm := runtime.Admission(getenv("ENGINE_ADMISSION"))
+	switch adm {
+	case "":
+		adm = runtime.AdmissionCost
+	case runtime.AdmissionCost, runtime.AdmissionArrival:
+	default:
+		return config{}, fmt.Errorf("ENGINE_ADMISSION=%q: want %q or %q", adm, runtime.AdmissionCost, runtime.AdmissionArrival)
+	}
+	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app, renderTimeout: timeout, runtimeJSX: runtimeJSX, admission: adm}, nil
 }
 
 // run bundles, starts the pool and serves until a signal or a serve error.
@@ -147,6 +161,7 @@ func run(logger *log.Logger) error {
 		DatabasePath:  cfg.dbPath,
 		Mode:          cfg.mode,
 		RenderTimeout: cfg.renderTimeout,
+		Admission:     cfg.admission,
 		Log:           logger,
 	})
 	if err != nil {
@@ -184,7 +199,7 @@ func run(logger *log.Logger) error {
 	if cfg.runtimeJSX {
 		jsx = "runtime"
 	}
-	logger.Printf("engine: listening on http://%s (mode %s, %d isolates, %d routes, JSX %s)", cfg.addr, cfg.mode, pool.Isolates(), len(pool.Routes()), jsx)
+	logger.Printf("engine: listening on http://%s (mode %s, %d isolates, admission %s, %d routes, JSX %s)", cfg.addr, cfg.mode, pool.Isolates(), cfg.admission, len(pool.Routes()), jsx)
 
 	select {
 	case err := <-served:
