@@ -101,16 +101,16 @@ const (
 )
 
 // Rule is the met rule (package doc) for a verdict already oriented so that
-// faster is better for Of, ratio = median(Of) ÷ median(Over), and min a
+// faster is better for Of, ratio = median(Of) ÷ median(Over), and least a
 // higher-is-better target's Min: above 1, a ratio below it is missed
 // whatever faster, same or slower say, and only faster is met.
-func Rule(m Metric, min float64, v compare.Verdict, ratio float64) Status {
+func Rule(m Metric, least float64, v compare.Verdict, ratio float64) Status {
 	switch {
 	case v != compare.Faster && v != compare.Same && v != compare.Slower:
 		return Unknown
-	case min > 1 && !LowerBetter(m):
+	case least > 1 && !LowerBetter(m):
 		switch {
-		case v == compare.Slower || ratio < min:
+		case v == compare.Slower || ratio < least:
 			return Missed
 		case v == compare.Faster:
 			return Met
