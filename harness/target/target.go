@@ -3,23 +3,30 @@
 // test at each variant's own peak level, a target's rows one Holm family.
 // A Target is a goal, not a variant to measure (run.Target).
 //
-// Met rule, per row: met when faster (P99: significantly lower), or same with
-// the ratio of medians ≥ 1 (P99: < 1); not shown when same otherwise; missed
-// when slower; unknown without a verdict. A target is met when every row is.
+// Met rule, per row (Rule): met when faster (P99, ProbeP99: significantly
+// lower), or same with the ratio of medians ≥ 1 (P99, ProbeP99: < 1); not
+// shown when same otherwise; missed when slower; unknown without a verdict.
+// With a minimum ratio Min > 1: met when faster and the ratio ≥ Min, missed
+// when slower or the ratio < Min, not shown otherwise. A target is met when
+// every row is.
 package target
 
 import (
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // Metric is the per-round value a target tests.
@@ -27,18 +34,36 @@ type Metric string
 
 // Metrics: PeakRPS is each round's RPS (requests/s) at the peak level,
 // higher is better; P99 each round's p99 latency (ms) at the peak level
-// (ratio.Rounds.P99ms), lower is better.
+// (ratio.Rounds.P99ms), lower is better; ProbeP99 each round's interference
+// probe p99 (ms, ProbeValue) at every closed-loop level, a row per N and
+// level, lower is better.
 const (
-	PeakRPS Metric = "peak RPS"
-	P99     Metric = "p99"
+	PeakRPS  Metric = "peak RPS"
+	P99      Metric = "p99"
+	ProbeP99 Metric = "probe p99"
 )
 
-// Target is a goal on variant Of against variant Over on Tests (names; a page test has a row per size, ratio.Ns).
+// LowerBetter reports whether a lower value of m is better (P99, ProbeP99).
+func LowerBetter(m Metric) bool { return m == P99 || m == ProbeP99 }
+
+// Target is a goal on variant Of against variant Over on Tests (names; a
+// page test has a row per size, ratio.Ns, kept to Ns when set, less SkipNs).
+// Min is the least ratio of medians a PeakRPS row needs (Rule); 0: 1.
 type Target struct {
 	Name     string
 	Of, Over model.ID
 	Metric   Metric
 	Tests    []string
+	Ns       []int
+	SkipNs   []int
+	Min      float64
+}
+
+// ns are the Ns of test t that target x has rows at.
+func (x Target) ns(t results.Test) []int {
+	return slices.DeleteFunc(ratio.Ns(t), func(n int) bool {
+		return (len(x.Ns) > 0 && !slices.Contains(x.Ns, n)) || slices.Contains(x.SkipNs, n)
+	})
 }
 
 var (
@@ -57,6 +82,11 @@ var EngineTargets = []Target{
 	{Name: "engine/pool ≥ 1.0× node-http on every page size", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}},
 	{Name: "engine/pool ≥ 1.0× go-stdlib on the six tests", Of: enginePool, Over: model.Reference, Metric: PeakRPS, Tests: Six},
 	{Name: "engine/pool p99 at peak below node-http's on the six tests", Of: enginePool, Over: nodeHTTP, Metric: P99, Tests: Six},
+	// Issue 38's: the page test's ratios at 10,000 rows and below, and the
+	// interference probe (suite probe: 20ms) at every size and level.
+	{Name: "engine/pool ≥ 1.5× node-http at 10,000 rows", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}, Ns: []int{10000}, Min: 1.5},
+	{Name: "engine/pool ≥ 1.2× node-http at every other page size", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}, SkipNs: []int{10000}, Min: 1.2},
+	{Name: "engine/pool's probe p99 below node-http's at every page size and level", Of: enginePool, Over: nodeHTTP, Metric: ProbeP99, Tests: []string{"page"}},
 }
 
 // Status is a row's standing against its target (package doc, Met rule).
@@ -71,33 +101,55 @@ const (
 )
 
 // Rule is the met rule (package doc) for a verdict already oriented so that
-// faster is better for Of, and ratio = median(Of) ÷ median(Over).
-func Rule(m Metric, v compare.Verdict, ratio float64) Status {
-	switch v {
-	case compare.Faster:
-		return Met
-	case compare.Slower:
-		return Missed
-	case compare.Same:
-		if (m == P99 && ratio < 1) || (m != P99 && ratio >= 1) {
+// faster is better for Of, ratio = median(Of) ÷ median(Over), and least a
+// higher-is-better target's Min: above 1, a ratio below it is missed
+// whatever faster, same or slower say, and only faster is met.
+func Rule(m Metric, least float64, v compare.Verdict, ratio float64) Status {
+	switch {
+	case v != compare.Faster && v != compare.Same && v != compare.Slower:
+		return Unknown
+	case least > 1 && !LowerBetter(m):
+		switch {
+		case v == compare.Slower || ratio < least:
+			return Missed
+		case v == compare.Faster:
 			return Met
 		}
 		return NotShown
+	case v == compare.Faster:
+		return Met
+	case v == compare.Slower:
+		return Missed
+	case (LowerBetter(m) && ratio < 1) || (!LowerBetter(m) && ratio >= 1):
+		return Met
 	}
-	return Unknown
+	return NotShown
 }
 
-// Row is one test at one N of a target, judged. Medians are of the
-// per-round values (requests/s or ms); Ratio is OfMedian ÷ OverMedian, 0
-// when a side has none. Outcome's Verdict is oriented: faster is better for Of.
+// Row is one test at one N (a ProbeP99 row: and one level, Connections) of
+// a target, judged. OfValues and OverValues are the per-round values in
+// round order (requests/s or ms), the medians theirs; Ratio is OfMedian ÷
+// OverMedian, 0 when a side has none. Outcome's Verdict is oriented: faster
+// is better for Of.
 type Row struct {
 	Test                 string
 	N                    int
+	Connections          int
+	OfValues, OverValues []float64
 	OfMedian, OverMedian float64
 	OfRounds, OverRounds int
 	Ratio                float64
 	compare.Outcome
 	Status Status
+}
+
+// Label names a row: ratio.Label, and a ProbeP99 row's level ("page
+// N=10 c=16").
+func (x Row) Label() string {
+	if x.Connections > 0 {
+		return fmt.Sprintf("%s c=%d", ratio.Label(x.Test, x.N), x.Connections)
+	}
+	return ratio.Label(x.Test, x.N)
 }
 
 // Result is one target with its rows in suite order; Detectable and Limit
@@ -140,10 +192,18 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 				pairs = append(pairs, compare.Pair{Why: fmt.Sprintf("suite %s has no test %s", f.Suite.Name, name)})
 				continue
 			}
-			for _, n := range ratio.Ns(f.Suite.Tests[i]) {
-				row, pair := judgeRow(f, rounds, t, name, n)
-				res.Rows = append(res.Rows, row)
-				pairs = append(pairs, pair)
+			for _, n := range t.ns(f.Suite.Tests[i]) {
+				if t.Metric != ProbeP99 {
+					row, pair := judgeRow(f, rounds, t, name, n)
+					res.Rows = append(res.Rows, row)
+					pairs = append(pairs, pair)
+					continue
+				}
+				for _, c := range f.Suite.Tests[i].Concurrency {
+					row, pair := judgeProbeRow(f, t, name, n, c)
+					res.Rows = append(res.Rows, row)
+					pairs = append(pairs, pair)
+				}
 			}
 		}
 		o.BaseName, o.NewName = t.Over.String(), t.Of.String()
@@ -155,7 +215,7 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 		for i, oc := range fam.Outcomes {
 			r := &res.Rows[i]
 			r.Outcome = oc
-			if t.Metric == P99 { // lower is better: a higher p99 is slower
+			if LowerBetter(t.Metric) { // a higher p99 is slower
 				switch oc.Verdict {
 				case compare.Faster:
 					r.Verdict = compare.Slower
@@ -163,7 +223,7 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 					r.Verdict = compare.Faster
 				}
 			}
-			r.Status = Rule(t.Metric, r.Verdict, r.Ratio)
+			r.Status = Rule(t.Metric, t.Min, r.Verdict, r.Ratio)
 		}
 		out = append(out, res)
 	}
@@ -174,14 +234,13 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 // side, Over its base.
 func judgeRow(f *results.File, rounds map[ratio.Key]ratio.Rounds, t Target, test string, n int) (Row, compare.Pair) {
 	row := Row{Test: test, N: n}
-	var pair compare.Pair
 	var why []string
 	for _, side := range []struct {
 		id     model.ID
 		values *[]float64
 		median *float64
 		count  *int
-	}{{t.Over, &pair.Base, &row.OverMedian, &row.OverRounds}, {t.Of, &pair.New, &row.OfMedian, &row.OfRounds}} {
+	}{{t.Over, &row.OverValues, &row.OverMedian, &row.OverRounds}, {t.Of, &row.OfValues, &row.OfMedian, &row.OfRounds}} {
 		k := ratio.Key{ID: side.id, Test: test, N: n}
 		r, ok := rounds[k]
 		switch {
@@ -199,11 +258,109 @@ func judgeRow(f *results.File, rounds map[ratio.Key]ratio.Rounds, t Target, test
 		*side.values, *side.count = v, len(v)
 		*side.median, _ = stats.Median(v) // NumPy's default interpolation, as compare
 	}
-	pair.Why = strings.Join(why, "; ")
+	return finish(row, why)
+}
+
+// finish sets row's ratio and returns it with its pair (Of the rank test's
+// new side, Over its base) and the reasons it has none.
+func finish(row Row, why []string) (Row, compare.Pair) {
 	if row.OfMedian > 0 && row.OverMedian > 0 {
 		row.Ratio = row.OfMedian / row.OverMedian
 	}
-	return row, pair
+	return row, compare.Pair{Base: row.OverValues, New: row.OfValues, Why: strings.Join(why, "; ")}
+}
+
+// judgeProbeRow gathers a ProbeP99 row's per-round values: each side's
+// closed-loop samples of test at n and c connections, by round, through
+// ProbeValue; a sample without a value makes the row unknown.
+func judgeProbeRow(f *results.File, t Target, test string, n, c int) (Row, compare.Pair) {
+	row := Row{Test: test, N: n, Connections: c}
+	var why []string
+	for _, side := range []struct {
+		id     model.ID
+		values *[]float64
+		median *float64
+		count  *int
+	}{{t.Over, &row.OverValues, &row.OverMedian, &row.OverRounds}, {t.Of, &row.OfValues, &row.OfMedian, &row.OfRounds}} {
+		byRound := map[int]model.Sample{}
+		seen := false
+		for _, s := range f.Samples {
+			if s.ID != side.id || s.Test != test || s.N != n || s.Rate > 0 {
+				continue
+			}
+			seen = true
+			if s.Connections == c {
+				byRound[s.Round] = s // two runtimes of a variant: the later wins, as ratio's
+			}
+		}
+		if len(byRound) == 0 {
+			w := compare.MissingReason(f, ratio.Key{ID: side.id, Test: test, N: n})
+			if seen {
+				w = fmt.Sprintf("no samples of %s at c=%d", ratio.Label(test, n), c)
+			}
+			why = append(why, side.id.String()+": "+w)
+			continue
+		}
+		var v []float64
+		for _, round := range slices.Sorted(maps.Keys(byRound)) {
+			x, w := ProbeValue(byRound[round])
+			if w != "" {
+				why = append(why, fmt.Sprintf("%s: round %d: %s", side.id, round, w))
+				v = nil
+				break
+			}
+			v = append(v, x)
+		}
+		if v == nil {
+			continue
+		}
+		*side.values, *side.count = v, len(v)
+		*side.median, _ = stats.Median(v)
+	}
+	return finish(row, why)
+}
+
+// ProbeValue is a sample's probe p99 in ms over every probe the window was
+// due (window ÷ interval, rounded down, as the report's note), one not
+// answered in it taken as the whole window, which no answered one can
+// exceed: the p99 of the answered alone would flatter a server that answered
+// few (frameworks/engine/README.md#targets). So: the recorded p99 when all
+// were answered; the histogram's value at the due p99's rank when 1 or 2 of
+// 250 were lost; the window's length when more were, or a probe request
+// failed. No value, with the reason, on a harness fault, or a gate failed
+// on the load while the probe lost nothing (a failing server works less).
+func ProbeValue(s model.Sample) (float64, string) {
+	p := s.Probe
+	switch {
+	case p == nil || p.Interval <= 0:
+		return 0, "no probe"
+	case strings.HasPrefix(s.Gate.Reason, model.HarnessFault):
+		return 0, "failed the gate: " + s.Gate.Reason
+	case p.Errors[sweep.GeneratorClass] > 0:
+		return 0, fmt.Sprintf("probe: %s %d (the harness's fault)", sweep.GeneratorClass, p.Errors[sweep.GeneratorClass])
+	}
+	window := s.Window * 1000
+	due := int64(math.Floor(window / p.Interval))
+	// The rank of the p99 among due values, as HdrHistogram's ValueAtQuantile
+	// (Latency.P99) takes it: the nearest rank, at least 1.
+	rank := max(1, int64(0.99*float64(due)+0.5))
+	failed := p.Success < p.Responses
+	for _, n := range p.Errors {
+		failed = failed || n > 0
+	}
+	switch {
+	case failed || rank > p.Success:
+		return window, ""
+	case !s.Gate.Passed:
+		return 0, "failed the gate: " + s.Gate.Reason
+	case p.Success >= due:
+		return p.Latency.P99, ""
+	}
+	h, err := hdrhistogram.Decode(p.Histogram)
+	if err != nil || h.TotalCount() < rank {
+		return 0, fmt.Sprintf("probe: %d of %d due answered and no histogram to read the p99 from", p.Success, due)
+	}
+	return float64(h.ValueAtQuantile(100*float64(rank)/float64(h.TotalCount()))) / 1000, ""
 }
 
 // Write prints each result (a heading, a line per row with both medians,
@@ -213,12 +370,11 @@ func Write(w io.Writer, rs []Result, o compare.Options) (bool, error) {
 	ew := &errWriter{w: w}
 	ew.printf("Targets: two-sided Mann-Whitney U over the per-round values at each variant's own peak level, Holm–Bonferroni within each target, α = %g, min change %g%%.\n", o.Alpha, o.MinChange*100)
 	ew.printf("met: faster, or same with the ratio ≥ 1.00× (p99: below 1.00×); not shown: same otherwise; missed: slower; unknown: no verdict.\n")
+	ew.printf("%s\n", MinRuleText)
+	ew.printf("%s\n", ProbeRuleText)
 	all := true
 	for _, r := range rs {
-		unit := "peak RPS in requests/s, higher is better"
-		if r.Metric == P99 {
-			unit = "p99 at the peak level in ms, lower is better"
-		}
+		unit := Unit(r.Target)
 		tested := 0
 		for _, x := range r.Rows {
 			if x.Tested {
@@ -239,7 +395,7 @@ func Write(w io.Writer, rs []Result, o compare.Options) (bool, error) {
 			if x.Tested {
 				p, ph = PText(x.P), PText(x.PHolm)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", ratio.Label(x.Test, x.N),
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", x.Label(),
 				Value(r.Metric, x.OfMedian, x.OfRounds), Value(r.Metric, x.OverMedian, x.OverRounds),
 				ratioText, change, p, ph, x.Verdict, x.Status)
 			if x.Status == Unknown && x.Why != "" && x.Why != r.Limit {
@@ -271,13 +427,34 @@ func Write(w io.Writer, rs []Result, o compare.Options) (bool, error) {
 	return all, ew.err
 }
 
+// MinRuleText and ProbeRuleText state the rule for a minimum ratio and the
+// probe's lost requests (Rule, ProbeValue) in Write and the markdown page.
+const (
+	MinRuleText   = "With a minimum ratio m > 1: met when faster and the ratio ≥ m; missed when slower or the ratio < m; not shown when the ratio ≥ m but the verdict is same."
+	ProbeRuleText = "Probe p99: per round, over every probe the window was due (window ÷ interval), a probe not answered in it counted as taking the whole window; a failed probe request makes the round the window's length."
+)
+
+// Unit says what a target's values are: the metric, its unit, which way is
+// better, and the minimum ratio when it has one.
+func Unit(t Target) string {
+	switch {
+	case t.Metric == P99:
+		return "p99 at the peak level in ms, lower is better"
+	case t.Metric == ProbeP99:
+		return "probe p99 at each level in ms, lower is better"
+	case t.Min > 1:
+		return fmt.Sprintf("peak RPS in requests/s, higher is better, ratio ≥ %.2f× needed", t.Min)
+	}
+	return "peak RPS in requests/s, higher is better"
+}
+
 // Value is a side's median as the tables write it: requests/s as the ratio
 // table does, ms with three significant digits; "—" without rounds.
 func Value(m Metric, v float64, rounds int) string {
 	switch {
 	case rounds == 0:
 		return "—"
-	case m != P99:
+	case !LowerBetter(m):
 		return ratio.RPSText(v)
 	case v < 10:
 		return fmt.Sprintf("%.2f ms", v)

@@ -2,38 +2,56 @@ package target
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
 // TestRule is the met rule, package doc: a ≥ 1.0× target on peak RPS and a
-// "below" target on p99, every verdict, at and around a ratio of 1.
+// "below" target on p99 and the probe's p99, every verdict, at and around a
+// ratio of 1; a minimum ratio of 1.5 at and around it.
 func TestRule(t *testing.T) {
 	for _, c := range []struct {
 		m     Metric
+		min   float64
 		v     compare.Verdict
 		ratio float64
 		want  Status
 	}{
-		{PeakRPS, compare.Faster, 1.2, Met},
-		{PeakRPS, compare.Same, 1.01, Met},
-		{PeakRPS, compare.Same, 1, Met},
-		{PeakRPS, compare.Same, 0.99, NotShown},
-		{PeakRPS, compare.Slower, 0.8, Missed},
-		{PeakRPS, compare.Unknown, 1.5, Unknown},
-		{P99, compare.Faster, 0.7, Met},
-		{P99, compare.Same, 0.99, Met},
-		{P99, compare.Same, 1, NotShown},
-		{P99, compare.Same, 1.02, NotShown},
-		{P99, compare.Slower, 1.5, Missed},
-		{P99, compare.Unknown, 0.5, Unknown},
+		{PeakRPS, 0, compare.Faster, 1.2, Met},
+		{PeakRPS, 0, compare.Same, 1.01, Met},
+		{PeakRPS, 0, compare.Same, 1, Met},
+		{PeakRPS, 0, compare.Same, 0.99, NotShown},
+		{PeakRPS, 0, compare.Slower, 0.8, Missed},
+		{PeakRPS, 0, compare.Unknown, 1.5, Unknown},
+		{PeakRPS, 1, compare.Same, 1, Met}, // Min 1 is the rule without one
+		{P99, 0, compare.Faster, 0.7, Met},
+		{P99, 0, compare.Same, 0.99, Met},
+		{P99, 0, compare.Same, 1, NotShown},
+		{P99, 0, compare.Same, 1.02, NotShown},
+		{P99, 0, compare.Slower, 1.5, Missed},
+		{P99, 0, compare.Unknown, 0.5, Unknown},
+		{ProbeP99, 0, compare.Faster, 0.2, Met},
+		{ProbeP99, 0, compare.Same, 0.9, Met},
+		{ProbeP99, 0, compare.Same, 1, NotShown},
+		{ProbeP99, 0, compare.Slower, 3, Missed},
+		{ProbeP99, 0, compare.Unknown, 0.5, Unknown},
+		{PeakRPS, 1.5, compare.Faster, 1.6, Met},
+		{PeakRPS, 1.5, compare.Faster, 1.5, Met},
+		{PeakRPS, 1.5, compare.Faster, 1.49, Missed}, // faster, but below the minimum
+		{PeakRPS, 1.5, compare.Same, 1.6, NotShown},
+		{PeakRPS, 1.5, compare.Same, 1.2, Missed},
+		{PeakRPS, 1.5, compare.Slower, 0.7, Missed},
+		{PeakRPS, 1.5, compare.Unknown, 1.2, Unknown},
+		{PeakRPS, 1.5, compare.Unknown, 1.6, Unknown},
 	} {
-		if got := Rule(c.m, c.v, c.ratio); got != c.want {
-			t.Errorf("Rule(%s, %s, %v) = %q, want %q", c.m, c.v, c.ratio, got, c.want)
+		if got := Rule(c.m, c.min, c.v, c.ratio); got != c.want {
+			t.Errorf("Rule(%s, %v, %s, %v) = %q, want %q", c.m, c.min, c.v, c.ratio, got, c.want)
 		}
 	}
 }
@@ -130,5 +148,220 @@ func TestJudgeOptions(t *testing.T) {
 	_, err := Judge(file(false, nil), EngineTargets, o)
 	if err == nil || err.Error() != "min change 2: want a share 0 ≤ min < 1 (0.05 = 5%)" {
 		t.Errorf("min change 2: %v", err)
+	}
+}
+
+// pageFile is a run of a page test at 10 and 100 rows, 4 and 16
+// connections: each variant's 5 rounds per N, its RPS at c=16 (c=4 at a
+// tenth of it) and its samples' probes at both levels.
+func pageFile(rps map[string]map[int][]float64, probes map[string]map[[2]int][]*model.Probe) *results.File {
+	f := &results.File{Suite: results.Suite{Name: "engine", Rounds: 5, Tests: []results.Test{
+		{Name: "page", Type: "page", Queries: []int{10, 100}, Concurrency: []int{4, 16}, Probe: 0.02}}}}
+	for _, v := range []string{"engine/pool", "node-http/default"} {
+		fw, variant, _ := strings.Cut(v, "/")
+		for _, n := range []int{10, 100} {
+			for _, c := range []int{4, 16} {
+				for i := range 5 {
+					r := rps[v][n][i]
+					if c == 4 {
+						r /= 10
+					}
+					sm := model.Sample{Window: 5, Responses: int64(r * 5), Success: int64(r * 5), RPS: r, Gate: model.GateResult{Passed: true}}
+					sm.Framework, sm.Variant, sm.Test, sm.Type, sm.N, sm.Connections, sm.Pipeline, sm.Round = fw, variant, "page", "page", n, c, 1, i+1
+					if ps := probes[v][[2]int{n, c}]; ps != nil {
+						sm.Probe = ps[i]
+					}
+					f.Samples = append(f.Samples, sm)
+				}
+			}
+		}
+	}
+	return f
+}
+
+// answered is a probe at 20 ms in a 5 s window that answered n of its 250
+// due requests, all with status 200, at a p99 of p99 ms.
+func answered(n int64, p99 float64) *model.Probe {
+	return &model.Probe{Path: "/plaintext", Interval: 20, Responses: n, Success: n, Latency: model.Latency{P99: p99}}
+}
+
+func probes(n int64, p99 ...float64) []*model.Probe {
+	var out []*model.Probe
+	for _, x := range p99 {
+		out = append(out, answered(n, x))
+	}
+	return out
+}
+
+// TestJudgeMin: a page target at one size with a minimum of 1.5 (met at
+// 1.55×, faster), one at the other size with 1.2 (missed at 1.12× though
+// faster), and one with 1.2 at 1.30× not significant (not shown).
+func TestJudgeMin(t *testing.T) {
+	f := pageFile(map[string]map[int][]float64{
+		"engine/pool":       {10: {112, 113, 111, 112.5, 111.5}, 100: {155, 156, 154, 155.5, 154.5}},
+		"node-http/default": {10: {100, 101, 99, 100.5, 99.5}, 100: {100, 101, 99, 100.5, 99.5}},
+	}, nil)
+	pool, node := model.MustID("engine/pool"), model.MustID("node-http/default")
+	rs, err := Judge(f, []Target{
+		{Name: "1.5× at 100 rows", Of: pool, Over: node, Metric: PeakRPS, Tests: []string{"page"}, Ns: []int{100}, Min: 1.5},
+		{Name: "1.2× at the others", Of: pool, Over: node, Metric: PeakRPS, Tests: []string{"page"}, SkipNs: []int{100}, Min: 1.2},
+	}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs[0].Rows) != 1 || len(rs[1].Rows) != 1 {
+		t.Fatalf("rows %+v and %+v; want page N=100, then page N=10", rs[0].Rows, rs[1].Rows)
+	}
+	if r := rs[0].Rows[0]; r.N != 100 || r.Verdict != compare.Faster || r.Ratio != 155.0/100 || r.Status != Met || !rs[0].Met() {
+		t.Errorf("1.5×: %+v; want page N=100 faster at 1.55×, met", r)
+	}
+	if r := rs[1].Rows[0]; r.N != 10 || r.Verdict != compare.Faster || r.Ratio != 1.12 || r.Status != Missed || rs[1].Met() {
+		t.Errorf("1.2×: %+v; want page N=10 faster at 1.12×, missed", r)
+	}
+
+	f = pageFile(map[string]map[int][]float64{
+		"engine/pool":       {10: {90, 140, 95, 150, 130}, 100: {90, 140, 95, 150, 130}},
+		"node-http/default": {10: {100, 102, 98, 101, 99}, 100: {100, 102, 98, 101, 99}},
+	}, nil)
+	rs, err = Judge(f, []Target{{Name: "1.2×", Of: pool, Over: node, Metric: PeakRPS, Tests: []string{"page"}, Ns: []int{10}, Min: 1.2}}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rs[0].Rows[0]; r.Verdict != compare.Same || r.Ratio != 1.3 || r.Status != NotShown {
+		t.Errorf("overlapping rounds: %+v; want same at 1.30×, not shown", r)
+	}
+}
+
+// TestJudgeProbe: the probe target's rows per size and level in suite
+// order: engine lower (met), engine higher (missed), engine lower on what
+// it answered but short in three rounds (those count as the 5 s window:
+// not shown), node-http short in every round (met).
+func TestJudgeProbe(t *testing.T) {
+	rps := map[string]map[int][]float64{
+		"engine/pool":       {10: {100, 100, 100, 100, 100}, 100: {100, 100, 100, 100, 100}},
+		"node-http/default": {10: {100, 100, 100, 100, 100}, 100: {100, 100, 100, 100, 100}},
+	}
+	short := probes(250, 3, 4, 0, 0, 0)
+	for i := 2; i < 5; i++ {
+		short[i] = answered(100, 2) // 100 of 250 answered, at a flattering 2 ms
+	}
+	f := pageFile(rps, map[string]map[[2]int][]*model.Probe{
+		"engine/pool": {
+			{10, 4}: probes(250, 5, 6, 5.5, 6.5, 5.8), {10, 16}: probes(250, 30, 31, 32, 33, 34),
+			{100, 4}: short, {100, 16}: probes(250, 40, 41, 42, 43, 44),
+		},
+		"node-http/default": {
+			{10, 4}: probes(250, 10, 11, 12, 13, 14), {10, 16}: probes(250, 20, 21, 22, 23, 24),
+			{100, 4}: probes(250, 10, 11, 12, 13, 14), {100, 16}: probes(241, 90, 95, 91, 92, 93),
+		},
+	})
+	pool, node := model.MustID("engine/pool"), model.MustID("node-http/default")
+	rs, err := Judge(f, []Target{{Name: "probe", Of: pool, Over: node, Metric: ProbeP99, Tests: []string{"page"}}}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		label   string
+		of      []float64
+		verdict compare.Verdict
+		status  Status
+	}{
+		{"page N=10 c=4", []float64{5, 6, 5.5, 6.5, 5.8}, compare.Faster, Met},
+		{"page N=10 c=16", []float64{30, 31, 32, 33, 34}, compare.Slower, Missed},
+		{"page N=100 c=4", []float64{3, 4, 5000, 5000, 5000}, compare.Same, NotShown},
+		{"page N=100 c=16", []float64{40, 41, 42, 43, 44}, compare.Faster, Met},
+	}
+	r := rs[0]
+	if len(r.Rows) != len(want) || !r.Detectable {
+		t.Fatalf("rows %+v (detectable %v); want %d, detectable", r.Rows, r.Detectable, len(want))
+	}
+	for i, w := range want {
+		x := r.Rows[i]
+		if x.Label() != w.label || !slices.Equal(x.OfValues, w.of) || x.Verdict != w.verdict || x.Status != w.status {
+			t.Errorf("row %d: %s, values %v, %s, %s; want %s, %v, %s, %s", i, x.Label(), x.OfValues, x.Verdict, x.Status, w.label, w.of, w.verdict, w.status)
+		}
+	}
+	if x := r.Rows[3]; !slices.Equal(x.OverValues, []float64{5000, 5000, 5000, 5000, 5000}) || x.OverMedian != 5000 || x.Ratio != 42.0/5000 {
+		t.Errorf("node-http short in every round: %v, median %v, ratio %v; want the 5 s window every round", x.OverValues, x.OverMedian, x.Ratio)
+	}
+	if r.Met() || r.Count(Met) != 2 || r.Count(Missed) != 1 || r.Count(NotShown) != 1 {
+		t.Errorf("Met() %v, counts %d met, %d missed, %d not shown; want false, 2, 1, 1", r.Met(), r.Count(Met), r.Count(Missed), r.Count(NotShown))
+	}
+
+	// A variant without a level, and one whose sample failed its gate on the
+	// load: unknown, with the reason.
+	f.Samples = slices.DeleteFunc(f.Samples, func(s model.Sample) bool { return s.Framework == "node-http" && s.N == 10 && s.Connections == 16 })
+	for i, s := range f.Samples {
+		if s.Framework == "engine" && s.N == 100 && s.Connections == 16 && s.Round == 2 {
+			f.Samples[i].Gate = model.GateResult{Reason: "socket errors: read 2"}
+		}
+	}
+	rs, err = Judge(f, []Target{{Name: "probe", Of: pool, Over: node, Metric: ProbeP99, Tests: []string{"page"}}}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, why := range map[int]string{1: "node-http/default: no samples of page N=10 at c=16", 3: "engine/pool: round 2: failed the gate: socket errors: read 2"} {
+		if x := rs[0].Rows[i]; x.Status != Unknown || x.Why != why {
+			t.Errorf("row %d: %s, %q; want unknown, %q", i, x.Status, x.Why, why)
+		}
+	}
+}
+
+// TestProbeValue: the probe's p99 over every due request (250: 5 s at 20
+// ms), lost ones as the whole window; no value, with the reason, when the
+// harness failed or the load failed its gate.
+func TestProbeValue(t *testing.T) {
+	// 248 answered: 246 at 10 ms, 2 at 50 ms. Their own p99 (rank 246) is
+	// 10 ms; over the 250 due (rank 248, the 2 lost above it) it is 50 ms.
+	h := hdrhistogram.New(1, 8_000_000, 3)
+	for i := range 248 {
+		v := int64(10_000)
+		if i >= 246 {
+			v = 50_000
+		}
+		h.RecordValue(v)
+	}
+	enc, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twoLost := answered(248, float64(h.ValueAtQuantile(99))/1000)
+	twoLost.Histogram = enc
+	noHist := answered(249, 10)
+	bad := answered(250, 10)
+	bad.Success = 249
+	read := answered(249, 10)
+	read.Errors = map[string]int64{"read": 1}
+	gen := answered(250, 10)
+	gen.Errors = map[string]int64{"generator": 1}
+	const fault = model.HarnessFault + model.GeneratorSaturatedFault
+	for _, c := range []struct {
+		name  string
+		probe *model.Probe
+		gate  string
+		want  float64
+		why   string
+	}{
+		{"all answered", answered(250, 12.5), "", 12.5, ""},
+		{"two lost", twoLost, "", float64(h.ValueAtQuantile(100)) / 1000, ""},
+		{"three lost", answered(247, 10), "", 5000, ""},
+		{"14 of 250", answered(14, 3536.9), "", 5000, ""},
+		{"none", answered(0, 0), "probe: no response in the window", 5000, ""},
+		{"not 200", bad, "probe: 1 of 250 responses not status 200", 5000, ""},
+		{"socket error", read, "probe: socket errors: read 1", 5000, ""},
+		{"socket error and the load", read, "socket errors: read 2; probe: socket errors: read 1", 5000, ""},
+		{"the load failed", answered(250, 12.5), "socket errors: read 2", 0, "failed the gate: socket errors: read 2"},
+		{"harness fault", answered(250, 12.5), fault, 0, "failed the gate: " + fault},
+		{"probe generator errors", gen, "probe: generator 1", 0, "probe: generator 1 (the harness's fault)"},
+		{"one lost, no histogram", noHist, "", 0, "probe: 249 of 250 due answered and no histogram to read the p99 from"},
+		{"no probe", nil, "", 0, "no probe"},
+	} {
+		s := model.Sample{Window: 5, Probe: c.probe, Gate: model.GateResult{Passed: c.gate == "", Reason: c.gate}}
+		if got, why := ProbeValue(s); got != c.want || why != c.why {
+			t.Errorf("%s: %v, %q; want %v, %q", c.name, got, why, c.want, c.why)
+		}
+	}
+	if p99, all := twoLost.Latency.P99, float64(h.ValueAtQuantile(100))/1000; math.Abs(p99-10) > 0.01 || math.Abs(all-50) > 0.05 {
+		t.Errorf("the fixture's answered p99 %v, p99 over due %v; want 10 and 50 ms", p99, all)
 	}
 }

@@ -115,7 +115,7 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 	}
 
 	b.WriteString("\n## Targets\n\n")
-	fmt.Fprintf(&b, "Each target is judged on the run that holds its tests, by compare's rank test: two-sided Mann-Whitney U over the per-round values at each variant's own peak level, Holm–Bonferroni within each target, α = %g, min change %g%%. A row is met when faster, or same with the ratio ≥ 1.00× (p99: below 1.00×); not shown when same otherwise; missed when slower; unknown without a verdict. A target is met when every row is, not met when a row is missed or not shown, unknown otherwise.\n\n", o.Alpha, o.MinChange*100)
+	fmt.Fprintf(&b, "Each target is judged on the run that holds its tests, by compare's rank test: two-sided Mann-Whitney U over the per-round values at each variant's own peak level, Holm–Bonferroni within each target, α = %g, min change %g%%. A row is met when faster, or same with the ratio ≥ 1.00× (p99: below 1.00×); not shown when same otherwise; missed when slower; unknown without a verdict. %s A target is met when every row is, not met when a row is missed or not shown, unknown otherwise. %s\n\n", o.Alpha, o.MinChange*100, target.MinRuleText, target.ProbeRuleText)
 	var few []string
 	for _, f := range files {
 		if f.Suite.Rounds < compare.MinRounds {
@@ -135,17 +135,13 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 		r := rs[0]
 		st := standing(r)
 		counts[strings.SplitN(st, " (", 2)[0]]++
-		unit := "peak RPS in requests/s, higher is better"
-		if r.Metric == target.P99 {
-			unit = "p99 at the peak level in ms, lower is better"
-		}
+		unit := target.Unit(r.Target)
 		tested := 0
 		for _, x := range r.Rows {
 			if x.Tested {
 				tested++
 			}
 		}
-		rounds := ratio.RowRounds(f)
 		fmt.Fprintf(&b, "### %s: %s\n\n", r.Name, st)
 		fmt.Fprintf(&b, "Run `%s`; %s; medians over rounds with their min–max; Holm over the %d tested rows of %d.", f.RunID, unit, tested, len(r.Rows))
 		if r.Limit != "" {
@@ -161,9 +157,8 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 			if x.Tested {
 				p, ph = target.PText(x.P), target.PText(x.PHolm)
 			}
-			at := func(id model.ID) ratio.Rounds { return rounds[ratio.Key{ID: id, Test: x.Test, N: x.N}] }
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", ratio.Label(x.Test, x.N),
-				valueText(r.Metric, x.OfMedian, x.OfRounds, at(r.Of)), valueText(r.Metric, x.OverMedian, x.OverRounds, at(r.Over)),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", x.Label(),
+				valueText(r.Metric, x.OfMedian, x.OfValues), valueText(r.Metric, x.OverMedian, x.OverValues),
 				ratioT, change, p, ph, x.Verdict, rowText(r, x))
 		}
 		b.WriteString("\n")
@@ -280,14 +275,12 @@ func cellText(c ratio.Cell, r ratio.Rounds) string {
 }
 
 // valueText is a target row's median (target.Value) with its min–max over
-// the rounds at the peak level: RPS, or p99 in ms for a P99 target.
-func valueText(m target.Metric, median float64, n int, r ratio.Rounds) string {
+// the row's per-round values vs: RPS, or p99 in ms for a P99 or ProbeP99
+// target.
+func valueText(m target.Metric, median float64, vs []float64) string {
+	n := len(vs)
 	v := target.Value(m, median, n)
-	vs := r.Values()
-	if m == target.P99 {
-		vs = r.P99Values()
-	}
-	if n == 0 || !r.OK || len(vs) == 0 {
+	if n == 0 {
 		return v
 	}
 	return fmt.Sprintf("%s (%s–%s)", v, strings.TrimSuffix(target.Value(m, slices.Min(vs), n), " ms"), target.Value(m, slices.Max(vs), n))
