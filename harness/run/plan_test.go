@@ -32,7 +32,7 @@ func TestPlanSeconds(t *testing.T) {
 		t.Errorf("queries and json: %v s, want 32 + 5 = 37", got)
 	}
 	// suites/engine.yaml's header: 194 s per variant and round (the six
-	// tests 147 s, the page test 47 s); 4 variants × 5 rounds.
+	// tests 147 s, the page test 47 s); 4 variants × 6 rounds.
 	engine, err := suite.Load(filepath.Join("..", "..", "suites", "engine.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -40,8 +40,8 @@ func TestPlanSeconds(t *testing.T) {
 	if got := PlanSeconds(engine.Tests, 1, 1); got != 194 {
 		t.Errorf("engine, 1 target, 1 round: %v s, want 194", got)
 	}
-	if got := PlanSeconds(engine.Tests, 4, 5); got != 3880 {
-		t.Errorf("engine, 4 targets, 5 rounds: %v s, want 3880", got)
+	if got := PlanSeconds(engine.Tests, 4, 6); got != 4656 {
+		t.Errorf("engine, 4 targets, 6 rounds: %v s, want 4656", got)
 	}
 	// suites/tfb-fast.yaml's longest plan: per round six 1 s warmups and 21
 	// closed-loop windows of 1.5 s, each after its 0.25 s sample warmup
