@@ -23,3 +23,5 @@ require (
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
+
+replace github.com/tommie/v8go => ./third_party/v8go

@@ -138,7 +138,8 @@ func chunkPackage(base string) string {
 
 // GoArea is the area of a Go function by its pprof name and file: system
 // calls, runtime and GC, C code (cgo), the standard library, a module (from
-// the module cache or vendor/), or the app (docs/profiles.md, Areas).
+// the module cache, vendor/ or third_party/), or the app (docs/profiles.md,
+// Areas).
 func GoArea(name, file string) string {
 	switch name {
 	case "runtime.cgocall", "runtime.asmcgocall", "runtime._ExternalCode", "runtime._LostExternalCode", "runtime.cgocallbackg":
@@ -172,6 +173,9 @@ func GoArea(name, file string) string {
 	}
 	if i := strings.LastIndex(file, "/vendor/"); i >= 0 {
 		return modulePath(path.Dir(file[i+len("/vendor/"):]))
+	}
+	if strings.Contains(file, "/third_party/") {
+		return pkg // a patched copy of a module (the engine's third_party/v8go): its package
 	}
 	return AreaApp
 }

@@ -204,6 +204,7 @@ func TestGoArea(t *testing.T) {
 		{"github.com/BurntSushi/toml.Decode", "/root/go/pkg/mod/github.com/!burnt!sushi/toml@v1.4.0/decode.go", "github.com/BurntSushi/toml"},
 		{"gopkg.in/yaml.v3.(*parser).parse", "/app/vendor/gopkg.in/yaml.v3/parserc.go", "gopkg.in/yaml.v3"},
 		{"golang.org/x/net/http2.(*Framer).ReadFrame", "/app/vendor/golang.org/x/net/http2/frame.go", "golang.org/x/net"},
+		{"github.com/tommie/v8go.(*Value).AppendBytes", "/work/frameworks/engine/third_party/v8go/value_bytes.go", "github.com/tommie/v8go"},
 		{"main.(*app).fortunes", "/work/frameworks/go-stdlib/main.go", AreaApp},
 		{"github.com/tfbench/tfbench/frameworks/engine/server.(*Server).ServeHTTP", "github.com/tfbench/tfbench/frameworks/engine/server/server.go", AreaApp},
 	} {

@@ -49,6 +49,9 @@ type slot struct {
 	// written holds the chunks __host.write received during a render whose
 	// Request has no Write, to put before the frame's body.
 	written []byte
+	// sizes is the frame length in bytes of each route's last render: the
+	// next one's buffer is sized from it, so that V8 writes it in one call.
+	sizes []int
 }
 
 func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
@@ -137,6 +140,7 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 		}
 		s.args = append(s.args, a)
 	}
+	s.sizes = make([]int, len(routes))
 	return s, routes, nil
 }
 
@@ -173,10 +177,10 @@ const promiseText = "[object Promise]"
 //
 // Every v8go call made here (not from inside a host function) takes and
 // drops a top-level V8 Locker, which costs more than the call itself, so
-// the common path makes three: Call, String and Release. The frame's type
-// is told from its text instead of IsString/IsPromise (two more Lockers).
-// took is the render's wall time (its cost estimate's sample): from the
-// watchdog's start reading to the frame parsed, one clock read more.
+// the common path makes three: Call, AppendBytes and Release. The frame's
+// type is told from its text instead of IsString/IsPromise (two more
+// Lockers). took is the render's wall time (its cost estimate's sample):
+// from the watchdog's start reading to the frame parsed, one clock read more.
 func (s *slot) render(route int, req *Request) (_ *Response, took time.Duration, _ error) {
 	s.req, s.route = req, route
 	begin := s.watchStart()
@@ -203,8 +207,8 @@ func (s *slot) run(route int) (*Response, error) {
 		return nil, s.p.timeoutError(route)
 	}
 	defer val.Release()
-	if f := val.String(); f != promiseText {
-		return s.frame(route, f)
+	if f, oneByte := s.frameText(route, val); f != promiseText {
+		return s.frame(route, f, oneByte)
 	}
 	prom, err := val.AsPromise() // the same tracked value as val
 	if err != nil {
@@ -224,7 +228,8 @@ func (s *slot) run(route int) (*Response, error) {
 		if !r.IsString() {
 			return nil, fmt.Errorf("runtime: render of %s returned a Promise of %s, want a frame string \"<status>\\n<content-type>\\n<body>\"", s.p.routes[route].Path, r.String())
 		}
-		return s.frame(route, r.String())
+		f, oneByte := s.frameText(route, r)
+		return s.frame(route, f, oneByte)
 	case v8.Rejected:
 		r := prom.Result()
 		defer r.Release()
@@ -266,10 +271,27 @@ func (s *slot) expire(deadline time.Duration) {
 	s.wmu.Unlock()
 }
 
-// frame parses the frame text f that route rendered; chunks the route
-// wrote without a Request.Write go before its body.
-func (s *slot) frame(route int, f string) (*Response, error) {
-	resp, err := parseFrame(f)
+// frameText is String(v) as V8 writes it into a new Go buffer (v8go's
+// AppendBytes, patched in: third_party/v8go/PATCH.md): one byte per
+// character when oneByte, else UTF-8. The buffer has the capacity of the
+// route's last frame plus 1/32 (pages vary with their rows), and is copied
+// to its size when that left over half of it unused. It is never reused:
+// the Response's Body points into it.
+func (s *slot) frameText(route int, v *v8.Value) (f string, oneByte bool) {
+	n := s.sizes[route]
+	b, oneByte := v.AppendBytes(make([]byte, 0, n+n/32))
+	s.sizes[route] = len(b)
+	if len(b) < cap(b)/2 {
+		b = append([]byte(nil), b...)
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)), oneByte
+}
+
+// frame parses the frame text f that route rendered (oneByte: one byte
+// per character, see parseFrame); chunks the route wrote without a
+// Request.Write go before its body.
+func (s *slot) frame(route int, f string, oneByte bool) (*Response, error) {
+	resp, err := parseFrame(f, oneByte)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: render of %s: %w", s.p.routes[route].Path, err)
 	}
@@ -288,9 +310,16 @@ func (s *slot) hostWrite(args []*v8.Value) (string, error) {
 	if s.req == nil {
 		return "", errors.New("no render under way")
 	}
-	chunk := arg(args, 0)
-	if arg(args, 1) == "1" {
-		chunk = fromLatin1(chunk)
+	var chunk string
+	if len(args) > 0 && !args[0].IsNullOrUndefined() {
+		b, oneByte := args[0].AppendBytes(nil)
+		chunk = unsafe.String(unsafe.SliceData(b), len(b))
+		switch bytes := arg(args, 1) == "1"; {
+		case bytes && !oneByte:
+			chunk = fromLatin1(chunk)
+		case !bytes && oneByte:
+			chunk = latin1ToUTF8(chunk)
+		}
 	}
 	if s.req.Write == nil {
 		s.written = append(s.written, chunk...)
@@ -304,12 +333,20 @@ func (s *slot) hostWrite(args []*v8.Value) (string, error) {
 
 // parseFrame splits "<status>\n<content-type>\n<body>". A status followed
 // by "~" ("200~") says the body is a byte string: each of its characters
-// is one byte of the UTF-8 body (the engine library's HTML pages), so its
-// UTF-8 from V8 is decoded back to those bytes.
-func parseFrame(f string) (*Response, error) {
+// is one byte of the UTF-8 body (the engine library's HTML pages). f is
+// the frame's UTF-8, or with oneByte its characters (all U+0000..U+00FF)
+// one byte each: a byte string's body is then f's bytes as they are, and
+// the UTF-8 of a text body and of the content type is made from them.
+func parseFrame(f string, oneByte bool) (*Response, error) {
+	text := func(s string) string { // for errors: f's text
+		if oneByte {
+			return latin1ToUTF8(s)
+		}
+		return s
+	}
 	i := strings.IndexByte(f, '\n')
 	if i < 0 {
-		return nil, fmt.Errorf("frame %.40q has no status line", f)
+		return nil, fmt.Errorf("frame %.40q has no status line", text(f[:min(len(f), 80)]))
 	}
 	line, bytes := f[:i], false
 	if strings.HasSuffix(line, "~") {
@@ -317,18 +354,47 @@ func parseFrame(f string) (*Response, error) {
 	}
 	status, err := strconv.Atoi(line)
 	if err != nil || status < 100 || status > 999 {
-		return nil, fmt.Errorf("frame status %.20q, want a 3-digit HTTP status", f[:i])
+		return nil, fmt.Errorf("frame status %.20q, want a 3-digit HTTP status", text(f[:i]))
 	}
 	rest := f[i+1:]
 	j := strings.IndexByte(rest, '\n')
 	if j < 0 {
-		return nil, fmt.Errorf("frame %.40q has no content-type line", f)
+		return nil, fmt.Errorf("frame %.40q has no content-type line", text(f[:min(len(f), 80)]))
 	}
-	body := rest[j+1:]
-	if bytes {
+	contentType, body := rest[:j], rest[j+1:]
+	switch {
+	case oneByte:
+		contentType = latin1ToUTF8(contentType)
+		if !bytes {
+			body = latin1ToUTF8(body)
+		}
+	case bytes:
 		body = fromLatin1(body)
 	}
-	return &Response{Status: status, ContentType: rest[:j], Body: body}, nil
+	return &Response{Status: status, ContentType: contentType, Body: body}, nil
+}
+
+// latin1ToUTF8 is the UTF-8 of s read as Latin-1 (one character U+0000..
+// U+00FF per byte), the text V8 wrote one byte per character; s itself
+// when it is ASCII.
+func latin1ToUTF8(s string) string {
+	i := firstHigh(s)
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, i, len(s)+len(s)/8)
+	copy(b, s[:i])
+	for i < len(s) {
+		if c := s[i]; c >= utf8.RuneSelf {
+			b = append(b, 0xc0|c>>6, 0x80|c&0x3f)
+			i++
+			continue
+		}
+		j := i + firstHigh(s[i:])
+		b = append(b, s[i:j]...)
+		i = j
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // fromLatin1 returns the bytes of a byte string as V8 wrote it in UTF-8:

@@ -199,7 +199,7 @@ func TestParseFrame(t *testing.T) {
 		{in: "abc\ntext/plain\nx", wantErr: `frame status "abc"`},
 		{in: "200\ntext/plain", wantErr: "has no content-type line"},
 	} {
-		got, err := parseFrame(tc.in)
+		got, err := parseFrame(tc.in, false)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("parseFrame(%q) error = %v, want %q", tc.in, err, tc.wantErr)
@@ -208,6 +208,30 @@ func TestParseFrame(t *testing.T) {
 		}
 		if err != nil || *got != tc.want {
 			t.Errorf("parseFrame(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+	// A frame V8 wrote one byte per character (Latin-1): a byte string's
+	// body as it is, a text body and the content type made UTF-8.
+	for _, tc := range []struct {
+		in      string
+		want    Response
+		wantErr string
+	}{
+		{in: "200~\ntext/html\ncaf\xc3\xa9", want: Response{200, "text/html", "café"}},
+		{in: "200\ntext/plain; x=\xe9\ncaf\xe9 \xff", want: Response{200, "text/plain; x=é", "café ÿ"}},
+		{in: "200\ntext/plain\nascii", want: Response{200, "text/plain", "ascii"}},
+		{in: "2\xe9\ntext/plain\nx", wantErr: `frame status "2é", want a 3-digit HTTP status`},
+		{in: "200\xe9", wantErr: `frame "200é" has no status line`},
+	} {
+		got, err := parseFrame(tc.in, true)
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("parseFrame(%q, oneByte) error = %v, want %q", tc.in, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || *got != tc.want {
+			t.Errorf("parseFrame(%q, oneByte) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
 	}
 }

@@ -265,7 +265,7 @@ func TestDBRowBuffer(t *testing.T) {
 }
 
 // TestFromLatin1: a page's byte string, as V8 writes it in UTF-8, back to
-// its bytes.
+// its bytes; and the other way, Latin-1 to UTF-8.
 func TestFromLatin1(t *testing.T) {
 	long := strings.Repeat("abcdefgh", 5)
 	for _, tc := range []struct{ in, want string }{
@@ -280,7 +280,18 @@ func TestFromLatin1(t *testing.T) {
 			t.Errorf("fromLatin1(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	resp, err := parseFrame("200~\ntext/html\ncaf\u00c3\u00a9")
+	// latin1ToUTF8: a frame V8 wrote one byte per character, as text.
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"plain ASCII", "plain ASCII"},
+		{"caf\xe9", "café"},
+		{long + "\x80\xff" + long + "\xa0", long + "\u0080ÿ" + long + "\u00a0"}, // past the 8-byte scan
+	} {
+		if got := latin1ToUTF8(tc.in); got != tc.want {
+			t.Errorf("latin1ToUTF8(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	resp, err := parseFrame("200~\ntext/html\ncaf\u00c3\u00a9", false)
 	if err != nil || resp.Status != 200 || resp.Body != "café" {
 		t.Errorf("parseFrame of a byte-string page = %+v, %v; want 200 café", resp, err)
 	}

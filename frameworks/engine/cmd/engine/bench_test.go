@@ -18,7 +18,8 @@ import (
 const benchDataset = "../../../../.tfbench/dataset/tfb.db"
 
 // BenchmarkApp serves the real app's six TFB routes and the page test's
-// 1,000-row /ssr (and its ISR hit, /isr) through the master's
+// /ssr at 10, 1,000 and 10,000 rows (about 1 MB of HTML; and the 1,000-row
+// ISR hit, /isr) through the master's
 // handler and a one-isolate pool on a copy of the dataset, without the
 // network: everything a request costs the engine except the socket. One op
 // is one request; compare ns/op between builds (same machine, same run).
@@ -30,7 +31,7 @@ func BenchmarkApp(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(srv.Close)
-	for _, target := range []string{"/json", "/plaintext", "/db", "/queries?queries=20", "/fortunes", "/updates?queries=20", "/ssr?rows=10", "/ssr?rows=1000", "/isr?rows=1000"} {
+	for _, target := range []string{"/json", "/plaintext", "/db", "/queries?queries=20", "/fortunes", "/updates?queries=20", "/ssr?rows=10", "/ssr?rows=1000", "/ssr?rows=10000", "/isr?rows=1000"} {
 		b.Run(target[1:], func(b *testing.B) {
 			var ctx fasthttp.RequestCtx
 			b.ReportAllocs()
