@@ -141,15 +141,24 @@ func cutNodeModules(key string) (string, bool) {
 	return name, slashes == 0
 }
 
-// goVersions maps module path to version from go.mod data.
+// goVersions maps module path to version from go.mod data. A replaced
+// module reads as `go list -m` prints it: "v0.34.0 => ./third_party/v8go"
+// (a local copy) or "v1.0.0 => example.com/fork v1.0.1".
 func goVersions(path string, data []byte) (map[string]string, error) {
-	f, err := modfile.ParseLax(path, data, nil)
+	f, err := modfile.Parse(path, data, nil)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
 	for _, r := range f.Require {
 		out[r.Mod.Path] = r.Mod.Version
+	}
+	for _, r := range f.Replace {
+		v, ok := out[r.Old.Path]
+		if !ok || (r.Old.Version != "" && r.Old.Version != v) {
+			continue
+		}
+		out[r.Old.Path] = strings.TrimSpace(v + " => " + r.New.Path + " " + r.New.Version)
 	}
 	return out, nil
 }

@@ -60,3 +60,36 @@ func TestLockfileHashes(t *testing.T) {
 		t.Errorf("go.sum: %v, %v", h, err)
 	}
 }
+
+// A replaced module reads as `go list -m` prints it, so a report never
+// names the upstream version alone for a patched copy (the engine's v8go).
+func TestGoVersionsReplace(t *testing.T) {
+	gomod := []byte(`module example.com/app
+
+require (
+	github.com/tommie/v8go v0.34.0
+	example.com/a v1.0.0
+	example.com/b v1.2.0
+	example.com/c v1.3.0
+)
+
+replace github.com/tommie/v8go => ./third_party/v8go
+
+replace example.com/a v1.0.0 => example.com/fork v1.0.1
+
+replace example.com/b v1.1.0 => ../b
+`)
+	got, err := goVersions("go.mod", gomod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"github.com/tommie/v8go": "v0.34.0 => ./third_party/v8go",
+		"example.com/a":          "v1.0.0 => example.com/fork v1.0.1",
+		"example.com/b":          "v1.2.0", // the replace is of another version
+		"example.com/c":          "v1.3.0",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("goVersions = %v, want %v", got, want)
+	}
+}
