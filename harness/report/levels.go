@@ -37,8 +37,9 @@ type Bound struct {
 	RPS, MinRPS, MaxRPS           float64
 }
 
-// levelsOf are peak's levels in order with their p99 per round (each
-// round's HDR histogram, merged over its event loops; µs to ms).
+// levelsOf are peak's levels in order with their p99 per round
+// (model.Sample.HistogramP99: each round's HDR histogram, merged over its
+// event loops, in ms).
 func levelsOf(peak *model.Peak) []LevelP99 {
 	var out []LevelP99
 	for _, l := range peak.Levels {
@@ -48,8 +49,8 @@ func levelsOf(peak *model.Peak) []LevelP99 {
 			if !s.Gate.Passed {
 				lp.State = LevelFailed
 			}
-			if h := merge([]model.Sample{s}, func(s model.Sample) []byte { return s.Histogram }); h != nil {
-				p99s = append(p99s, float64(h.ValueAtQuantile(99))/1000)
+			if p99, ok := s.HistogramP99(); ok {
+				p99s = append(p99s, p99)
 			}
 		}
 		if l.GeneratorBound {

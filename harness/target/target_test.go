@@ -12,9 +12,9 @@ import (
 	"github.com/tfbench/tfbench/harness/results"
 )
 
-// TestRule is the met rule, package doc: a ≥ 1.0× target on peak RPS and a
-// "below" target on p99 and the probe's p99, every verdict, at and around a
-// ratio of 1; a minimum ratio of 1.5 at and around it.
+// TestRule is the met rule, package doc: a ≥ 1.0× target on peak RPS, a
+// "below" target on p99 and the probe's p99 and an "at or below" one on
+// p99 at each level, every verdict, at and around a ratio of 1; a minimum ratio of 1.5 at and around it.
 func TestRule(t *testing.T) {
 	for _, c := range []struct {
 		m     Metric
@@ -41,6 +41,12 @@ func TestRule(t *testing.T) {
 		{ProbeP99, 0, compare.Same, 1, NotShown},
 		{ProbeP99, 0, compare.Slower, 3, Missed},
 		{ProbeP99, 0, compare.Unknown, 0.5, Unknown},
+		{LevelP99, 0, compare.Faster, 0.7, Met},
+		{LevelP99, 0, compare.Same, 0.99, Met},
+		{LevelP99, 0, compare.Same, 1, Met}, // at or below
+		{LevelP99, 0, compare.Same, 1.01, NotShown},
+		{LevelP99, 0, compare.Slower, 1.3, Missed},
+		{LevelP99, 0, compare.Unknown, 0.5, Unknown},
 		{PeakRPS, 1.5, compare.Faster, 1.6, Met},
 		{PeakRPS, 1.5, compare.Faster, 1.5, Met},
 		{PeakRPS, 1.5, compare.Faster, 1.49, Missed}, // faster, but below the minimum
@@ -363,5 +369,141 @@ func TestProbeValue(t *testing.T) {
 	}
 	if p99, all := twoLost.Latency.P99, float64(h.ValueAtQuantile(100))/1000; math.Abs(p99-10) > 0.01 || math.Abs(all-50) > 0.05 {
 		t.Errorf("the fixture's answered p99 %v, p99 over due %v; want 10 and 50 ms", p99, all)
+	}
+}
+
+// hist is a latency histogram (µs, encoded as a sample's) of 100 requests
+// whose p99 is p99 ms: 97 at a quarter of it, 2 at it, 1 above.
+func hist(t *testing.T, p99 float64) []byte {
+	t.Helper()
+	h := hdrhistogram.New(1, 60_000_000, 3)
+	us := int64(math.Round(p99 * 1000))
+	h.RecordValues(us/4, 97)
+	h.RecordValues(us, 2)
+	h.RecordValue(us * 115 / 100)
+	enc, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc
+}
+
+// levelSeries is one variant's rounds on json or fortunes at one level:
+// each round's p99 (ms), recorded in the sample's histogram (Latency.P99
+// left 0, so only the histogram can give it), and the gate reason of a
+// failed round by round number (GeneratorSaturated set when the reason is
+// model.HarnessFault+model.GeneratorSaturatedFault).
+type levelSeries struct {
+	v, test string
+	conns   int
+	p99     []float64
+	fail    map[int]string
+}
+
+// levelRun is a run of json and fortunes at 16, 64 and 256 connections in
+// 5 rounds holding ss.
+func levelRun(t *testing.T, ss []levelSeries) *results.File {
+	f := &results.File{Suite: results.Suite{Name: "engine", Rounds: 5, Tests: []results.Test{
+		{Name: "json", Type: "json", Concurrency: []int{16, 64, 256}}, {Name: "fortunes", Type: "fortunes", Concurrency: []int{16, 64, 256}}}}}
+	for _, x := range ss {
+		fw, variant, _ := strings.Cut(x.v, "/")
+		for i, p99 := range x.p99 {
+			sm := model.Sample{RPS: 1000 * float64(x.conns), Histogram: hist(t, p99), Gate: model.GateResult{Passed: true}}
+			sm.Framework, sm.Variant, sm.Test, sm.Type, sm.Connections, sm.Pipeline, sm.Round = fw, variant, x.test, model.TestType(x.test), x.conns, 1, i+1
+			if why, ok := x.fail[i+1]; ok {
+				sm.Gate = model.GateResult{Reason: why}
+				sm.GeneratorSaturated = why == model.HarnessFault+model.GeneratorSaturatedFault
+			}
+			f.Samples = append(f.Samples, sm)
+		}
+	}
+	return f
+}
+
+// TestJudgeLevelP99: issue 38's p99 at each common level. json: engine
+// lower at c=16 (met), the same rounds at c=64 (same, ratio 1.00: met, at
+// or below), higher at c=256 (missed). fortunes: node-http generator-bound
+// at c=16 in round 2 and engine failed at c=64 in round 3 (both unknown,
+// with the reason), c=256 measured by engine alone (no row). Every value is
+// read from the rounds' histograms (HDR's 8 µs buckets above 8.191 ms), not
+// Latency.P99; then a level node-http failed in every round (no row) and a
+// variant not measured (one unknown row).
+func TestJudgeLevelP99(t *testing.T) {
+	sat := model.HarnessFault + model.GeneratorSaturatedFault
+	f := levelRun(t, []levelSeries{
+		{v: "engine/pool", test: "json", conns: 16, p99: []float64{0.9, 1.0, 0.8, 1.1, 0.95}},
+		{v: "engine/pool", test: "json", conns: 64, p99: []float64{1.8, 1.9, 1.7, 2.0, 1.85}},
+		{v: "engine/pool", test: "json", conns: 256, p99: []float64{12, 12.5, 11.5, 13, 12.2}},
+		{v: "node-http/default", test: "json", conns: 16, p99: []float64{1.3, 1.4, 1.2, 1.5, 1.35}},
+		{v: "node-http/default", test: "json", conns: 64, p99: []float64{1.8, 1.9, 1.7, 2.0, 1.85}},
+		{v: "node-http/default", test: "json", conns: 256, p99: []float64{9, 9.3, 8.8, 9.6, 9.1}},
+		{v: "engine/pool", test: "fortunes", conns: 16, p99: []float64{2.5, 2.6, 2.4, 2.7, 2.55}},
+		{v: "engine/pool", test: "fortunes", conns: 64, p99: []float64{9, 9.5, 40, 9.2, 8.8}, fail: map[int]string{3: "socket errors: read 2"}},
+		{v: "engine/pool", test: "fortunes", conns: 256, p99: []float64{30, 31, 29, 32, 30.5}},
+		{v: "node-http/default", test: "fortunes", conns: 16, p99: []float64{2.0, 2.1, 1.9, 2.2, 2.05}, fail: map[int]string{2: sat}},
+		{v: "node-http/default", test: "fortunes", conns: 64, p99: []float64{6, 6.2, 5.8, 6.4, 6.1}},
+	})
+	pool, node := model.MustID("engine/pool"), model.MustID("node-http/default")
+	rs, err := Judge(f, []Target{{Name: "levels", Of: pool, Over: node, Metric: LevelP99, Tests: []string{"json", "fortunes"}}}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		label   string
+		of      []float64
+		verdict compare.Verdict
+		status  Status
+		why     string
+	}{
+		{"json c=16", []float64{0.9, 1.0, 0.8, 1.1, 0.95}, compare.Faster, Met, ""},
+		{"json c=64", []float64{1.8, 1.9, 1.7, 2.0, 1.85}, compare.Same, Met, ""},
+		{"json c=256", []float64{12.007, 12.503, 11.503, 13.007, 12.207}, compare.Slower, Missed, ""},
+		{"fortunes c=16", []float64{2.501, 2.601, 2.401, 2.701, 2.551}, compare.Unknown, Unknown,
+			"node-http/default: generator-bound at c=16 in round 2: the load generator's CPU set was saturated (≥ 90% busy): it measured the generator"},
+		{"fortunes c=64", nil, compare.Unknown, Unknown, "engine/pool: failed the gate at c=64 in round 3: socket errors: read 2"},
+	}
+	r := rs[0]
+	if len(r.Rows) != len(want) {
+		t.Fatalf("%d rows %+v; want %d (fortunes c=256: engine/pool's alone, no row)", len(r.Rows), r.Rows, len(want))
+	}
+	for i, w := range want {
+		x := r.Rows[i]
+		if x.Label() != w.label || !slices.Equal(x.OfValues, w.of) || x.Verdict != w.verdict || x.Status != w.status || (w.status == Unknown && x.Why != w.why) {
+			t.Errorf("row %d: %s, values %v, %s, %s, %q; want %s, %v, %s, %s, %q", i, x.Label(), x.OfValues, x.Verdict, x.Status, x.Why, w.label, w.of, w.verdict, w.status, w.why)
+		}
+	}
+	if x := r.Rows[1]; x.Ratio != 1 || x.OfMedian != 1.85 || x.OverMedian != 1.85 {
+		t.Errorf("json c=64: ratio %v, medians %v and %v; want 1 (met: at or below), 1.85, 1.85", x.Ratio, x.OfMedian, x.OverMedian)
+	}
+	if r.Met() || r.Count(Met) != 2 || r.Count(Missed) != 1 || r.Count(Unknown) != 2 || Unit(r.Target) != "p99 at each common level in ms, lower is better, met at or below 1.00×" {
+		t.Errorf("Met() %v, counts %d met, %d missed, %d unknown; want false, 2, 1, 2", r.Met(), r.Count(Met), r.Count(Missed), r.Count(Unknown))
+	}
+
+	// Engine lower at every common level: met. A level node-http failed in
+	// every round is no row: they never passed it in one round together.
+	f = levelRun(t, []levelSeries{
+		{v: "engine/pool", test: "json", conns: 16, p99: []float64{0.9, 1.0, 0.8, 1.1, 0.95}},
+		{v: "engine/pool", test: "json", conns: 64, p99: []float64{1.5, 1.6, 1.4, 1.7, 1.55}},
+		{v: "engine/pool", test: "json", conns: 256, p99: []float64{8, 8.1, 7.9, 8.2, 8.05}},
+		{v: "node-http/default", test: "json", conns: 16, p99: []float64{1.3, 1.4, 1.2, 1.5, 1.35}},
+		{v: "node-http/default", test: "json", conns: 64, p99: []float64{1.8, 1.9, 1.7, 2.0, 1.85}},
+		{v: "node-http/default", test: "json", conns: 256, p99: []float64{9, 9.3, 8.8, 9.6, 9.1},
+			fail: map[int]string{1: "timeouts 3", 2: "timeouts 3", 3: "timeouts 3", 4: "timeouts 3", 5: "timeouts 3"}},
+	})
+	rs, err = Judge(f, []Target{{Name: "levels", Of: pool, Over: node, Metric: LevelP99, Tests: []string{"json"}}}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rs[0]; !r.Met() || len(r.Rows) != 2 || r.Rows[0].Label() != "json c=16" || r.Rows[1].Label() != "json c=64" || r.Rows[1].Verdict != compare.Faster {
+		t.Errorf("rows %+v; want json c=16 and c=64, both faster, met", r.Rows)
+	}
+
+	// A variant not measured: one unknown row with the reason.
+	rs, err = Judge(f, []Target{{Name: "levels", Of: pool, Over: model.Reference, Metric: LevelP99, Tests: []string{"json"}}}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rs[0]; len(r.Rows) != 1 || r.Rows[0].Label() != "json" || r.Rows[0].Status != Unknown || r.Rows[0].Why != "go-stdlib/default: no samples of json" {
+		t.Errorf("rows %+v; want json unknown, %q", r.Rows, "go-stdlib/default: no samples of json")
 	}
 }

@@ -115,7 +115,7 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 	}
 
 	b.WriteString("\n## Targets\n\n")
-	fmt.Fprintf(&b, "Each target is judged on the run that holds its tests, by compare's rank test: two-sided Mann-Whitney U over the per-round values at each variant's own peak level, Holm–Bonferroni within each target, α = %g, min change %g%%. A row is met when faster, or same with the ratio ≥ 1.00× (p99: below 1.00×); not shown when same otherwise; missed when slower; unknown without a verdict. %s A target is met when every row is, not met when a row is missed or not shown, unknown otherwise. %s\n\n", o.Alpha, o.MinChange*100, target.MinRuleText, target.ProbeRuleText)
+	fmt.Fprintf(&b, "Each target is judged on the run that holds its tests, by compare's rank test: two-sided Mann-Whitney U over the per-round values at each variant's own peak level, Holm–Bonferroni within each target, α = %g, min change %g%%. A row is met when faster, or same with the ratio ≥ 1.00× (p99: below 1.00×; p99 at each level: at or below 1.00×); not shown when same otherwise; missed when slower; unknown without a verdict. %s A target is met when every row is, not met when a row is missed or not shown, unknown otherwise. %s %s\n\n", o.Alpha, o.MinChange*100, target.MinRuleText, target.ProbeRuleText, target.LevelRuleText)
 	var few []string
 	for _, f := range files {
 		if f.Suite.Rounds < compare.MinRounds {
