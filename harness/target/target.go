@@ -347,12 +347,13 @@ func levelName(conns, pipeline int) string {
 }
 
 // judgeLevelRows gathers a LevelP99 target's rows of test at n: one per
-// level (connections × pipeline depth) at which both variants passed the
-// gate in one round at least, in level order, each side's values its
-// rounds' p99 there (model.Sample.HistogramP99). A level failed in a round,
-// or generator-bound (model.Level.GeneratorBound), makes that side unknown
-// with the reason; a level only one side passed in any round is no row. A
-// variant without samples, or no common level, is one unknown row.
+// level (connections × pipeline depth) that Of measured and Over passed the
+// gate at in one round at least (a level the reference never served is not
+// Of's to meet), in level order, each side's values its rounds' p99 there
+// (model.Sample.HistogramP99). A level failed in a round, or generator-bound
+// (model.Level.GeneratorBound), makes that side unknown with the reason, so
+// Of failing where Over passed is never met. A variant without samples, or
+// no common level, is one unknown row.
 func judgeLevelRows(f *results.File, peaks *model.Peaks, t Target, test string, n int) ([]Row, []compare.Pair) {
 	over, okOver := peaks.At(t.Over, test, n)
 	of, okOf := peaks.At(t.Of, test, n)
@@ -373,7 +374,7 @@ func judgeLevelRows(f *results.File, peaks *model.Peaks, t Target, test string, 
 	var pairs []compare.Pair
 	for _, lo := range over.Levels {
 		i := slices.IndexFunc(of.Levels, func(l model.Level) bool { return l.Connections == lo.Connections && l.Pipeline == lo.Pipeline })
-		if i < 0 || !passedTogether(lo, of.Levels[i]) {
+		if i < 0 || !passedOnce(lo) {
 			continue
 		}
 		row := Row{Test: test, N: n, Connections: lo.Connections, Pipeline: lo.Pipeline}
@@ -397,21 +398,15 @@ func judgeLevelRows(f *results.File, peaks *model.Peaks, t Target, test string, 
 		rows, pairs = append(rows, row), append(pairs, pair)
 	}
 	if len(rows) == 0 {
-		row, pair := finish(Row{Test: test, N: n}, []string{fmt.Sprintf("no level at which %s and %s both passed the gate in one round", t.Of, t.Over)})
+		row, pair := finish(Row{Test: test, N: n}, []string{fmt.Sprintf("no level that %s measured and %s passed the gate at in one round", t.Of, t.Over)})
 		return []Row{row}, []compare.Pair{pair}
 	}
 	return rows, pairs
 }
 
-// passedTogether reports whether a and b (one level of two variants) both
-// passed the gate in one round at least.
-func passedTogether(a, b model.Level) bool {
-	for _, x := range a.Samples {
-		if x.Gate.Passed && slices.ContainsFunc(b.Samples, func(y model.Sample) bool { return y.Round == x.Round && y.Gate.Passed }) {
-			return true
-		}
-	}
-	return false
+// passedOnce reports whether l passed the gate in one round at least.
+func passedOnce(l model.Level) bool {
+	return slices.ContainsFunc(l.Samples, func(s model.Sample) bool { return s.Gate.Passed })
 }
 
 // levelValues are l's per-round p99 in ms in round order

@@ -480,7 +480,7 @@ func TestJudgeLevelP99(t *testing.T) {
 	}
 
 	// Engine lower at every common level: met. A level node-http failed in
-	// every round is no row: they never passed it in one round together.
+	// every round is no row: the reference never served it.
 	f = levelRun(t, []levelSeries{
 		{v: "engine/pool", test: "json", conns: 16, p99: []float64{0.9, 1.0, 0.8, 1.1, 0.95}},
 		{v: "engine/pool", test: "json", conns: 64, p99: []float64{1.5, 1.6, 1.4, 1.7, 1.55}},
@@ -496,6 +496,23 @@ func TestJudgeLevelP99(t *testing.T) {
 	}
 	if r := rs[0]; !r.Met() || len(r.Rows) != 2 || r.Rows[0].Label() != "json c=16" || r.Rows[1].Label() != "json c=64" || r.Rows[1].Verdict != compare.Faster {
 		t.Errorf("rows %+v; want json c=16 and c=64, both faster, met", r.Rows)
+	}
+
+	// A level engine/pool failed in every round where node-http passed is a
+	// row, unknown with the reason: never met.
+	f = levelRun(t, []levelSeries{
+		{v: "engine/pool", test: "json", conns: 16, p99: []float64{0.9, 1.0, 0.8, 1.1, 0.95}},
+		{v: "engine/pool", test: "json", conns: 64, p99: []float64{1.5, 1.6, 1.4, 1.7, 1.55},
+			fail: map[int]string{1: "timeouts 3", 2: "timeouts 3", 3: "timeouts 3", 4: "timeouts 3", 5: "timeouts 3"}},
+		{v: "node-http/default", test: "json", conns: 16, p99: []float64{1.3, 1.4, 1.2, 1.5, 1.35}},
+		{v: "node-http/default", test: "json", conns: 64, p99: []float64{1.8, 1.9, 1.7, 2.0, 1.85}},
+	})
+	rs, err = Judge(f, []Target{{Name: "levels", Of: pool, Over: node, Metric: LevelP99, Tests: []string{"json"}}}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rs[0]; r.Met() || len(r.Rows) != 2 || r.Rows[1].Label() != "json c=64" || r.Rows[1].Status != Unknown || r.Rows[1].Why != "engine/pool: failed the gate at c=64 in round 1: timeouts 3" {
+		t.Errorf("rows %+v; want json c=64 unknown, %q", r.Rows, "engine/pool: failed the gate at c=64 in round 1: timeouts 3")
 	}
 
 	// A variant not measured: one unknown row with the reason.
