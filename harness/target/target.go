@@ -253,12 +253,7 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 func judgeRow(f *results.File, rounds map[ratio.Key]ratio.Rounds, t Target, test string, n int) (Row, compare.Pair) {
 	row := Row{Test: test, N: n}
 	var why []string
-	for _, side := range []struct {
-		id     model.ID
-		values *[]float64
-		median *float64
-		count  *int
-	}{{t.Over, &row.OverValues, &row.OverMedian, &row.OverRounds}, {t.Of, &row.OfValues, &row.OfMedian, &row.OfRounds}} {
+	for _, side := range sides(&row, t) {
 		k := ratio.Key{ID: side.id, Test: test, N: n}
 		r, ok := rounds[k]
 		switch {
@@ -273,10 +268,32 @@ func judgeRow(f *results.File, rounds map[ratio.Key]ratio.Rounds, t Target, test
 		if t.Metric == P99 {
 			v = r.P99Values()
 		}
-		*side.values, *side.count = v, len(v)
-		*side.median, _ = stats.Median(v) // NumPy's default interpolation, as compare
+		side.set(v)
 	}
 	return finish(row, why)
+}
+
+// side is one variant of a row being judged: its ID and where its values go.
+type side struct {
+	id  model.ID
+	row *Row
+	of  bool
+}
+
+// sides are row's two sides under t, Over (the rank test's base) first.
+func sides(row *Row, t Target) [2]side {
+	return [2]side{{t.Over, row, false}, {t.Of, row, true}}
+}
+
+// set records the side's per-round values and their median (NumPy's
+// default interpolation, as compare).
+func (s side) set(v []float64) {
+	m, _ := stats.Median(v)
+	if s.of {
+		s.row.OfValues, s.row.OfRounds, s.row.OfMedian = v, len(v), m
+		return
+	}
+	s.row.OverValues, s.row.OverRounds, s.row.OverMedian = v, len(v), m
 }
 
 // finish sets row's ratio and returns it with its pair (Of the rank test's
@@ -294,12 +311,7 @@ func finish(row Row, why []string) (Row, compare.Pair) {
 func judgeProbeRow(f *results.File, t Target, test string, n, c int) (Row, compare.Pair) {
 	row := Row{Test: test, N: n, Connections: c}
 	var why []string
-	for _, side := range []struct {
-		id     model.ID
-		values *[]float64
-		median *float64
-		count  *int
-	}{{t.Over, &row.OverValues, &row.OverMedian, &row.OverRounds}, {t.Of, &row.OfValues, &row.OfMedian, &row.OfRounds}} {
+	for _, side := range sides(&row, t) {
 		byRound := map[int]model.Sample{}
 		seen := false
 		for _, s := range f.Samples {
@@ -332,8 +344,7 @@ func judgeProbeRow(f *results.File, t Target, test string, n, c int) (Row, compa
 		if v == nil {
 			continue
 		}
-		*side.values, *side.count = v, len(v)
-		*side.median, _ = stats.Median(v)
+		side.set(v)
 	}
 	return finish(row, why)
 }
@@ -379,20 +390,14 @@ func judgeLevelRows(f *results.File, peaks *model.Peaks, t Target, test string, 
 		}
 		row := Row{Test: test, N: n, Connections: lo.Connections, Pipeline: lo.Pipeline}
 		var why []string
-		for _, side := range []struct {
-			id     model.ID
-			level  model.Level
-			values *[]float64
-			median *float64
-			count  *int
-		}{{t.Over, lo, &row.OverValues, &row.OverMedian, &row.OverRounds}, {t.Of, of.Levels[i], &row.OfValues, &row.OfMedian, &row.OfRounds}} {
-			v, w := levelValues(side.level)
+		levels := [2]model.Level{lo, of.Levels[i]}
+		for j, side := range sides(&row, t) {
+			v, w := levelValues(levels[j])
 			if w != "" {
 				why = append(why, side.id.String()+": "+w)
 				continue
 			}
-			*side.values, *side.count = v, len(v)
-			*side.median, _ = stats.Median(v)
+			side.set(v)
 		}
 		row, pair := finish(row, why)
 		rows, pairs = append(rows, row), append(pairs, pair)
