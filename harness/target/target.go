@@ -16,19 +16,15 @@ package target
 import (
 	"fmt"
 	"io"
-	"maps"
-	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // Metric is the per-round value a target tests.
@@ -303,180 +299,6 @@ func finish(row Row, why []string) (Row, compare.Pair) {
 		row.Ratio = row.OfMedian / row.OverMedian
 	}
 	return row, compare.Pair{Base: row.OverValues, New: row.OfValues, Why: strings.Join(why, "; ")}
-}
-
-// judgeProbeRow gathers a ProbeP99 row's per-round values: each side's
-// closed-loop samples of test at n and c connections, by round, through
-// ProbeValue; a sample without a value makes the row unknown.
-func judgeProbeRow(f *results.File, t Target, test string, n, c int) (Row, compare.Pair) {
-	row := Row{Test: test, N: n, Connections: c}
-	var why []string
-	for _, side := range sides(&row, t) {
-		byRound := map[int]model.Sample{}
-		seen := false
-		for _, s := range f.Samples {
-			if s.ID != side.id || s.Test != test || s.N != n || s.Rate > 0 {
-				continue
-			}
-			seen = true
-			if s.Connections == c {
-				byRound[s.Round] = s // two runtimes of a variant: the later wins, as ratio's
-			}
-		}
-		if len(byRound) == 0 {
-			w := compare.MissingReason(f, ratio.Key{ID: side.id, Test: test, N: n})
-			if seen {
-				w = fmt.Sprintf("no samples of %s at c=%d", ratio.Label(test, n), c)
-			}
-			why = append(why, side.id.String()+": "+w)
-			continue
-		}
-		var v []float64
-		for _, round := range slices.Sorted(maps.Keys(byRound)) {
-			x, w := ProbeValue(byRound[round])
-			if w != "" {
-				why = append(why, fmt.Sprintf("%s: round %d: %s", side.id, round, w))
-				v = nil
-				break
-			}
-			v = append(v, x)
-		}
-		if v == nil {
-			continue
-		}
-		side.set(v)
-	}
-	return finish(row, why)
-}
-
-// levelName writes a level as the report does: "c=16", "c=256×16".
-func levelName(conns, pipeline int) string {
-	if pipeline > 1 {
-		return fmt.Sprintf("c=%d×%d", conns, pipeline)
-	}
-	return fmt.Sprintf("c=%d", conns)
-}
-
-// judgeLevelRows gathers a LevelP99 target's rows of test at n: one per
-// level (connections × pipeline depth) that Of measured and Over passed the
-// gate at in one round at least (a level the reference never served is not
-// Of's to meet), in level order, each side's values its rounds' p99 there
-// (model.Sample.HistogramP99). A level failed in a round, or generator-bound
-// (model.Level.GeneratorBound), makes that side unknown with the reason, so
-// Of failing where Over passed is never met. A variant without samples, or
-// no common level, is one unknown row.
-func judgeLevelRows(f *results.File, peaks *model.Peaks, t Target, test string, n int) ([]Row, []compare.Pair) {
-	over, okOver := peaks.At(t.Over, test, n)
-	of, okOf := peaks.At(t.Of, test, n)
-	if !okOver || !okOf {
-		var why []string
-		for _, side := range []struct {
-			id model.ID
-			ok bool
-		}{{t.Over, okOver}, {t.Of, okOf}} {
-			if !side.ok {
-				why = append(why, side.id.String()+": "+compare.MissingReason(f, ratio.Key{ID: side.id, Test: test, N: n}))
-			}
-		}
-		row, pair := finish(Row{Test: test, N: n}, why)
-		return []Row{row}, []compare.Pair{pair}
-	}
-	var rows []Row
-	var pairs []compare.Pair
-	for _, lo := range over.Levels {
-		i := slices.IndexFunc(of.Levels, func(l model.Level) bool { return l.Connections == lo.Connections && l.Pipeline == lo.Pipeline })
-		if i < 0 || !passedOnce(lo) {
-			continue
-		}
-		row := Row{Test: test, N: n, Connections: lo.Connections, Pipeline: lo.Pipeline}
-		var why []string
-		levels := [2]model.Level{lo, of.Levels[i]}
-		for j, side := range sides(&row, t) {
-			v, w := levelValues(levels[j])
-			if w != "" {
-				why = append(why, side.id.String()+": "+w)
-				continue
-			}
-			side.set(v)
-		}
-		row, pair := finish(row, why)
-		rows, pairs = append(rows, row), append(pairs, pair)
-	}
-	if len(rows) == 0 {
-		row, pair := finish(Row{Test: test, N: n}, []string{fmt.Sprintf("no level that %s measured and %s passed the gate at in one round", t.Of, t.Over)})
-		return []Row{row}, []compare.Pair{pair}
-	}
-	return rows, pairs
-}
-
-// passedOnce reports whether l passed the gate in one round at least.
-func passedOnce(l model.Level) bool {
-	return slices.ContainsFunc(l.Samples, func(s model.Sample) bool { return s.Gate.Passed })
-}
-
-// levelValues are l's per-round p99 in ms in round order
-// (model.Sample.HistogramP99), or why it has none: generator-bound, a round
-// failed the gate, a round without a histogram.
-func levelValues(l model.Level) ([]float64, string) {
-	at := levelName(l.Connections, l.Pipeline)
-	var v []float64
-	for _, s := range l.Samples { // in round order (model.Peaks)
-		switch {
-		case l.GeneratorBound && s.GeneratorBound():
-			return nil, fmt.Sprintf("generator-bound at %s in round %d: %s", at, s.Round, model.GeneratorSaturatedFault)
-		case !s.Gate.Passed:
-			return nil, fmt.Sprintf("failed the gate at %s in round %d: %s", at, s.Round, s.Gate.Reason)
-		}
-		p99, ok := s.HistogramP99()
-		if !ok {
-			return nil, fmt.Sprintf("no latency histogram at %s in round %d", at, s.Round)
-		}
-		v = append(v, p99)
-	}
-	return v, ""
-}
-
-// ProbeValue is a sample's probe p99 in ms over every probe the window was
-// due (window ÷ interval, rounded down, as the report's note), one not
-// answered in it taken as the whole window, which no answered one can
-// exceed: the p99 of the answered alone would flatter a server that answered
-// few (frameworks/engine/README.md#targets). So: the recorded p99 when all
-// were answered; the histogram's value at the due p99's rank when 1 or 2 of
-// 250 were lost; the window's length when more were, or a probe request
-// failed. No value, with the reason, on a harness fault, or a gate failed
-// on the load while the probe lost nothing (a failing server works less).
-func ProbeValue(s model.Sample) (float64, string) {
-	p := s.Probe
-	switch {
-	case p == nil || p.Interval <= 0:
-		return 0, "no probe"
-	case strings.HasPrefix(s.Gate.Reason, model.HarnessFault):
-		return 0, "failed the gate: " + s.Gate.Reason
-	case p.Errors[sweep.GeneratorClass] > 0:
-		return 0, fmt.Sprintf("probe: %s %d (the harness's fault)", sweep.GeneratorClass, p.Errors[sweep.GeneratorClass])
-	}
-	window := s.Window * 1000
-	due := int64(math.Floor(window / p.Interval))
-	// The rank of the p99 among due values, as HdrHistogram's ValueAtQuantile
-	// (Latency.P99) takes it: the nearest rank, at least 1.
-	rank := max(1, int64(0.99*float64(due)+0.5))
-	failed := p.Success < p.Responses
-	for _, n := range p.Errors {
-		failed = failed || n > 0
-	}
-	switch {
-	case failed || rank > p.Success:
-		return window, ""
-	case !s.Gate.Passed:
-		return 0, "failed the gate: " + s.Gate.Reason
-	case p.Success >= due:
-		return p.Latency.P99, ""
-	}
-	h, err := hdrhistogram.Decode(p.Histogram)
-	if err != nil || h.TotalCount() < rank {
-		return 0, fmt.Sprintf("probe: %d of %d due answered and no histogram to read the p99 from", p.Success, due)
-	}
-	return float64(h.ValueAtQuantile(100*float64(rank)/float64(h.TotalCount()))) / 1000, ""
 }
 
 // Write prints each result (a heading, a line per row with both medians,
