@@ -98,13 +98,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	} else if !fi.Mode().IsRegular() {
 		return config{}, fmt.Errorf("DATABASE_PATH=%q: not a regular file", db)
 	}
-	mode := runtime.Mode(getenv("ENGINE_MODE"))
-	switch mode {
-	case "":
-		mode = runtime.ModePool
-	case runtime.ModePool, runtime.ModeSerialized:
-	default:
-		return config{}, fmt.Errorf("ENGINE_MODE=%q: want %q or %q", mode, runtime.ModePool, runtime.ModeSerialized)
+	mode, err := either(getenv, "ENGINE_MODE", runtime.ModePool, runtime.ModeSerialized)
+	if err != nil {
+		return config{}, err
 	}
 	app := getenv("ENGINE_APP")
 	if app == "" {
@@ -126,15 +122,24 @@ func loadConfig(getenv func(string) string) (config, error) {
 	default:
 		return config{}, fmt.Errorf("ENGINE_JSX=%q: want \"compiled\" or \"runtime\"", v)
 	}
-	adm := runtime.Admission(getenv("ENGINE_ADMISSION"))
-	switch adm {
-	case "":
-		adm = runtime.AdmissionCost
-	case runtime.AdmissionCost, runtime.AdmissionArrival:
-	default:
-		return config{}, fmt.Errorf("ENGINE_ADMISSION=%q: want %q or %q", adm, runtime.AdmissionCost, runtime.AdmissionArrival)
+	adm, err := either(getenv, "ENGINE_ADMISSION", runtime.AdmissionCost, runtime.AdmissionArrival)
+	if err != nil {
+		return config{}, err
 	}
 	return config{addr: net.JoinHostPort(host, port), dbPath: db, mode: mode, appDir: app, renderTimeout: timeout, runtimeJSX: runtimeJSX, admission: adm}, nil
+}
+
+// either reads the variable name through getenv: def when unset, def or
+// other as set, else the error "NAME=%q: want %q or %q".
+func either[T ~string](getenv func(string) string, name string, def, other T) (T, error) {
+	switch v := T(getenv(name)); v {
+	case "":
+		return def, nil
+	case def, other:
+		return v, nil
+	default:
+		return "", fmt.Errorf("%s=%q: want %q or %q", name, v, def, other)
+	}
 }
 
 // run bundles, starts the pool and serves until a signal or a serve error.
