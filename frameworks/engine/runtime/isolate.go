@@ -40,9 +40,6 @@ type slot struct {
 	wmu      sync.Mutex
 	started  time.Duration // since the pool's epoch; 0 when no render runs
 	timedOut bool          // the watchdog terminated the render under way
-	// arena holds host function results: v8go reads them after the Go
-	// callback returns, so they are released when the render ends.
-	arena []*v8.Value
 	// written holds the chunks __host.write received during a render whose
 	// Request has no Write, to put before the frame's body.
 	written []byte
@@ -67,22 +64,22 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 	host := v8.NewObjectTemplate(s.iso)
 	fns := []struct {
 		name string
-		fn   func(args []*v8.Value) (string, error)
+		fn   func(c *v8.HostCall)
 	}{
-		{"method", s.hostMethod}, {"path", s.hostPath}, {"query", s.hostQuery}, {"header", s.hostHeader}, {"log", s.hostLog},
-		{"all", sqlFunc(s, (*db).all)}, {"get", sqlFunc(s, (*db).get)}, {"batch", sqlFunc(s, (*db).batch)},
-		{"write", s.hostWrite},
+		{"method", hostFunc(s, "method", s.hostMethod, returnString)},
+		{"path", hostFunc(s, "path", s.hostPath, returnString)},
+		{"query", hostFunc(s, "query", s.hostQuery, returnString)},
+		{"header", hostFunc(s, "header", s.hostHeader, returnString)},
+		{"log", hostFunc(s, "log", s.hostLog, returnString)},
+		{"all", hostFunc(s, "all", sqlFunc(s, (*db).all), returnString)},
+		{"get", hostFunc(s, "get", sqlFunc(s, (*db).get), returnString)},
+		{"batch", hostFunc(s, "batch", sqlFunc(s, (*db).batch), returnString)},
+		{"write", hostFunc(s, "write", s.hostWrite, returnString)},
+		{"run", hostFunc(s, "run", sqlFunc(s, (*db).run), returnNumber)},
+		{"tx", hostFunc(s, "tx", sqlFunc(s, (*db).tx), returnNumber)},
 	}
 	for _, f := range fns {
-		if err := host.Set(f.name, hostFunc(s, f.name, f.fn, s.newString)); err != nil {
-			return nil, nil, fmt.Errorf("runtime: isolate %d: __host.%s: %w", index, f.name, err)
-		}
-	}
-	for _, f := range []struct {
-		name string
-		fn   func(args []*v8.Value) (int, error)
-	}{{"run", sqlFunc(s, (*db).run)}, {"tx", sqlFunc(s, (*db).tx)}} {
-		if err := host.Set(f.name, hostFunc(s, f.name, f.fn, s.newNumber)); err != nil {
+		if err := host.Set(f.name, v8.NewHostFunctionTemplate(s.iso, f.fn)); err != nil {
 			return nil, nil, fmt.Errorf("runtime: isolate %d: __host.%s: %w", index, f.name, err)
 		}
 	}
@@ -98,7 +95,6 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 		v.Release()
 	}
 	v, err := s.ctx.RunScript(p.cfg.Script, scriptName)
-	s.releaseArena()
 	if err != nil {
 		return nil, nil, fmt.Errorf("runtime: isolate %d: run %s: %w", index, scriptName, p.jsError(-1, err))
 	}
@@ -121,7 +117,6 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 		return nil, nil, fmt.Errorf("runtime: isolate %d: __engine.render is not a function", index)
 	}
 	mv, err := s.engine.MethodCall("meta")
-	s.releaseArena()
 	if err != nil {
 		return nil, nil, fmt.Errorf("runtime: isolate %d: __engine.meta(): %w", index, p.jsError(-1, err))
 	}
@@ -174,9 +169,9 @@ const promiseText = "[object Promise]"
 //
 // Every v8go call made here (not from inside a host function) takes and
 // drops a top-level V8 Locker, which costs more than the call itself, so
-// the common path makes three: Call, AppendBytes and Release. The frame's
-// type is told from its text instead of IsString/IsPromise (two more
-// Lockers). took is the render's wall time (its cost estimate's sample):
+// the common path makes two: Call and AppendBytes (Release takes none,
+// and host functions run under Call's). The frame's type is told from its
+// text instead of IsString/IsPromise (two more Lockers). took is the render's wall time (its cost estimate's sample):
 // from the watchdog's start reading to the frame parsed, one clock read more.
 func (s *slot) render(route int, req *Request) (_ *Response, took time.Duration, _ error) {
 	s.req, s.route = req, route
@@ -184,7 +179,6 @@ func (s *slot) render(route int, req *Request) (_ *Response, took time.Duration,
 	s.written = s.written[:0]
 	defer func() {
 		s.req, s.route = nil, -1
-		s.releaseArena()
 	}()
 	resp, err := s.run(route)
 	return resp, s.p.clock() - begin, err
@@ -303,20 +297,16 @@ func (s *slot) frame(route int, f string, oneByte bool) (*Response, error) {
 // bytes "1" when chunk is a byte string (as a "~" frame's body). It goes
 // to the request's Write (sent before the render goes on) or, without
 // one, is kept for the frame's body. Outside a render it is an error.
-func (s *slot) hostWrite(args []*v8.Value) (string, error) {
+func (s *slot) hostWrite(c *v8.HostCall) (string, error) {
 	if s.req == nil {
 		return "", errors.New("no render under way")
 	}
-	var chunk string
-	if len(args) > 0 && !args[0].IsNullOrUndefined() {
-		b, oneByte := args[0].AppendBytes(nil)
-		chunk = unsafe.String(unsafe.SliceData(b), len(b))
-		switch bytes := arg(args, 1) == "1"; {
-		case bytes && !oneByte:
-			chunk = fromLatin1(chunk)
-		case !bytes && oneByte:
-			chunk = latin1ToUTF8(chunk)
-		}
+	chunk, oneByte := argText(c, 0)
+	switch bytes := arg(c, 1) == "1"; {
+	case bytes && !oneByte:
+		chunk = fromLatin1(chunk)
+	case !bytes && oneByte:
+		chunk = latin1ToUTF8(chunk)
 	}
 	if s.req.Write == nil {
 		s.written = append(s.written, chunk...)
@@ -328,63 +318,47 @@ func (s *slot) hostWrite(args []*v8.Value) (string, error) {
 	return "", nil
 }
 
-// newString makes a host function result; it stays in the arena until
-// the render ends.
-func (s *slot) newString(str string) *v8.Value {
-	v, err := v8.NewValue(s.iso, str)
-	if err != nil {
-		// Only on a string over V8's length limit; answer an error string.
-		v, _ = v8.NewValue(s.iso, hostErrPrefix+"result string too long for V8")
-	}
-	s.arena = append(s.arena, v)
-	return v
-}
-
-func (s *slot) newNumber(n int) *v8.Value {
-	var v *v8.Value
-	if n >= -1<<31 && n < 1<<31 {
-		v, _ = v8.NewValue(s.iso, int32(n))
-	} else {
-		v, _ = v8.NewValue(s.iso, float64(n))
-	}
-	s.arena = append(s.arena, v)
-	return v
-}
-
-func (s *slot) releaseArena() {
-	for i, v := range s.arena {
-		v.Release()
-		s.arena[i] = nil
-	}
-	s.arena = s.arena[:0]
-}
-
-// hostFunc wraps a host function whose result becomes a V8 value through
-// result (newString, newNumber): it releases the callback's arguments and
-// receiver, turns errors and panics into "\u0000ERR:" strings (a Go panic
-// must not unwind through V8's frames) and never throws.
-func hostFunc[T any](s *slot, name string, fn func(args []*v8.Value) (T, error), result func(T) *v8.Value) *v8.FunctionTemplate {
-	return v8.NewFunctionTemplateWithError(s.iso, func(info *v8.FunctionCallbackInfo) (ret *v8.Value, _ error) {
-		defer info.Release()
+// hostFunc makes the Go side of a host function (v8go's HostCall, added
+// in third_party/v8go: arguments as text, no Value per argument or result):
+// errors and panics become "\u0000ERR:" results (a Go panic must not
+// unwind through V8's frames), and it never throws.
+func hostFunc[T any](s *slot, name string, fn func(c *v8.HostCall) (T, error), result func(*v8.HostCall, T)) func(c *v8.HostCall) {
+	return func(c *v8.HostCall) {
 		defer func() {
 			if r := recover(); r != nil {
-				ret = s.newString(fmt.Sprintf("%s__host.%s: panic: %v", hostErrPrefix, name, r))
+				returnString(c, fmt.Sprintf("%s__host.%s: panic: %v", hostErrPrefix, name, r))
 			}
 		}()
-		out, err := fn(info.Args())
+		out, err := fn(c)
 		if err != nil {
-			return s.newString(hostErrPrefix + "__host." + name + ": " + err.Error()), nil
+			returnString(c, hostErrPrefix+"__host."+name+": "+err.Error())
+			return
 		}
-		return result(out), nil
-	})
+		result(c, out)
+	}
 }
 
-// arg returns args[i] as a string, "" when absent, undefined or null.
-func arg(args []*v8.Value, i int) string {
-	if i >= len(args) || args[i].IsNullOrUndefined() {
-		return ""
+func returnString(c *v8.HostCall, s string) {
+	c.ReturnUTF8(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+func returnNumber(c *v8.HostCall, n int) { c.ReturnNumber(float64(n)) }
+
+// arg returns argument i as UTF-8 text, "" when absent, undefined or null.
+// It points into the call's buffer: valid until the host function returns.
+func arg(c *v8.HostCall, i int) string {
+	text, oneByte := argText(c, i)
+	if oneByte {
+		return latin1ToUTF8(text)
 	}
-	return args[i].String()
+	return text
+}
+
+// argText is argument i's text as V8 wrote it: one byte per character
+// when oneByte, else UTF-8 (v8go's HostCall.Arg), in the call's buffer.
+func argText(c *v8.HostCall, i int) (text string, oneByte bool) {
+	b, oneByte, _ := c.Arg(i)
+	return unsafe.String(unsafe.SliceData(b), len(b)), oneByte
 }
 
 // consoleJS defines globalThis.console before the bundle runs: log, info,
@@ -408,45 +382,45 @@ const consoleJS = `(() => {
 // hostLog writes console output to the pool's log: "engine: console.LEVEL
 // ROUTE: TEXT", ROUTE being the route's path, or "(start)" while the bundle
 // runs.
-func (s *slot) hostLog(args []*v8.Value) (string, error) {
+func (s *slot) hostLog(c *v8.HostCall) (string, error) {
 	where := "(start)"
 	if s.route >= 0 && s.route < len(s.p.routes) {
 		where = s.p.routes[s.route].Path
 	}
-	text := arg(args, 1)
+	text := arg(c, 1)
 	if strings.Contains(text, scriptName) {
 		text = s.p.mapStack(text, nil)
 	}
-	s.p.log.Printf("engine: console.%s %s: %s", arg(args, 0), where, text)
+	s.p.log.Printf("engine: console.%s %s: %s", arg(c, 0), where, text)
 	return "", nil
 }
 
-func (s *slot) hostMethod([]*v8.Value) (string, error) {
+func (s *slot) hostMethod(*v8.HostCall) (string, error) {
 	if s.req == nil {
 		return "", nil
 	}
 	return s.req.Method, nil
 }
 
-func (s *slot) hostPath([]*v8.Value) (string, error) {
+func (s *slot) hostPath(*v8.HostCall) (string, error) {
 	if s.req == nil {
 		return "", nil
 	}
 	return s.req.Path, nil
 }
 
-func (s *slot) hostQuery(args []*v8.Value) (string, error) {
+func (s *slot) hostQuery(c *v8.HostCall) (string, error) {
 	if s.req == nil {
 		return "", nil
 	}
-	return queryValue(s.req.RawQuery, arg(args, 0)), nil
+	return queryValue(s.req.RawQuery, arg(c, 0)), nil
 }
 
-func (s *slot) hostHeader(args []*v8.Value) (string, error) {
+func (s *slot) hostHeader(c *v8.HostCall) (string, error) {
 	if s.req == nil || s.req.Header == nil {
 		return "", nil
 	}
-	return s.req.Header.Get(arg(args, 0)), nil
+	return s.req.Header.Get(arg(c, 0)), nil
 }
 
 // queryValue returns the first value of name in the raw query, decoded as
@@ -482,27 +456,26 @@ var errNoDB = errors.New("no database (Config.DatabasePath is empty)")
 
 // sqlFunc makes the host function of a db method taking (sql,
 // paramsJSON): all, get, run, batch and tx; errNoDB without a connection.
-func sqlFunc[T any](s *slot, f func(d *db, sql, params string) (T, error)) func(args []*v8.Value) (T, error) {
-	return func(args []*v8.Value) (T, error) {
+func sqlFunc[T any](s *slot, f func(d *db, sql, params string) (T, error)) func(c *v8.HostCall) (T, error) {
+	return func(c *v8.HostCall) (T, error) {
 		if s.db == nil {
 			var zero T
 			return zero, errNoDB
 		}
-		return f(s.db, arg(args, 0), arg(args, 1))
+		return f(s.db, arg(c, 0), arg(c, 1))
 	}
 }
 
 func (s *slot) retained() int {
 	if s.ctx == nil {
-		return len(s.arena)
+		return 0
 	}
-	return s.ctx.RetainedValueCount() + len(s.arena)
+	return s.ctx.RetainedValueCount()
 }
 
 // close frees the context (and every value tracked in it), the isolate
 // and the SQLite connection.
 func (s *slot) close() error {
-	s.releaseArena()
 	for _, a := range s.args {
 		a.Release()
 	}

@@ -304,8 +304,8 @@ func (p *Pool) Render(ctx context.Context, route int, req *Request) (*Response, 
 func (p *Pool) ExpectedRender(route int) time.Duration { return p.costs[route].expected() }
 
 // Retained returns the number of v8go values still tracked across all
-// isolates: the values of each app context (RetainedValueCount) plus host
-// function results not yet released. It is constant between renders when
+// isolates: the values of each app context (RetainedValueCount; host
+// functions make none, see hostFunc). It is constant between renders when
 // nothing leaks (issue 5: flat over 100,000 requests). It borrows every
 // isolate in turn (v8go's count is not safe during a render), so it waits
 // for in-flight renders; meant for tests and diagnostics.

@@ -733,3 +733,30 @@ func TestAdmissionConfigError(t *testing.T) {
 		t.Errorf("New with Admission lifo: %v, want %s", err, want)
 	}
 }
+
+// TestHostArgs: host functions read their arguments as V8's String() of
+// them: a one-byte name above U+007F and a two-byte one as UTF-8, a number
+// as its digits, a Symbol (whose conversion throws), undefined and null as
+// "".
+func TestHostArgs(t *testing.T) {
+	script := `globalThis.__engine = {
+  meta: () => '[{"path":"/args","file":"args.js","revalidate":0}]',
+  render: () => "200\ntext/plain\n" + [__host.query("é"), __host.query("フ"), __host.query(42), __host.query(Symbol("s")),
+    __host.query(), __host.query(null), __host.get("SELECT 1 AS a", "")].join("|"),
+};`
+	p, err := New(Config{Script: script, DatabasePath: fixtureDB(t), Isolates: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	req := &Request{Method: "GET", Path: "/args", RawQuery: "%C3%A9=latin&%E3%83%95=two&42=num&=empty"}
+	for range 2 {
+		resp, err := p.Render(context.Background(), 0, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `latin|two|num|empty|empty|empty|{"a":1}`; resp.Body != want {
+			t.Errorf("body = %q, want %q", resp.Body, want)
+		}
+	}
+}

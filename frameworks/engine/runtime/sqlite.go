@@ -239,6 +239,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -403,6 +404,7 @@ func (d *db) stmt(sql string) (*stmt, error) {
 		C.sqlite3_finalize(s)
 		return nil, fmt.Errorf("sqlite: prepare %q: statement has trailing bytes", sql)
 	}
+	sql = strings.Clone(sql) // the host call's text is reused after it returns
 	st := &stmt{sql: sql, s: s, nparams: int(C.sqlite3_bind_parameter_count(s))}
 	d.stmts[sql] = st
 	return st, nil
