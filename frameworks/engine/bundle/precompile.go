@@ -367,7 +367,7 @@ func (p *compiler) rewrite(from, to, base int) string {
 		}
 		b.WriteString(p.src[pos:p.toks[i].start])
 		line := p.toks[i].line
-		b.WriteString(p.emit(parts, line))
+		b.WriteString(p.emit(parts, line, parts[0].static == "<html"))
 		end := p.match[i+1] // the call's )
 		// Keep the line count: pad with the newlines the element spanned.
 		if want := p.toks[end].line; p.line < want {
@@ -642,8 +642,9 @@ func (p *compiler) staticChild(v [2]int) (string, bool) {
 
 // emit writes an element's parts as helperMarkup(a + b + ...), each
 // expression on its own source line (newlines added before it as needed);
-// p.line is the line reached after it.
-func (p *compiler) emit(parts []part, line int) string {
+// p.line is the line reached after it. An <html> element (doc) passes 1
+// after them: html() then puts the doctype in front without reading the page.
+func (p *compiler) emit(parts []part, line int, doc bool) string {
 	var b strings.Builder
 	p.line = line
 	b.WriteString(helperMarkup + "(")
@@ -676,6 +677,9 @@ func (p *compiler) emit(parts []part, line int) string {
 	if static != "" || first {
 		plus()
 		b.WriteString(p.quote(static))
+	}
+	if doc {
+		b.WriteString(", 1")
 	}
 	b.WriteString(")")
 	return b.String()

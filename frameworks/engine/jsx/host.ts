@@ -157,7 +157,11 @@ export function html(page: Child, code = 200): Frame | Promise<Frame> {
   const head = (ENGINE_BYTE_PAGES ? status(code).slice(0, -1) + "~\n" : status(code)) + "text/html; charset=utf-8\n";
   const r = typeof page === "string" ? raw(page).html : renderChild(page);
   const body = typeof r === "string" ? settle(r) : r.then(settle);
-  if (typeof body === "string") return head + doctype(body);
+  if (typeof body === "string") {
+    // A page made by an element says whether it is <html> (Markup.doc): its text is not read, which would flatten it.
+    const doc = page instanceof Markup ? page.doc : -1;
+    return head + (doc === 1 ? DOCTYPE + body : doc === 0 ? body : doctype(body));
+  }
   return body.then((b) => head + doctype(b));
 }
 
@@ -199,10 +203,12 @@ function write(chunk: string, bytes: string): void {
   str(__host.write(chunk, bytes));
 }
 
+const DOCTYPE = "<!DOCTYPE html>";
+
 function doctype(b: string): string {
   if (b.startsWith("<html")) {
     const c = b.charCodeAt(5);
-    if (c === 62 || c === 32) return "<!DOCTYPE html>" + b; // "<html>" or "<html ..."
+    if (c === 62 || c === 32) return DOCTYPE + b; // "<html>" or "<html ..."
   }
   return b;
 }

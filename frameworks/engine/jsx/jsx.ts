@@ -12,8 +12,14 @@
 export class Markup {
   /** The HTML text. */
   readonly html: string;
-  constructor(html: string) {
+  /**
+   * What html() puts in front of a page made of it, known without reading the text (reading the start of a long
+   * rope flattens all of it): 1 an <html> element (the doctype), 0 another element (nothing), -1 not known.
+   */
+  readonly doc: number;
+  constructor(html: string, doc = -1) {
     this.html = html;
+    this.doc = doc;
   }
   toString(): string {
     return this.html;
@@ -267,12 +273,13 @@ function element(type: string, props: Record<string, any> | null, inner: unknown
   }
   if (t.isVoid) {
     if (childArgs || inner != null) throw new TypeError(`<${type}> is a void element and cannot have children`);
-    return new Markup(s + ">");
+    return new Markup(s + ">", 0);
   }
+  const doc = type === "html" ? 1 : 0;
   const body = renderChild(inner);
-  if (typeof body === "string") return new Markup(s + ">" + body + t.close);
+  if (typeof body === "string") return new Markup(s + ">" + body + t.close, doc);
   const open = s + ">";
-  return body.then((b) => new Markup(open + b + t.close));
+  return body.then((b) => new Markup(open + b + t.close, doc));
 }
 
 /**
@@ -376,9 +383,9 @@ async function settleAsync(s: string): Promise<string> {
   return s;
 }
 
-/** A precompiled element's HTML as markup (bundle/precompile.go). */
-export function jsxMarkup(html: string): Markup {
-  return new Markup(html);
+/** A precompiled element's HTML as markup (bundle/precompile.go); doc is 1 for an <html> element. */
+export function jsxMarkup(html: string, doc?: number): Markup {
+  return new Markup(html, doc === 1 ? 1 : 0);
 }
 
 /**

@@ -180,6 +180,23 @@ func testRender(t *testing.T, e *engine) {
 		}
 	}
 
+	// html()'s doctype: from Markup.doc for an element page, from the text for raw HTML and fragments.
+	for _, tc := range []struct{ root, want string }{
+		{"component", `<!DOCTYPE html><html><body>c</body></html>`},
+		{"fragment", `<!DOCTYPE html><html><body>f</body></html>`},
+		{"raw", `<!DOCTYPE html><html><body>r</body></html>`},
+		{"rawmarkup", `<!DOCTYPE html><html lang=x>m</html>`},
+		{"custom", `<html-x>x</html-x>`},
+		{"div", `<div>d</div>`},
+	} {
+		e.run(`__req.query = { root: "` + tc.root + `" };`)
+		got, _, errMsg := e.render("/doctype")
+		if got != htmlType+tc.want || errMsg != "" {
+			t.Errorf("/doctype?root=%s: render = %q, %q; want %q", tc.root, got, errMsg, htmlType+tc.want)
+		}
+	}
+	e.run(`__req.query = {};`)
+
 	if _, _, errMsg := e.render("/voidchildren"); errMsg != "TypeError: <br> is a void element and cannot have children" {
 		t.Errorf("/voidchildren error = %q", errMsg)
 	}
@@ -236,7 +253,7 @@ func TestHostAPI(t *testing.T) {
 	if _, _, errMsg := e.render("/nested"); errMsg != "" {
 		t.Fatal(errMsg)
 	}
-	if r := e.run(`try { __engine.render(99) } catch (e) { String(e) }`); r != "RangeError: route index 99: the app has 11 routes" {
+	if r := e.run(`try { __engine.render(99) } catch (e) { String(e) }`); r != "RangeError: route index 99: the app has 12 routes" {
 		t.Errorf("render(99) = %q", r)
 	}
 }
