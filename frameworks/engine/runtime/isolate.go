@@ -338,8 +338,12 @@ func hostFunc[T any](s *slot, name string, fn func(c *v8.HostCall) (T, error), r
 	}
 }
 
+// returnString sets a host function's string result; one V8 cannot hold
+// becomes an error result.
 func returnString(c *v8.HostCall, s string) {
-	c.ReturnUTF8(unsafe.Slice(unsafe.StringData(s), len(s)))
+	if !c.ReturnUTF8(unsafe.Slice(unsafe.StringData(s), len(s))) {
+		c.ReturnUTF8([]byte(hostErrPrefix + "result string too long for V8"))
+	}
 }
 
 func returnNumber(c *v8.HostCall, n int) { c.ReturnNumber(float64(n)) }

@@ -77,18 +77,21 @@ TemplatePtr NewHostFunctionTemplate(IsolatePtr iso, int ref) {
   return ot;
 }
 
-void HostReturnString(void* info, const char* s, size_t n) {
+int HostReturnString(void* info, const char* s, size_t n) {
   auto* i = static_cast<FunctionCallbackInfo<Value>*>(info);
   if (n == 0) {
     i->GetReturnValue().SetEmptyString();
-    return;
+    return 1;
   }
   Local<String> str;
-  if (!String::NewFromUtf8(i->GetIsolate(), s, NewStringType::kNormal, n)
+  if (n > static_cast<size_t>(String::kMaxLength) * 3 ||
+      !String::NewFromUtf8(i->GetIsolate(), s, NewStringType::kNormal,
+                           static_cast<int>(n))
            .ToLocal(&str)) {
-    return;  // over V8's length limit: the result stays undefined
+    return 0;  // over V8's length limit: the result stays undefined
   }
   i->GetReturnValue().Set(str);
+  return 1;
 }
 
 void HostReturnNumber(void* info, double n) {

@@ -45,13 +45,14 @@ func (c *HostCall) Arg(i int) (text []byte, oneByte, present bool) {
 }
 
 // ReturnUTF8 makes the UTF-8 text b the call's result (one copy, into a
-// new V8 string). A string over V8's length limit leaves it undefined.
-func (c *HostCall) ReturnUTF8(b []byte) {
+// new V8 string) and reports true; a string over V8's length limit leaves
+// the result undefined and reports false.
+func (c *HostCall) ReturnUTF8(b []byte) bool {
 	var p *C.char
 	if len(b) > 0 {
 		p = (*C.char)(unsafe.Pointer(&b[0]))
 	}
-	C.HostReturnString(c.info, p, C.size_t(len(b)))
+	return C.HostReturnString(c.info, p, C.size_t(len(b))) != 0
 }
 
 // ReturnNumber makes n the call's result.

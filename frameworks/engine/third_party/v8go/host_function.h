@@ -28,8 +28,9 @@ TemplatePtr NewHostFunctionTemplate(IsolatePtr iso, int ref);
 
 // HostReturnString and HostReturnNumber set the result of the call under
 // way (info is the callback's FunctionCallbackInfo): the string from n
-// bytes of UTF-8 at s, or the number.
-void HostReturnString(void* info, const char* s, size_t n);
+// bytes of UTF-8 at s (0 when V8 cannot make it: over its length limit),
+// or the number.
+int HostReturnString(void* info, const char* s, size_t n);
 void HostReturnNumber(void* info, double n);
 
 #ifdef __cplusplus
