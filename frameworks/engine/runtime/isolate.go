@@ -62,26 +62,30 @@ func newSlot(p *Pool, index int) (_ *slot, routes []Route, err error) {
 	}
 	s.iso = v8.NewIsolate()
 	host := v8.NewObjectTemplate(s.iso)
-	fns := []struct {
-		name string
-		fn   func(c *v8.HostCall)
-	}{
-		{"method", hostFunc(s, "method", s.hostMethod, returnString)},
-		{"path", hostFunc(s, "path", s.hostPath, returnString)},
-		{"query", hostFunc(s, "query", s.hostQuery, returnString)},
-		{"header", hostFunc(s, "header", s.hostHeader, returnString)},
-		{"log", hostFunc(s, "log", s.hostLog, returnString)},
-		{"all", hostFunc(s, "all", sqlFunc(s, (*db).all), returnString)},
-		{"get", hostFunc(s, "get", sqlFunc(s, (*db).get), returnString)},
-		{"batch", hostFunc(s, "batch", sqlFunc(s, (*db).batch), returnString)},
-		{"write", hostFunc(s, "write", s.hostWrite, returnString)},
-		{"run", hostFunc(s, "run", sqlFunc(s, (*db).run), returnNumber)},
-		{"tx", hostFunc(s, "tx", sqlFunc(s, (*db).tx), returnNumber)},
-	}
-	for _, f := range fns {
-		if err := host.Set(f.name, v8.NewHostFunctionTemplate(s.iso, f.fn)); err != nil {
-			return nil, nil, fmt.Errorf("runtime: isolate %d: __host.%s: %w", index, f.name, err)
+	// set installs __host.name; the first failure is kept in err.
+	set := func(name string, fn func(*v8.HostCall)) {
+		if e := host.Set(name, v8.NewHostFunctionTemplate(s.iso, fn)); e != nil && err == nil {
+			err = fmt.Errorf("runtime: isolate %d: __host.%s: %w", index, name, e)
 		}
+	}
+	for _, f := range []struct {
+		name string
+		fn   func(c *v8.HostCall) (string, error)
+	}{
+		{"method", s.hostMethod}, {"path", s.hostPath}, {"query", s.hostQuery}, {"header", s.hostHeader}, {"log", s.hostLog},
+		{"all", sqlFunc(s, (*db).all)}, {"get", sqlFunc(s, (*db).get)}, {"batch", sqlFunc(s, (*db).batch)},
+		{"write", s.hostWrite},
+	} {
+		set(f.name, hostFunc(f.name, f.fn, returnString))
+	}
+	for _, f := range []struct {
+		name string
+		fn   func(c *v8.HostCall) (int, error)
+	}{{"run", sqlFunc(s, (*db).run)}, {"tx", sqlFunc(s, (*db).tx)}} {
+		set(f.name, hostFunc(f.name, f.fn, returnNumber))
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	global := v8.NewObjectTemplate(s.iso)
 	if err := global.Set("__host", host); err != nil {
@@ -171,7 +175,8 @@ const promiseText = "[object Promise]"
 // drops a top-level V8 Locker, which costs more than the call itself, so
 // the common path makes two: Call and AppendBytes (Release takes none,
 // and host functions run under Call's). The frame's type is told from its
-// text instead of IsString/IsPromise (two more Lockers). took is the render's wall time (its cost estimate's sample):
+// text instead of IsString/IsPromise (two more Lockers). took is the
+// render's wall time (its cost estimate's sample):
 // from the watchdog's start reading to the frame parsed, one clock read more.
 func (s *slot) render(route int, req *Request) (_ *Response, took time.Duration, _ error) {
 	s.req, s.route = req, route
@@ -322,7 +327,7 @@ func (s *slot) hostWrite(c *v8.HostCall) (string, error) {
 // in third_party/v8go: arguments as text, no Value per argument or result):
 // errors and panics become "\u0000ERR:" results (a Go panic must not
 // unwind through V8's frames), and it never throws.
-func hostFunc[T any](s *slot, name string, fn func(c *v8.HostCall) (T, error), result func(*v8.HostCall, T)) func(c *v8.HostCall) {
+func hostFunc[T any](name string, fn func(c *v8.HostCall) (T, error), result func(*v8.HostCall, T)) func(c *v8.HostCall) {
 	return func(c *v8.HostCall) {
 		defer func() {
 			if r := recover(); r != nil {
