@@ -1,6 +1,6 @@
 // Package texttab is tfbench's own table (header, rows, column alignment),
-// built by report, compare and profile and rendered as markdown here, the
-// one place that uses tablewriter.
+// built by the packages that print tables and rendered here as markdown
+// (the one place that uses tablewriter) or as aligned text (Text).
 package texttab
 
 import "strings"
