@@ -20,7 +20,6 @@ type Engine interface {
 // client (see Run).
 type Raw struct{}
 
-// Name returns "raw".
 func (Raw) Name() string { return "raw" }
 
 // Run is the package function Run, after refusing what raw does not speak:
