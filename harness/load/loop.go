@@ -28,11 +28,11 @@ import (
 // measures, and it runs far below saturation.
 //
 // When nothing is ready the worker naps before it blocks (wait): a response
-// that arrives while the worker sleeps in epoll_wait makes the server's
-// write pay to wake it (a cross-CPU wake-up, ≈6 µs of the server's CPU per
-// wake on the 2-core VM where it was measured), once per response or two;
-// during a nap nobody waits on the epoll set, so the server's writes only
-// queue, and the nap's own timer fires on the generator's CPU. docs/design.md, "The load
+// that arrives while the worker sleeps in epoll_wait makes the server's write
+// pay to wake it (a cross-CPU wake-up, ≈6 µs of the server's CPU per wake on
+// the 2-core VM where it was measured), once per response or two; during a
+// nap nobody waits on the epoll set, so the server's writes only queue, and
+// the nap's own timer fires on the generator's CPU. docs/design.md, "The load
 // generator", has the measurements.
 
 // lstate is where a loop connection stands.
