@@ -1,6 +1,7 @@
 // Package equiv compares two variants' responses byte for byte after
 // masking what changes per request or per build (ids, build hashes, hashed
-// asset names): tfbench ab's byte-equivalence check (issue 14, item 7), no I/O.
+// asset names): tfbench ab's byte-equivalence check (docs/ssr.md,
+// Byte-equivalence in A/B runs), no I/O.
 package equiv
 
 import (

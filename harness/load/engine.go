@@ -20,7 +20,6 @@ type Engine interface {
 // client (see Run).
 type Raw struct{}
 
-// Name returns "raw".
 func (Raw) Name() string { return "raw" }
 
 // Run is the package function Run, after refusing what raw does not speak:
@@ -48,8 +47,8 @@ func EngineFor(name string) (Engine, error) {
 }
 
 // EngineForScheme returns the engine for URL scheme scheme ("" is http) and a
-// suite's engine name: unnamed, http gets raw and https hey (issue 3); a named
-// engine must speak the scheme (raw cannot do https).
+// suite's engine name: unnamed, http gets raw and https hey; a named engine
+// must speak the scheme (raw cannot do https).
 func EngineForScheme(name, scheme string) (Engine, error) {
 	switch scheme {
 	case "", "http":

@@ -40,7 +40,6 @@ const heyOutput = `{"NumRes":{{ jsonify .NumRes }},"Total":{{ jsonify .Total }},
 // the whole run and sends ≤ 1,000,000 requests (docs/load-generator.md).
 type Hey struct{}
 
-// Name returns "hey".
 func (Hey) Name() string { return "hey" }
 
 // Run measures one window of o.Duration, from the first request's build, with

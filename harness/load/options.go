@@ -10,12 +10,13 @@ import (
 )
 
 // DefaultCheckEvery is Options.CheckEvery's default: every response is checked
-// under load (issue 33; docs/verification.md, "Under load").
+// under load, so a server cannot pass verification and then answer otherwise
+// (docs/verification.md, "Under load").
 const DefaultCheckEvery = 1
 
 // DefaultDateStale is the longest one Date value may be seen on a connection
-// before a cached Date fails a check (issue 33: TFB requires a Date that
-// changes every second; 2 s leaves a second for delivery).
+// before a cached Date fails a check (TFB requires a Date that changes every
+// second; 2 s leaves a second for delivery).
 const DefaultDateStale = 2 * time.Second
 
 // Options describe one sample's load: where it goes, what it asks for and how
@@ -96,7 +97,7 @@ type Options struct {
 	// DefaultMaxCheckBytes, 1 MiB; page tests keep up to 16 MiB): a sampled
 	// response with a larger body fails its check without a call.
 	MaxCheckBytes int
-	// Probe, when set, runs the interference probe during the window (issue 14):
+	// Probe, when set, runs the interference probe during the window:
 	// one more connection asks Probe.Path every Probe.Interval, counted apart in
 	// Result.Probe. Engine raw only.
 	Probe *Probe

@@ -120,13 +120,13 @@ func probeRun(t *testing.T, s *singleThreaded, o Options) *Result {
 	return r
 }
 
-// Issue 14, item 5: a server whose page handler blocks its only thread for
-// 30 ms shows a probe max >= 25 ms under a closed-loop page load (c=2);
-// the same server rendering without blocking shows a probe p50 under it.
-// The generator runs with GOMAXPROCS 1. (Blocking, each probe waits behind
-// one page or two, ~45 ms, more than its 20 ms interval: it falls behind
-// schedule and its corrected latency grows through the window, as wrk2's
-// does.)
+// The interference probe sees a blocked event loop: a server whose page
+// handler blocks its only thread for 30 ms shows a probe max >= 25 ms under a
+// closed-loop page load (c=2); the same server rendering without blocking
+// shows a probe p50 under it. The generator runs with GOMAXPROCS 1.
+// (Blocking, each probe waits behind one page or two, ~45 ms, more than its
+// 20 ms interval: it falls behind schedule and its corrected latency grows
+// through the window, as wrk2's does.)
 func TestRunProbe(t *testing.T) {
 	if raceEnabled {
 		t.Skip("times the generator at full speed, which the race detector takes away")

@@ -137,13 +137,14 @@ func TestRunRate(t *testing.T) {
 	}
 }
 
-// Issue 3's test of wrk2's method: at 1,000 requests/s over 4 connections
-// for 4 s, a server that stalls once for at least 1 s shows the stall in the
-// corrected p99 and not in the uncorrected one. The requests intended in the
-// stall's first 500 ms (500 of the schedule's at most 4,000, so > 1%) are
-// answered after it, so their corrected latency is >= 500 ms however busy
-// the machine; each connection's one request in flight waits the stall out
-// too, so at least 4 uncorrected values are >= 500 ms, but fewer than 1%.
+// The test of wrk2's method (coordinated omission corrected): at 1,000
+// requests/s over 4 connections for 4 s, a server that stalls once for at
+// least 1 s shows the stall in the corrected p99 and not in the uncorrected
+// one. The requests intended in the stall's first 500 ms (500 of the
+// schedule's at most 4,000, so > 1%) are answered after it, so their
+// corrected latency is >= 500 ms however busy the machine; each connection's
+// one request in flight waits the stall out too, so at least 4 uncorrected
+// values are >= 500 ms, but fewer than 1%.
 func TestRunRateStall(t *testing.T) {
 	if raceEnabled {
 		t.Skip("times the generator at full speed, which the race detector takes away")

@@ -44,7 +44,7 @@ type Host struct {
 }
 
 // NotPinned is what a run and its report say of a host without CPU
-// affinity (macOS, issue 17): nothing keeps the generator and server apart.
+// affinity (macOS): nothing keeps the generator and server apart.
 const NotPinned = "not pinned: generator and server share the machine's cores"
 
 // Pinned reports whether the generator and the servers were pinned to CPU

@@ -9,7 +9,7 @@ import (
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
-// CPU is one pinned CPU as sysfs describes it (Linux; issue 35): its SMT
+// CPU is one pinned CPU as sysfs describes it (Linux): its SMT
 // siblings (the logical CPUs of its core, itself included, as
 // thread_siblings_list writes them: "0-1", "0,4") and its frequency governor;
 // empty where unreadable (many VMs expose no cpufreq).

@@ -257,7 +257,7 @@ func TestRateSettings(t *testing.T) {
 	}
 }
 
-// TestPlanSettings holds issue 34's keys: windows ending on a response
+// TestPlanSettings holds the plan's keys: windows ending on a response
 // count, levels kept after round 1, the constant-rate shot's rounds.
 func TestPlanSettings(t *testing.T) {
 	s, err := Parse("p.yaml", []byte("name: p\ndefaults: {duration: 3s, responses: 20000, min_duration: 1s, warmup: 3s, warmup_responses: 5000, sample_warmup: 250ms, keep_within: 15%, rate: 200, rate_rounds: 2}\ntests:\n  - {name: j, type: json}\n  - {name: f, type: fortunes, responses: 0, keep_within: 0%, rate_rounds: 0, sample_warmup: 0s}\n"))

@@ -181,8 +181,8 @@ func dedup(ps []procs.Proc) []procs.Proc {
 }
 
 // KillOwnedBy sends SIGKILL to what the harness process harnessPid left running
-// (the processes its TFBENCH_OWNER tags name, and their descendants: an agent
-// that died mid-run, issue 18) and returns how many it signalled.
+// (the processes its TFBENCH_OWNER tags name, and their descendants: what an
+// agent that died mid-run leaves behind) and returns how many it signalled.
 func KillOwnedBy(harnessPid int) (int, error) {
 	ps, err := procs.Table()
 	if err != nil {

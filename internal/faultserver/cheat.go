@@ -23,7 +23,7 @@ import (
 	_ "modernc.org/sqlite" // registers database/sql driver "sqlite"
 )
 
-// The cheat modes (issue 33): servers that pass verification and then,
+// The cheat modes: servers that pass verification and then,
 // under load, answer right only where a load generator sampling 1 in
 // CheckedEvery responses per connection looks: each connection's
 // positions 1, 1+CheckedEvery, 1+2·CheckedEvery, … Positions count the
@@ -56,7 +56,7 @@ const (
 const (
 	// CheckedEvery is the load generator's sampling the cheat modes play
 	// to: 1 response in 100 per connection, besides the first
-	// (harness/load DefaultCheckEvery before issue 33).
+	// (harness/load's DefaultCheckEvery before every response was checked).
 	CheckedEvery = 100
 	// ExtraEvery is how often ModeExtraResponse adds a response.
 	ExtraEvery = 50

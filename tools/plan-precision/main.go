@@ -1,6 +1,6 @@
 // Command plan-precision compares how precise two measurement plans' peaks
-// are (issue 34); go tool task bench:precision runs both plans interleaved,
-// then this, which prints a markdown report on standard output:
+// are; go tool task bench:precision runs both plans interleaved, then this,
+// which prints a markdown report on standard output:
 //
 //	go run ./tools/plan-precision --old A.json[,B.json...] --new C.json[,...] [--frameworks LIST]
 //
@@ -51,7 +51,7 @@ import (
 	"github.com/tfbench/tfbench/harness/texttab"
 )
 
-// defaultFrameworks are the variants issue 34 asks about.
+// defaultFrameworks are the variants compared unless --frameworks names others.
 const defaultFrameworks = "go-stdlib/default,node-http/default,engine/pool,nextjs/default"
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

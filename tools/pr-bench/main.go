@@ -1,4 +1,4 @@
-// Command pr-bench is the pull-request benchmark (issue 21; docs/ci.md):
+// Command pr-bench is the pull-request benchmark (docs/ci.md):
 // it checks out BASE and HEAD as git worktrees, measures what the diff
 // touches on this one machine with the two sides interleaved, and writes
 // OUT/comment.md (the sticky comment's markdown, also printed) and OUT/exit

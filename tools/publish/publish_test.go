@@ -176,7 +176,8 @@ func TestPublish(t *testing.T) {
 		t.Errorf("reports/index.md does not open with the publication (commit %s, runs %v):\n%.1200s", head, ids, index)
 	}
 	// Every page of the publication opens with its title and a provenance
-	// line naming the run of its folder (issue 35).
+	// line naming the run of its folder, so a page read alone says where its
+	// figures come from.
 	for name, data := range after {
 		if !strings.HasSuffix(name, ".md") {
 			continue

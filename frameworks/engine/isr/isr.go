@@ -1,5 +1,5 @@
-// Package isr is the render engine's incremental static regeneration cache
-// (issue 5, item 6): rendered responses of routes that export
+// Package isr is the render engine's incremental static regeneration cache:
+// rendered responses of routes that export
 // `revalidate = seconds`, kept in memory under a byte bound and refreshed in
 // the background after they go stale (stale-while-revalidate).
 //
@@ -13,7 +13,7 @@
 // github.com/maypok86/otter/v2).
 //
 // The TFB routes export no revalidate and never pass through this cache
-// (issue 5: renders = requests for the TFB tests).
+// (the harness requires renders = requests for the TFB tests).
 package isr
 
 import (

@@ -357,7 +357,7 @@ func testAppRoutes(t *testing.T, e *engine) {
 		}
 	}
 
-	// ssr and isr (issue 14, the page contract): ?rows= clamped to 1..10000, bad or missing -> 1; one db.all with N,
+	// ssr and isr (docs/ssr.md, The page): ?rows= clamped to 1..10000, bad or missing -> 1; one db.all with N,
 	// rendered through WorldTable -> Row -> Cell.
 	e.run(`__db.all = (sql, p) => { const r = []; for (let id = 1; id <= p[0]; id++) r.push({ id, randomNumber: id * 2 }); return r; };`)
 	for _, tc := range []struct {

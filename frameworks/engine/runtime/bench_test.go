@@ -32,7 +32,7 @@ func BenchmarkRender(b *testing.B) {
 
 // BenchmarkPoolScaling renders b.N fortunes with 2 goroutines through a
 // serialized pool, then through a 2-isolate pool, and reports
-// pool/serialized, the throughput ratio (issue 5 target: >= 1.5 with 2
+// pool/serialized, the throughput ratio (the pool's target: >= 1.5 with 2
 // isolates on 2 cores, run with -cpu 2). Both pools render 500 fortunes
 // first (JIT warm-up). ns/op is the pool's.
 func BenchmarkPoolScaling(b *testing.B) {

@@ -17,7 +17,7 @@ import (
 )
 
 // Mode selects how many isolates render at once (docs/design.md, The render
-// engine; issue 5, Render pool).
+// engine).
 type Mode string
 
 const (
@@ -71,7 +71,7 @@ type Config struct {
 }
 
 // DefaultRenderTimeout is the render timeout when Config.RenderTimeout is
-// 0: 10 s (issue 16, item 3), longer than the harness's 8 s request
+// 0: 10 s, longer than the harness's 8 s request
 // timeout, so only a render stuck for good meets it.
 const DefaultRenderTimeout = 10 * time.Second
 
@@ -125,7 +125,7 @@ type Route struct {
 }
 
 // ErrBusy is returned by Render when no isolate was free within
-// Config.QueueTimeout; the server answers 503 (issue 5: must not happen at
+// Config.QueueTimeout; the server answers 503 (which must not happen at
 // the suite's load levels).
 var ErrBusy = errors.New("runtime: no free isolate within the queue timeout")
 
@@ -306,7 +306,7 @@ func (p *Pool) ExpectedRender(route int) time.Duration { return p.costs[route].e
 // Retained returns the number of v8go values still tracked across all
 // isolates: the values of each app context (RetainedValueCount; host
 // functions make none, see hostFunc). It is constant between renders when
-// nothing leaks (issue 5: flat over 100,000 requests). It borrows every
+// nothing leaks (it must stay flat over 100,000 requests). It borrows every
 // isolate in turn (v8go's count is not safe during a render), so it waits
 // for in-flight renders; meant for tests and diagnostics.
 func (p *Pool) Retained() int {

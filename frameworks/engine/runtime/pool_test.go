@@ -504,7 +504,7 @@ func TestClose(t *testing.T) {
 
 // TestRetainedFlat renders every kind of route 100,000 times in all and
 // requires the tracked v8go value count to stay exactly where it was after
-// New (issue 5: release arguments, results, callback values).
+// New: arguments, results and callback values are all released.
 func TestRetainedFlat(t *testing.T) {
 	p := newFixturePool(t, Config{Isolates: 1, Log: log.New(io.Discard, "", 0)})
 	mix := []struct {

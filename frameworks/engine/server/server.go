@@ -1,7 +1,7 @@
-// Package server is the render engine's Go master (issue 5, item 1; issue
-// 16, item 1): an HTTP/1.1 server (github.com/valyala/fasthttp) that owns
-// the network and hands each request, as structured values, to a Renderer
-// (the V8 isolate pool of package runtime in production, a fake in tests).
+// Package server is the render engine's Go master: an HTTP/1.1 server
+// (github.com/valyala/fasthttp) that owns the network and hands each
+// request, as structured values, to a Renderer (the V8 isolate pool of
+// package runtime in production, a fake in tests).
 //
 // Every response carries "Server: engine" and a Date header (fasthttp
 // renders it once a second; TFB rules: Server and Date on every response).
@@ -31,7 +31,7 @@ import (
 
 // RendersPath answers a JSON object of route path to the number of renders
 // started since the server began, e.g. {"/fortunes":7,"/json":120}
-// (framework.yaml `render_counts`; issue 5: renders = requests).
+// (framework.yaml `render_counts`: the harness requires renders = requests).
 const RendersPath = "/__tfbench/renders"
 
 // Request is what a render sees of an HTTP request. Its fields are those
@@ -136,7 +136,7 @@ type Server struct {
 // Timeouts of a connection: a request must arrive whole within
 // readTimeout of its first byte, and an idle keep-alive connection is
 // closed after idleTimeout (net/http's ReadHeaderTimeout and IdleTimeout
-// before issue 16).
+// when the master was net/http, README.md, What each step bought).
 const (
 	readTimeout = 10 * time.Second
 	idleTimeout = 2 * time.Minute

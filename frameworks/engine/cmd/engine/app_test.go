@@ -177,7 +177,7 @@ func wantRows(t *testing.T, target string, rows [][2]int, n int, num func(id int
 	}
 }
 
-// TestPage serves /ssr?rows=N (issue 14, the page contract) from the real
+// TestPage serves /ssr?rows=N (docs/ssr.md, The page) from the real
 // app on a real dataset: the rows and values, the clamping, a changed row
 // on the next request, and one render per request.
 func TestPage(t *testing.T) {
@@ -251,8 +251,8 @@ func TestISRPage(t *testing.T) {
 }
 
 // TestTFBRoutesRenderOnce checks that each of the six TFB routes renders
-// once per request (issue 5: renders = requests), the page routes (/ssr,
-// /isr, /stream) added.
+// once per request (the harness requires renders = requests), the page
+// routes (/ssr, /isr, /stream) added.
 func TestTFBRoutesRenderOnce(t *testing.T) {
 	dbPath, _ := appDB(t)
 	hs := appServer(t, dbPath)
@@ -350,7 +350,7 @@ func TestRenderTimeoutEndToEnd(t *testing.T) {
 // TestRetainedFlatApp renders the real app's routes (precompiled JSX, byte
 // pages, the flat rows of db.all, batch and tx) 100,000 times in all on one
 // isolate: the tracked v8go value count stays where it was after the first
-// round (issue 16, item 5).
+// round: host calls leave no tracked value behind.
 func TestRetainedFlatApp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100,000 renders")

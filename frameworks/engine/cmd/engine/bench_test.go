@@ -68,8 +68,9 @@ func benchDB(b *testing.B) string {
 }
 
 // BenchmarkPageBytes renders pages with characters above U+00FF as byte
-// strings (the default) and as text (bundle.Options.TwoBytePages, before
-// issue 16): the real app's /fortunes (1.2 kB, three of 13 messages) and
+// strings (the default) and as text (bundle.Options.TwoBytePages, what the
+// engine did before byte pages; README.md, Pages as byte strings): the
+// real app's /fortunes (1.2 kB, three of 13 messages) and
 // testdata/bytesapp's /page (90 kB, one em dash in 2,000 rows). In one
 // process, interleaved in blocks: four one-isolate pools per page, made in
 // the order bytes, text, text, bytes, the blocks' order rotated every round,

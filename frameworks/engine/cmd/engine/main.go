@@ -1,4 +1,4 @@
-// Command engine is the render engine's server (issue 5): it bundles the
+// Command engine is the render engine's server: it bundles the
 // app's TSX routes with esbuild, starts the V8 isolate pool, and serves
 // HTTP until SIGTERM or SIGINT, then shuts down gracefully.
 //

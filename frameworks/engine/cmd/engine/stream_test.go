@@ -64,7 +64,7 @@ func chunks(t *testing.T, hs *appHTTP, target string) []string {
 // partRE is one part's table of the stream page, its rows in group 2.
 var partRE = regexp.MustCompile(`^<table class="part" data-part="(\d+)"><tbody>((?:<tr [^>]*>(?:<td [^>]*>\d+</td>){2}</tr>)*)</tbody></table>$`)
 
-// TestStream serves /stream?rows=N&parts=K (issue 36, the stream contract)
+// TestStream serves /stream?rows=N&parts=K (docs/ssr.md, The streamed page)
 // from the real app: the shell, then each part in a chunk of its own (so
 // flushed on its own) holding World ids floor(k*N/K)+1..floor((k+1)*N/K),
 // then the page's end; the clamping of rows and parts; a changed row in the
