@@ -90,7 +90,7 @@ export function escapeHTML(s: string): string {
   return last === n ? out : out + s.slice(last);
 }
 
-// Pages are byte strings (issue 16, item 2): every character of a Markup's html is one byte of the page's UTF-8,
+// Pages are byte strings (frameworks/engine/README.md, Pages as byte strings): every character of a Markup's html is one byte of the page's UTF-8,
 // so text with characters above U+007F is stored as its UTF-8 bytes, one Latin-1 character each. A page then stays
 // a one-byte V8 string however many non-Latin-1 messages it holds (one such message used to make the whole page a
 // two-byte string, converted from UTF-16 on its way out), and the Go runtime takes the bytes back from the frame

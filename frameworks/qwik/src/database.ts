@@ -40,7 +40,7 @@ const WORLD_ROWS = 10000;
 /** Upper clamp of the queries and updates row count (TFB rules, queries test: clamp to 1..500). */
 const MAX_QUERIES = 500;
 
-/** Upper clamp of the page test's ?rows= count (issue 14, the page contract: 1..10000). */
+/** Upper clamp of the page test's ?rows= count (docs/ssr.md, The page: 1..10000). */
 const MAX_ROWS = 10000;
 
 interface Store {
@@ -122,7 +122,7 @@ export function queryCount(query: URLSearchParams): number {
 
 /**
  * The page test's row count from ?rows=: clamped to 1..10000; a missing,
- * empty or non-numeric value means 1 (issue 14, the page contract; parsed as
+ * empty or non-numeric value means 1 (docs/ssr.md, The page; parsed as
  * queryCount parses ?queries=).
  */
 export function rowCount(query: URLSearchParams): number {
@@ -184,7 +184,7 @@ export function updateWorlds(n: number): World[] {
 
 /**
  * The page test's rows: World ids 1..n in id order, read by ONE execution of
- * the prepared range SELECT on every call (issue 14: no cache of any kind).
+ * the prepared range SELECT on every call (docs/ssr.md, The page: no cache of any kind).
  */
 export function worldRange(n: number): World[] {
   const rows = openDatabase().selectWorldRange.all(n) as unknown as World[];

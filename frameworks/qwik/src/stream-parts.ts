@@ -1,5 +1,5 @@
 /**
- * The stream page's parts (issue 36, the stream contract), with no database
+ * The stream page's parts (docs/ssr.md, The streamed page), with no database
  * import so the page component can use it: rows from ?rows= as the page
  * test's rowCount (missing or non-numeric 1, clamped to 1..10000), parts
  * from ?parts= (missing or non-numeric 4, clamped to 1..16 and to rows);

@@ -1,4 +1,4 @@
-// One part of the stream page (issue 36, the stream contract): its own table of the page test's Row components.
+// One part of the stream page (docs/ssr.md, The streamed page): its own table of the page test's Row components.
 import { h } from "engine";
 import type { World } from "../lib/world";
 import { Row } from "./WorldTable";

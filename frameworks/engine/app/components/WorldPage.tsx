@@ -1,4 +1,4 @@
-// The page of the page test (issue 14): World rows 1..N (N from ?rows=) read with ONE db.all on every render,
+// The page of the page test (docs/ssr.md, The page): World rows 1..N (N from ?rows=) read with ONE db.all on every render,
 // rendered as Layout -> WorldTable -> Row -> Cell. Served uncached by /ssr and through the ISR cache by /isr.
 import { db, h, html, type Frame } from "engine";
 import { Layout } from "./Layout";

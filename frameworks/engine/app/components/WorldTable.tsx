@@ -1,4 +1,4 @@
-// The page test's World table (issue 14, the page contract): a header row, then one Row per World row, each two
+// The page test's World table (docs/ssr.md, The page): a header row, then one Row per World row, each two
 // cells, three component levels deep: WorldTable -> Row -> Cell.
 import { h, type Child } from "engine";
 import type { World } from "../lib/world";

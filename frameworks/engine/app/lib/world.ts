@@ -13,10 +13,10 @@ export const WORLD_ROWS = 10000;
 /** Upper clamp of the queries and updates row count (TFB rules, queries test: clamp to 1..500). */
 export const MAX_QUERIES = 500;
 
-/** Upper clamp of the page test's ?rows= count (issue 14, the page contract: 1..10000). */
+/** Upper clamp of the page test's ?rows= count (docs/ssr.md, The page: 1..10000). */
 export const MAX_ROWS = 10000;
 
-/** The page test's one statement: World rows 1..? in id order (issue 14, the page contract). */
+/** The page test's one statement: World rows 1..? in id order (docs/ssr.md, The page). */
 export const SELECT_WORLD_RANGE = "SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id";
 
 /** The statement that reads one World row by id. */
@@ -41,7 +41,7 @@ export function queryCount(): number {
 
 /**
  * The page test's row count from ?rows=: clamped to 1..MAX_ROWS; a missing, empty or non-numeric value means 1
- * (issue 14, the page contract; parsed as queryCount parses ?queries=).
+ * (docs/ssr.md, The page; parsed as queryCount parses ?queries=).
  */
 export function rowCount(): number {
   const raw = request.query("rows");
@@ -65,10 +65,10 @@ export function randomWorlds(n: number): World[] {
   return rows as World[];
 }
 
-/** The stream page's statement: World rows ?..? in id order, one part (issue 36, the stream contract). */
+/** The stream page's statement: World rows ?..? in id order, one part (docs/ssr.md, The streamed page). */
 export const SELECT_WORLD_BETWEEN = "SELECT id, randomNumber FROM World WHERE id BETWEEN ? AND ? ORDER BY id";
 
-/** Upper clamp and default of the stream page's ?parts= count (issue 36, the stream contract: 1..16, default 4). */
+/** Upper clamp and default of the stream page's ?parts= count (docs/ssr.md, The streamed page: 1..16, default 4). */
 export const MAX_PARTS = 16;
 export const DEFAULT_PARTS = 4;
 
@@ -81,7 +81,7 @@ export interface Part {
 
 /**
  * The stream page's parts from ?rows= (as rowCount) and ?parts= (missing or non-numeric: 4; clamped to 1..16 and
- * to the row count): part k holds ids floor(k*N/K)+1 .. floor((k+1)*N/K) (issue 36, the stream contract).
+ * to the row count): part k holds ids floor(k*N/K)+1 .. floor((k+1)*N/K) (docs/ssr.md, The streamed page).
  */
 export function streamParts(): Part[] {
   const n = rowCount();

@@ -1,4 +1,4 @@
-// The page test (issue 14, suite type page): GET /ssr?rows=N, World rows 1..N (N clamped to 1..10000) read with one
+// The page test (docs/ssr.md, The page; suite type page): GET /ssr?rows=N, World rows 1..N (N clamped to 1..10000) read with one
 // query and rendered through nested components on every request (no ISR: the harness counts one render each).
 import { worldPage } from "../components/WorldPage";
 

@@ -1,4 +1,4 @@
-// The stream page (issue 36): GET /stream?rows=N&parts=K. The renderer is synchronous (no event loop), so the
+// The stream page (docs/ssr.md, The streamed page): GET /stream?rows=N&parts=K. The renderer is synchronous (no event loop), so the
 // route writes the page itself through htmlStream(): the shell (Layout and <h1>) is written and flushed first, then
 // each part's rows are read by their own query and its table rendered and flushed, one part after the other, then
 // the page's end. No fallback markup: a part's table goes where it belongs, in order.

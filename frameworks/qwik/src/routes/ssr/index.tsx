@@ -1,5 +1,5 @@
 /**
- * The page test (issue 14, suite type page): /ssr?rows=N, World rows 1..N
+ * The page test (docs/ssr.md, The page; suite type page): /ssr?rows=N, World rows 1..N
  * (N clamped to 1..10000) read by a routeLoader$ on every request with one
  * query, rendered as a table whose rows are a Row component$ (two cells and
  * a few attributes). Qwik City sends text/html; charset=utf-8 for pages and

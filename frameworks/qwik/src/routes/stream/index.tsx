@@ -1,5 +1,5 @@
 /**
- * The stream page (issue 36): /stream?rows=N&parts=K. One useResource$ per
+ * The stream page (docs/ssr.md, The streamed page): /stream?rows=N&parts=K. One useResource$ per
  * part reads the part's rows through a server$ function, each after the
  * previous part's resource resolved and one event-loop turn; the page
  * renders each through <Resource>. Qwik 1's SSR streams in order: before it

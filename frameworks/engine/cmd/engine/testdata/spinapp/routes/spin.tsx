@@ -1,4 +1,4 @@
-// A route that never returns: the render timeout's end-to-end test (issue 16, item 3).
+// A route that never returns: the render timeout's end-to-end test (ENGINE_RENDER_TIMEOUT, frameworks/engine/README.md).
 import { html } from "engine";
 
 export default function () {
