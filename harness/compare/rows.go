@@ -11,7 +11,6 @@ import (
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/rankstat"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
@@ -20,7 +19,7 @@ import (
 // rowKey keys a row: the reference of a merged side (one per run) also by
 // its run label in basis rps.
 type rowKey struct {
-	ratio.Key
+	model.RowKey
 	Run string
 }
 
@@ -28,7 +27,7 @@ type rowKey struct {
 type side struct {
 	name  string
 	set   *results.Set
-	peaks []map[ratio.Key]ratio.Rounds // by run index
+	peaks []map[model.RowKey]model.Row // by run index
 	multi bool
 }
 
@@ -88,7 +87,7 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 				continue
 			}
 		}
-		t.Rows = append(t.Rows, newRow(k.Key, b, n))
+		t.Rows = append(t.Rows, newRow(k.RowKey, b, n))
 	}
 	slices.SortFunc(t.Rows, func(a, b Row) int {
 		return cmpRows(a, b, order)
@@ -141,8 +140,8 @@ func Variants(f *results.File, base, next model.ID, o Options) (*Table, error) {
 			continue
 		}
 		n := suite.HeadlineOf(test.Queries)
-		kb := ratio.Key{ID: base, Test: test.Name, N: n}
-		kn := ratio.Key{ID: next, Test: test.Name, N: n}
+		kb := model.RowKey{ID: base, Test: test.Name, N: n}
+		kn := model.RowKey{ID: next, Test: test.Name, N: n}
 		b, _ := s.at(0, kb, o)
 		nw, _ := s.at(0, kn, o)
 		t.Rows = append(t.Rows, newRow(kn, b, nw))
@@ -170,7 +169,7 @@ func metaOf(name string, s *results.Set) Meta {
 func sideOf(name string, s *results.Set) *side {
 	sd := &side{name: name, set: s, multi: len(s.Runs) > 1}
 	for _, r := range s.Runs {
-		sd.peaks = append(sd.peaks, ratio.PeakRounds(r.File))
+		sd.peaks = append(sd.peaks, ratio.HeadlineRows(r.File))
 	}
 	return sd
 }
@@ -182,7 +181,7 @@ func (s *side) rows(o Options) map[rowKey]Side {
 	out := map[rowKey]Side{}
 	for i, r := range s.set.Runs {
 		for k := range s.peaks[i] {
-			rk := rowKey{Key: k}
+			rk := rowKey{RowKey: k}
 			if k.ID == o.ref() {
 				if o.Basis == BasisRatio {
 					continue
@@ -199,7 +198,7 @@ func (s *side) rows(o Options) map[rowKey]Side {
 
 // at builds the Side of key k in run i; ok is false when run i has no peak
 // series for k (the Side then says why).
-func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
+func (s *side) at(i int, k model.RowKey, o Options) (Side, bool) {
 	run := s.set.Runs[i]
 	sd := Side{Run: run.Label, Name: k.ID.String(), Build: build(run.File, k.ID)}
 	r, ok := s.peaks[i][k]
@@ -213,13 +212,11 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 	}
 	sd.OK = true
 	sd.Peak, sd.Connections, sd.Pipeline = r.Peak, r.Connections, r.Pipeline
-	sd.CPUms = rankstat.Median(slices.Collect(maps.Values(r.CPUms)))
-	sd.GeneratorSaturated = r.GeneratorSaturated
-	refKey := ratio.Key{ID: o.ref(), Test: k.Test, N: k.N}
+	sd.CPUms = r.CPUms()
+	sd.GeneratorSaturated = r.GeneratorSaturated()
+	refKey := model.RowKey{ID: o.ref(), Test: k.Test, N: k.N}
 	ref, refOK := s.peaks[i][refKey]
-	if refOK && ref.OK && ref.Peak > 0 {
-		sd.RefRatio = r.Peak / ref.Peak
-	}
+	sd.RefRatio, _ = r.RatioTo(ref)
 	switch o.Basis {
 	case BasisRatio:
 		if !refOK || !ref.OK {
@@ -227,12 +224,12 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 			if refOK {
 				why = ref.Reason
 			}
-			sd.Reason = fmt.Sprintf("no %s peak on %s in run %s (%s)", o.Reference, testLabel(k.Test, k.N), run.Label, why)
+			sd.Reason = fmt.Sprintf("no %s peak on %s in run %s (%s)", o.Reference, k.Label(), run.Label, why)
 			return sd, true
 		}
-		sd.Values, sd.Rounds = ratio.PerRoundRatio(r, ref)
+		sd.Values, sd.Rounds = r.RoundRatios(ref)
 	default:
-		sd.Values, sd.Rounds = r.Values(), slices.Sorted(maps.Keys(r.RPS))
+		sd.Values, sd.Rounds = r.Values(), r.Rounds()
 	}
 	return sd, true
 }
@@ -253,23 +250,23 @@ func (s *side) missing(k rowKey, o Options) (Side, bool) {
 			if _, ok := s.set.Owner(k.ID); !ok {
 				return Side{}, false
 			}
-			if !measures(r.File, k.Key) {
+			if !measures(r.File, k.RowKey) {
 				continue
 			}
 		}
-		sd, _ := s.at(i, k.Key, o)
+		sd, _ := s.at(i, k.RowKey, o)
 		return sd, true
 	}
 	return Side{}, false
 }
 
-func measures(f *results.File, k ratio.Key) bool {
+func measures(f *results.File, k model.RowKey) bool {
 	return slices.Contains(f.Measured(), k.ID)
 }
 
 // MissingReason says why f has no peak series for k: the framework's build
 // or start error, its verification failure, or no samples.
-func MissingReason(f *results.File, k ratio.Key) string {
+func MissingReason(f *results.File, k model.RowKey) string {
 	for _, fw := range f.Frameworks {
 		if fw.ID() == k.ID && fw.Error != "" {
 			return "could not build or start: " + fw.Error
@@ -335,7 +332,7 @@ func commonTests(t *Table, base, next *results.Set) (map[string]bool, map[string
 	return common, order
 }
 
-func newRow(k ratio.Key, b, n Side) Row {
+func newRow(k model.RowKey, b, n Side) Row {
 	r := Row{ID: k.ID, Test: k.Test, N: k.N, Base: b, New: n}
 	if b.OK && n.OK && b.Peak > 0 {
 		r.Ratio = n.Peak / b.Peak
@@ -486,7 +483,7 @@ func (t *Table) saturation(r Row) {
 	}
 	if len(sides) > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%s %s: load generator saturated in %s (those rounds measured the generator, not the server)",
-			r.Base.Name, testLabel(r.Test, r.N), strings.Join(sides, " and ")))
+			r.Base.Name, model.Label(r.Test, r.N), strings.Join(sides, " and ")))
 	}
 }
 
@@ -531,13 +528,6 @@ func variantLabel(k rowKey) string {
 		return k.ID.String() + " (run " + k.Run + ")"
 	}
 	return k.ID.String()
-}
-
-func testLabel(test string, n int) string {
-	if n > 0 {
-		return fmt.Sprintf("%s N=%d", test, n)
-	}
-	return test
 }
 
 func short(h string) string {

@@ -461,37 +461,6 @@ func peakCell(r Row, format func(float64) string) string {
 	return format(r.PeakRPS) + " (" + format(r.MinRPS) + "–" + format(r.MaxRPS) + ")"
 }
 
-// percentiles merges the samples' histograms (µs) and returns p50 and p99
-// in µs; -1 when no histogram could be read.
-func percentiles(ss []model.Sample) (p50, p99 int64) {
-	h := merge(ss, func(s model.Sample) []byte { return s.Histogram })
-	if h == nil {
-		return -1, -1
-	}
-	return h.ValueAtQuantile(50), h.ValueAtQuantile(99)
-}
-
-// merge decodes and merges one encoded histogram of each sample; nil when
-// none held a value.
-func merge(ss []model.Sample, pick func(model.Sample) []byte) *hdrhistogram.Histogram {
-	var merged *hdrhistogram.Histogram
-	for _, s := range ss {
-		h, err := hdrhistogram.Decode(pick(s))
-		if err != nil {
-			continue
-		}
-		if merged == nil {
-			merged = h
-		} else {
-			merged.Merge(h)
-		}
-	}
-	if merged == nil || merged.TotalCount() == 0 {
-		return nil
-	}
-	return merged
-}
-
 // rateTable writes the latency of every framework variant at the test's
 // common constant rate (wrk2's method: corrected for coordinated omission),
 // merged over rounds, and returns the notes that explain its cells.
@@ -521,8 +490,8 @@ func (b *builder) rateTable(t results.Test) []string {
 			}
 		}
 		achieved, _ := stats.Median(rps)
-		h := merge(ss, func(s model.Sample) []byte { return s.Histogram })
-		u := merge(ss, func(s model.Sample) []byte { return s.UncorrectedHistogram })
+		h := model.MergeHistograms(ss, func(s model.Sample) []byte { return s.Histogram })
+		u := model.MergeHistograms(ss, func(s model.Sample) []byte { return s.UncorrectedHistogram })
 		if failed != "" || h == nil || u == nil {
 			if failed == "" {
 				failed = "no latency recorded"
@@ -540,20 +509,6 @@ func (b *builder) rateTable(t results.Test) []string {
 	b.table(header, rows, align)
 	b.printf("\n")
 	return notes
-}
-
-// cost returns the median CPU ms per request over the samples, their
-// largest peak RSS in bytes, and whether any sample saturated the
-// generator.
-func cost(ss []model.Sample) (cpuMs float64, rss uint64, saturated bool) {
-	var cpus []float64
-	for _, s := range ss {
-		cpus = append(cpus, s.CPUPerRequest)
-		rss = max(rss, s.ServerRSS)
-		saturated = saturated || s.GeneratorSaturated
-	}
-	cpuMs, _ = stats.Median(cpus) // 0 for none
-	return cpuMs, rss, saturated
 }
 
 func testSettings(ts []results.Test) string {

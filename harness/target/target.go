@@ -32,7 +32,7 @@ type Metric string
 
 // Metrics: PeakRPS is each round's RPS (requests/s) at the peak level,
 // higher is better; P99 each round's p99 latency (ms) at the peak level
-// (ratio.Rounds.P99ms), lower is better; ProbeP99 each round's interference
+// (model.Row.P99Values), lower is better; ProbeP99 each round's interference
 // probe p99 (ms, ProbeValue) at every closed-loop level, a row per N and
 // level, lower is better; LevelP99 each round's p99 (ms,
 // model.Sample.HistogramP99, the report's p99-by-level figure) at every
@@ -150,13 +150,13 @@ type Row struct {
 	Status Status
 }
 
-// Label names a row: ratio.Label, and a ProbeP99 or LevelP99 row's level
+// Label names a row: model.Label, and a ProbeP99 or LevelP99 row's level
 // ("page N=10 c=16", "json c=64", "plaintext c=256×16").
 func (x Row) Label() string {
 	if x.Connections > 0 {
-		return fmt.Sprintf("%s %s", ratio.Label(x.Test, x.N), levelName(x.Connections, x.Pipeline))
+		return fmt.Sprintf("%s %s", model.Label(x.Test, x.N), levelName(x.Connections, x.Pipeline))
 	}
-	return ratio.Label(x.Test, x.N)
+	return model.Label(x.Test, x.N)
 }
 
 // Result is one target with its rows in suite order; Detectable and Limit
@@ -187,7 +187,7 @@ func (r Result) Count(s Status) int {
 // Judge judges each target on f with o's α and min change (BaseName and
 // NewName are set per target to Over and Of). Errors: options out of range.
 func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, error) {
-	rounds := ratio.RowRounds(f)
+	rows := ratio.Rows(f)
 	peaks := f.Peaks()
 	var out []Result
 	for _, t := range targets {
@@ -208,7 +208,7 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 					continue
 				}
 				if t.Metric != ProbeP99 {
-					row, pair := judgeRow(f, rounds, t, name, n)
+					row, pair := judgeRow(f, rows, t, name, n)
 					res.Rows = append(res.Rows, row)
 					pairs = append(pairs, pair)
 					continue
@@ -246,12 +246,12 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 
 // judgeRow gathers one row's per-round values: Of is the rank test's new
 // side, Over its base.
-func judgeRow(f *results.File, rounds map[ratio.Key]ratio.Rounds, t Target, test string, n int) (Row, compare.Pair) {
+func judgeRow(f *results.File, rows map[model.RowKey]model.Row, t Target, test string, n int) (Row, compare.Pair) {
 	row := Row{Test: test, N: n}
 	var why []string
 	for _, side := range sides(&row, t) {
-		k := ratio.Key{ID: side.id, Test: test, N: n}
-		r, ok := rounds[k]
+		k := model.RowKey{ID: side.id, Test: test, N: n}
+		r, ok := rows[k]
 		switch {
 		case !ok:
 			why = append(why, side.id.String()+": "+compare.MissingReason(f, k))
