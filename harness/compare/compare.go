@@ -2,7 +2,7 @@
 // is faster, slower or the same as a base run, like benchstat: Sets compares
 // two results files (tfbench compare), Variants two variants of one run (ab).
 //
-// Verdict rule (issue 6; docs/comparing.md, Compare two runs): per-round
+// Verdict rule (docs/comparing.md, Compare two runs): per-round
 // values at each side's peak level, two-sided Mann-Whitney U, Holm over rows;
 // p_holm < α and a median change ≥ MinChange is slower/faster, else same;
 // unknown without a peak, with < MinRounds a side, when the rank test fails

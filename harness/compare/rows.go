@@ -375,10 +375,11 @@ func filesOf(s *side) map[string]*results.File {
 	return m
 }
 
-// provenanceDiff names what else two runs' provenance differs in, beside the
-// hardware hostDiff covers (issue 35): the source commit and its tree, tfbench,
-// Go, OS, kernel, virtualization, the pinned CPUs' cores and governors, boost;
-// "" when nothing does or a side is missing.
+// provenanceDiff names what else two runs' provenance differs in, beside
+// the hardware hostDiff covers, so a change the compared code did not make
+// is named: the source commit and its tree, tfbench, Go, OS, kernel,
+// virtualization, the pinned CPUs' cores and governors, boost; "" when
+// nothing does or a side is missing.
 func provenanceDiff(a, b *results.File) string {
 	if a == nil || b == nil {
 		return ""

@@ -1,6 +1,7 @@
-// Package history is the nightly history (issue 21): history.json, kept
-// with the docs site, holds one night per UTC date with each row's peak
-// RPS, median ratio to go-stdlib and p99; the trend pages are drawn from it.
+// Package history is the nightly history: history.json, kept with the
+// docs site, holds one night per UTC date with each row's peak RPS, median
+// ratio to go-stdlib and median p99 (model.Row); the trend pages are drawn
+// from it.
 package history
 
 import (

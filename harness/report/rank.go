@@ -215,7 +215,8 @@ type Spread struct {
 }
 
 // SpreadWarning is the median spread above which a report warns at its
-// top that the machine's rounds disagree (issue 35: 20%).
+// top that the machine's rounds disagree: the median over rows of (max −
+// min) ÷ median of the rounds' RPS (docs/method.md, Ranks, ties and ranges).
 const SpreadWarning = 0.20
 
 // spreadOf is the Spread of the rows of run (every test of ts at its

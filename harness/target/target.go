@@ -1,5 +1,5 @@
 // Package target judges goals on two framework variants of one run (the
-// render engine's targets, issues 5 and 38; tools/engine-ratios) by
+// render engine's targets, frameworks/engine/README.md; tools/engine-ratios) by
 // compare's rank test at each variant's own peak level (ProbeP99, LevelP99:
 // at each level), a target's rows one Holm family.
 // A Target is a goal, not a variant to measure (run.Target).
@@ -76,7 +76,7 @@ var (
 // Six are the TechEmpower tests of suites/engine.yaml.
 var Six = []string{"json", "plaintext", "db", "queries", "fortunes", "updates"}
 
-// EngineTargets are issue 5's targets, per core (every server gets the same
+// EngineTargets are the render engine's targets, per core (every server gets the same
 // server CPU set), in one bench:engine run. The pool ≥ 1.5× serialized and
 // flat V8 value count targets are Go tests in frameworks/engine.
 var EngineTargets = []Target{
@@ -84,12 +84,13 @@ var EngineTargets = []Target{
 	{Name: "engine/pool ≥ 1.0× node-http on every page size", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}},
 	{Name: "engine/pool ≥ 1.0× go-stdlib on the six tests", Of: enginePool, Over: model.Reference, Metric: PeakRPS, Tests: Six},
 	{Name: "engine/pool p99 at peak below node-http's on the six tests", Of: enginePool, Over: nodeHTTP, Metric: P99, Tests: Six},
-	// Issue 38's: the page test's ratios at 10,000 rows and below, and the
-	// interference probe (suite probe: 20ms) at every size and level.
+	// The server-rendered page's: its ratios at 10,000 rows and below, and
+	// the interference probe (suite probe: 20ms) at every size and level.
 	{Name: "engine/pool ≥ 1.5× node-http at 10,000 rows", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}, Ns: []int{10000}, Min: 1.5},
 	{Name: "engine/pool ≥ 1.2× node-http at every other page size", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}, SkipNs: []int{10000}, Min: 1.2},
 	{Name: "engine/pool's probe p99 below node-http's at every page size and level", Of: enginePool, Over: nodeHTTP, Metric: ProbeP99, Tests: []string{"page"}},
-	// Issue 38 item 3: p99 at the same concurrency, not each at its peak.
+	// p99 at the same concurrency, not each at its peak: a closed loop's
+	// latency grows with its connections, so peaks at other levels mislead.
 	{Name: "engine/pool p99 at or below node-http's at every common level of json and fortunes", Of: enginePool, Over: nodeHTTP, Metric: LevelP99, Tests: []string{"json", "fortunes"}},
 }
 
