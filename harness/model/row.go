@@ -116,6 +116,16 @@ func (r Row) Percentiles() (p50, p99 float64, ok bool) {
 	return float64(h.ValueAtQuantile(50)) / 1000, float64(h.ValueAtQuantile(99)) / 1000, true
 }
 
+// RSS is the largest peak resident memory (VmHWM) of the server's process
+// tree over the rounds at the peak level, in bytes.
+func (r Row) RSS() uint64 {
+	var rss uint64
+	for _, s := range r.Samples {
+		rss = max(rss, s.ServerRSS)
+	}
+	return rss
+}
+
 // GeneratorSaturated is true when the load generator's CPU set was
 // saturated in a round at the peak level (that round measured it).
 func (r Row) GeneratorSaturated() bool {

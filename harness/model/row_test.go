@@ -42,6 +42,7 @@ func TestRowFigures(t *testing.T) {
 		roundSample(std, 1, 10000, 0.01, 2), roundSample(std, 2, 20000, 0.02, 1), roundSample(std, 3, 11000, 0.03, 3),
 	}
 	ss[2].GeneratorSaturated = true
+	ss[1].ServerRSS, ss[2].ServerRSS = 300<<20, 200<<20
 	peaks := PeaksOf(ss)
 	row, ok := peaks.Row(RowKey{ID: next, Test: "json"})
 	ref, refOK := peaks.Row(RowKey{ID: std, Test: "json"})
@@ -59,6 +60,9 @@ func TestRowFigures(t *testing.T) {
 	}
 	if row.CPUms() != 0.2 || row.MedianP99() != 20 || !row.GeneratorSaturated() || ref.GeneratorSaturated() {
 		t.Errorf("CPUms %v, MedianP99 %v, saturated %v/%v; want 0.2, 20, true/false", row.CPUms(), row.MedianP99(), row.GeneratorSaturated(), ref.GeneratorSaturated())
+	}
+	if row.RSS() != 300<<20 || ref.RSS() != 0 {
+		t.Errorf("RSS %d, reference %d; want the largest round's 300 MiB, 0", row.RSS(), ref.RSS())
 	}
 	if x, ok := row.RatioTo(ref); !ok || x != 0.1 {
 		t.Errorf("RatioTo = %v %v, want 1100 ÷ 11000 = 0.1", x, ok)

@@ -1,6 +1,8 @@
-// Package ratio compares the framework variants of one run: per test at its
-// headline N (a page test at every size), each variant's peak RPS, CPU time
-// per request and per-round figures at the peak level, and their ratios.
+// Package ratio picks the rows of one run that the tables show (model.Row:
+// each test at its headline N, a page test at every size) and writes the
+// engine's ratio table between its variants: each one's peak RPS, the first
+// one's ratio to the others and its CPU time per request, and p99 at the
+// levels two variants share.
 package ratio
 
 import (

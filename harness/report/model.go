@@ -333,18 +333,14 @@ func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verif
 	if p50, p99, ok := row.Percentiles(); ok {
 		r.P50ms, r.P99ms = p50, p99
 	}
-	r.CPUms, r.GeneratorSaturated = row.CPUms(), row.GeneratorSaturated()
-	for _, s := range row.Samples {
-		r.RSSBytes = max(r.RSSBytes, s.ServerRSS)
-	}
-	l := peak.Level
-	r.Memory = memoryOf(l.Samples)
+	r.CPUms, r.RSSBytes, r.GeneratorSaturated = row.CPUms(), row.RSS(), row.GeneratorSaturated()
+	r.Memory = memoryOf(row.Samples)
 	r.Notes = append(r.Notes, ineligible(peak)...)
 	if r.Bound != nil {
 		r.Notes = append(r.Notes, boundNote(*r.Bound, true))
 	}
 	if r.GeneratorSaturated {
-		r.Notes = append(r.Notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", l.Connections))
+		r.Notes = append(r.Notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", row.Connections))
 	}
 	return r
 }
