@@ -16,9 +16,10 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// rowKey keys a row: the reference of a merged side (one per run) also by
-// its run label in basis rps.
-type rowKey struct {
+// sideKey matches the rows of two sides: the row's key (model.RowKey) and,
+// for the reference of a merged side in basis rps, the run label, since
+// such a side has one reference row per run.
+type sideKey struct {
 	model.RowKey
 	Run string
 }
@@ -61,7 +62,7 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 
 	tests, order := commonTests(t, base, next)
 	bRows, nRows := bs.rows(o), ns.rows(o)
-	keys := map[rowKey]bool{}
+	keys := map[sideKey]bool{}
 	for k := range bRows {
 		keys[k] = true
 	}
@@ -177,11 +178,11 @@ func sideOf(name string, s *results.Set) *side {
 // rows returns the side's rows by key: every variant at its tests' headline
 // N, the reference keyed by run label when the side has several runs (basis
 // rps) or left out (basis ratio).
-func (s *side) rows(o Options) map[rowKey]Side {
-	out := map[rowKey]Side{}
+func (s *side) rows(o Options) map[sideKey]Side {
+	out := map[sideKey]Side{}
 	for i, r := range s.set.Runs {
 		for k := range s.peaks[i] {
-			rk := rowKey{RowKey: k}
+			rk := sideKey{RowKey: k}
 			if k.ID == o.ref() {
 				if o.Basis == BasisRatio {
 					continue
@@ -237,7 +238,7 @@ func (s *side) at(i int, k model.RowKey, o Options) (Side, bool) {
 // missing is the Side of key k for a side that has no series for it: ok is
 // false when no run of the side measured k's framework variant at all (or,
 // for the reference keyed by run, has k's run label).
-func (s *side) missing(k rowKey, o Options) (Side, bool) {
+func (s *side) missing(k sideKey, o Options) (Side, bool) {
 	for i, r := range s.set.Runs {
 		switch {
 		case k.Run != "":
@@ -524,7 +525,7 @@ func hostDiff(a, b probe.Host) string {
 
 // variantLabel is a row key's variant as notes spell it: "nextjs/default",
 // with " (run L)" for a reference keyed by run.
-func variantLabel(k rowKey) string {
+func variantLabel(k sideKey) string {
 	if k.Run != "" {
 		return k.ID.String() + " (run " + k.Run + ")"
 	}
