@@ -103,5 +103,5 @@ func abCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := writeCompare(t, *cf.out, *cf.json, stdout); err != nil {
 		return err
 	}
-	return regression(t)
+	return t.Regression()
 }

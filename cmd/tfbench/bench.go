@@ -6,20 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/progress"
-	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
@@ -219,7 +213,7 @@ func writeReport(f *results.File, paths ...string) error {
 
 // summarize prints the run's wall time, sample and gate-failure counts,
 // the verdicts that were not a pass (and frameworks that failed to build or
-// start) and bestPerTest (peak RPS, median over rounds, ratio.PeakRounds).
+// start) and report.BestPerTest (peak RPS, median over rounds).
 func summarize(w io.Writer, f *results.File) {
 	var failedGate int
 	for _, s := range f.Samples {
@@ -248,7 +242,7 @@ func summarize(w io.Writer, f *results.File) {
 	for _, l := range notPass {
 		fmt.Fprintln(w, l)
 	}
-	best := bestPerTest(f)
+	best := report.BestPerTest(f)
 	if len(best) == 0 {
 		return
 	}
@@ -256,51 +250,6 @@ func summarize(w io.Writer, f *results.File) {
 	for _, l := range best {
 		fmt.Fprintln(w, "  "+l)
 	}
-}
-
-// bestPerTest is one line per suite test, in suite order, naming the
-// variant with the highest peak RPS at the test's headline N; a test
-// without any peak says so.
-func bestPerTest(f *results.File) []string {
-	peaks := ratio.PeakRounds(f)
-	keys := slices.SortedFunc(maps.Keys(peaks), func(a, b ratio.Key) int { return strings.Compare(a.ID.String(), b.ID.String()) })
-	var out []string
-	for _, t := range f.Suite.Tests {
-		if t.Type == model.Coldstart {
-			out = append(out, report.ColdstartSummary(f, t.Name))
-			continue
-		}
-		var best ratio.Rounds
-		measured := 0
-		for _, k := range keys {
-			p := peaks[k]
-			if k.Test != t.Name || !p.OK {
-				continue
-			}
-			measured++
-			if p.Peak > best.Peak {
-				best = p
-			}
-		}
-		name := t.Name
-		if n := suite.HeadlineOf(t.Queries); n > 0 {
-			name += fmt.Sprintf(" N=%d", n)
-		}
-		if measured == 0 {
-			out = append(out, name+": no variant has a peak (none measured, or no level passed the gate in every round)")
-			continue
-		}
-		level := fmt.Sprintf("c=%d", best.Connections)
-		if best.Pipeline > 1 {
-			level += fmt.Sprintf(", pipeline %d", best.Pipeline)
-		}
-		line := fmt.Sprintf("%s: %s %s RPS at %s", name, best.ID, humanize.Comma(int64(math.Round(best.Peak))), level)
-		if measured > 1 {
-			line += fmt.Sprintf(" (best of %d)", measured)
-		}
-		out = append(out, line)
-	}
-	return out
 }
 
 func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -14,11 +14,6 @@ import (
 	"github.com/tfbench/tfbench/harness/results"
 )
 
-// errRegression is wrapped by the error compare (and ab) return when a row's
-// verdict is "slower", after the table is written: the command exits with
-// status 1 and one line naming the slower rows.
-var errRegression = errors.New("slower than base")
-
 func compareCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", "compare [--basis rps|ratio] [--alpha 0.05] [--min-change 5%] [--json FILE] [--out FILE.md] BASE NEW", stderr)
 	cf := compareFlags(fs, true)
@@ -51,7 +46,7 @@ func compareCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := writeCompare(t, *cf.out, *cf.json, stdout); err != nil {
 		return err
 	}
-	return regression(t)
+	return t.Regression()
 }
 
 // writeCompare writes t's markdown to path (atomically) or, when path is
@@ -84,30 +79,6 @@ func writeCompare(t *compare.Table, path, jsonPath string, stdout io.Writer) err
 		}
 	}
 	return nil
-}
-
-// regression returns an error wrapping errRegression naming t's slower rows
-// (the first five), or nil when none is slower.
-func regression(t *compare.Table) error {
-	var slower []string
-	for _, r := range t.Rows {
-		if r.Verdict != compare.Slower {
-			continue
-		}
-		name := r.ID.String() + " " + r.Test
-		if r.N > 0 {
-			name += fmt.Sprintf(" N=%d", r.N)
-		}
-		slower = append(slower, name)
-	}
-	if len(slower) == 0 {
-		return nil
-	}
-	n := len(slower)
-	if n > 5 {
-		slower = append(slower[:5], "…")
-	}
-	return fmt.Errorf("%d of %d rows %w: %s", n, len(t.Rows), errRegression, strings.Join(slower, ", "))
 }
 
 // parseInterleaved parses fs's flags anywhere among the positional

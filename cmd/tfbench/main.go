@@ -21,6 +21,7 @@ import (
 	"syscall"
 
 	"github.com/tfbench/tfbench/harness/ab"
+	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/supervise"
 )
 
@@ -123,7 +124,7 @@ func cli(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if errors.Is(err, ab.ErrDiffers) {
 				return 3 // ab --require-identical: the two sides' pages differ
 			}
-			if verdicts[c.name] && !errors.Is(err, errRegression) {
+			if verdicts[c.name] && !errors.Is(err, compare.ErrRegression) {
 				return 2 // no verdict: 1 is kept for "slower"
 			}
 			return 1

@@ -238,12 +238,7 @@ func (r *Result) before(i int) Commit {
 	return r.Candidates[i]
 }
 
-func (r *Result) testName() string {
-	if r.N > 0 {
-		return fmt.Sprintf("%s N=%d", r.Test, r.N)
-	}
-	return r.Test
-}
+func (r *Result) testName() string { return model.Label(r.Test, r.N) }
 
 func last(s []Step) Step { return s[len(s)-1] }
 

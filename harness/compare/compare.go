@@ -2,7 +2,7 @@
 // is faster, slower or the same as a base run, like benchstat: Sets compares
 // two results files (tfbench compare), Variants two variants of one run (ab).
 //
-// Verdict rule (issue 6; docs/comparing.md, Compare two runs): per-round
+// Verdict rule (docs/comparing.md, Compare two runs): per-round
 // values at each side's peak level, two-sided Mann-Whitney U, Holm over rows;
 // p_holm < α and a median change ≥ MinChange is slower/faster, else same;
 // unknown without a peak, with < MinRounds a side, when the rank test fails
@@ -12,12 +12,12 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/rankstat"
-	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
@@ -180,9 +180,9 @@ type Row struct {
 	across string
 }
 
-// Key is the row's ratio.Key.
-func (r Row) Key() ratio.Key {
-	return ratio.Key{ID: r.ID, Test: r.Test, N: r.N}
+// Key is the row's key.
+func (r Row) Key() model.RowKey {
+	return model.RowKey{ID: r.ID, Test: r.Test, N: r.N}
 }
 
 // RunMeta describes one run of a side.
@@ -228,6 +228,30 @@ type Table struct {
 	// Equivalence is tfbench ab's byte-equivalence verdicts, from the run
 	// file Variants compared (results.File.Equivalence); empty otherwise.
 	Equivalence []results.Equivalence `json:"equivalence,omitempty"`
+}
+
+// ErrRegression is wrapped by Regression's error: a row is slower. tfbench
+// compare and ab return it after writing the table, and exit with status 1
+// (not 2, a broken input) on it.
+var ErrRegression = errors.New("slower than base")
+
+// Regression is an error wrapping ErrRegression naming t's slower rows
+// (the first five, "nextjs/default queries N=20"), nil when none is slower.
+func (t *Table) Regression() error {
+	var slower []string
+	for _, r := range t.Rows {
+		if r.Verdict == Slower {
+			slower = append(slower, r.ID.String()+" "+r.Key().Label())
+		}
+	}
+	if len(slower) == 0 {
+		return nil
+	}
+	n := len(slower)
+	if n > 5 {
+		slower = append(slower[:5], "…")
+	}
+	return fmt.Errorf("%d of %d rows %w: %s", n, len(t.Rows), ErrRegression, strings.Join(slower, ", "))
 }
 
 // Regressed reports whether any row is slower.

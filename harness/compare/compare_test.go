@@ -712,3 +712,21 @@ func TestCompareRankErrorShown(t *testing.T) {
 		t.Errorf("markdown lacks the unknown row with its error, or counts it as tested:\n%s", buf.String())
 	}
 }
+
+// TestRegression: the error names the slower rows (test at N as model.Label
+// writes it), the first five and "…", and wraps ErrRegression; none slower
+// is no error.
+func TestRegression(t *testing.T) {
+	tb := &Table{}
+	if err := tb.Regression(); err != nil {
+		t.Errorf("no rows: %v", err)
+	}
+	for i, v := range []Verdict{Slower, Same, Slower, Slower, Slower, Slower, Slower, Faster} {
+		tb.Rows = append(tb.Rows, Row{ID: model.MustID("nextjs/default"), Test: "queries", N: i, Verdict: v})
+	}
+	err := tb.Regression()
+	want := "6 of 8 rows slower than base: nextjs/default queries, nextjs/default queries N=2, nextjs/default queries N=3, nextjs/default queries N=4, nextjs/default queries N=5, …"
+	if err == nil || err.Error() != want || !errors.Is(err, ErrRegression) {
+		t.Errorf("Regression() = %v\nwant %s (wrapping ErrRegression)", err, want)
+	}
+}

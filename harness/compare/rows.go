@@ -11,16 +11,16 @@ import (
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/rankstat"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
-// rowKey keys a row: the reference of a merged side (one per run) also by
-// its run label in basis rps.
-type rowKey struct {
-	ratio.Key
+// sideKey matches the rows of two sides: the row's key (model.RowKey) and,
+// for the reference of a merged side in basis rps, the run label, since
+// such a side has one reference row per run.
+type sideKey struct {
+	model.RowKey
 	Run string
 }
 
@@ -28,7 +28,7 @@ type rowKey struct {
 type side struct {
 	name  string
 	set   *results.Set
-	peaks []map[ratio.Key]ratio.Rounds // by run index
+	peaks []map[model.RowKey]model.Row // by run index
 	multi bool
 }
 
@@ -62,7 +62,7 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 
 	tests, order := commonTests(t, base, next)
 	bRows, nRows := bs.rows(o), ns.rows(o)
-	keys := map[rowKey]bool{}
+	keys := map[sideKey]bool{}
 	for k := range bRows {
 		keys[k] = true
 	}
@@ -88,7 +88,7 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 				continue
 			}
 		}
-		t.Rows = append(t.Rows, newRow(k.Key, b, n))
+		t.Rows = append(t.Rows, newRow(k.RowKey, b, n))
 	}
 	slices.SortFunc(t.Rows, func(a, b Row) int {
 		return cmpRows(a, b, order)
@@ -141,8 +141,8 @@ func Variants(f *results.File, base, next model.ID, o Options) (*Table, error) {
 			continue
 		}
 		n := suite.HeadlineOf(test.Queries)
-		kb := ratio.Key{ID: base, Test: test.Name, N: n}
-		kn := ratio.Key{ID: next, Test: test.Name, N: n}
+		kb := model.RowKey{ID: base, Test: test.Name, N: n}
+		kn := model.RowKey{ID: next, Test: test.Name, N: n}
 		b, _ := s.at(0, kb, o)
 		nw, _ := s.at(0, kn, o)
 		t.Rows = append(t.Rows, newRow(kn, b, nw))
@@ -170,7 +170,7 @@ func metaOf(name string, s *results.Set) Meta {
 func sideOf(name string, s *results.Set) *side {
 	sd := &side{name: name, set: s, multi: len(s.Runs) > 1}
 	for _, r := range s.Runs {
-		sd.peaks = append(sd.peaks, ratio.PeakRounds(r.File))
+		sd.peaks = append(sd.peaks, ratio.HeadlineRows(r.File))
 	}
 	return sd
 }
@@ -178,11 +178,11 @@ func sideOf(name string, s *results.Set) *side {
 // rows returns the side's rows by key: every variant at its tests' headline
 // N, the reference keyed by run label when the side has several runs (basis
 // rps) or left out (basis ratio).
-func (s *side) rows(o Options) map[rowKey]Side {
-	out := map[rowKey]Side{}
+func (s *side) rows(o Options) map[sideKey]Side {
+	out := map[sideKey]Side{}
 	for i, r := range s.set.Runs {
 		for k := range s.peaks[i] {
-			rk := rowKey{Key: k}
+			rk := sideKey{RowKey: k}
 			if k.ID == o.ref() {
 				if o.Basis == BasisRatio {
 					continue
@@ -199,7 +199,7 @@ func (s *side) rows(o Options) map[rowKey]Side {
 
 // at builds the Side of key k in run i; ok is false when run i has no peak
 // series for k (the Side then says why).
-func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
+func (s *side) at(i int, k model.RowKey, o Options) (Side, bool) {
 	run := s.set.Runs[i]
 	sd := Side{Run: run.Label, Name: k.ID.String(), Build: build(run.File, k.ID)}
 	r, ok := s.peaks[i][k]
@@ -213,13 +213,11 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 	}
 	sd.OK = true
 	sd.Peak, sd.Connections, sd.Pipeline = r.Peak, r.Connections, r.Pipeline
-	sd.CPUms = rankstat.Median(slices.Collect(maps.Values(r.CPUms)))
-	sd.GeneratorSaturated = r.GeneratorSaturated
-	refKey := ratio.Key{ID: o.ref(), Test: k.Test, N: k.N}
+	sd.CPUms = r.CPUms()
+	sd.GeneratorSaturated = r.GeneratorSaturated()
+	refKey := model.RowKey{ID: o.ref(), Test: k.Test, N: k.N}
 	ref, refOK := s.peaks[i][refKey]
-	if refOK && ref.OK && ref.Peak > 0 {
-		sd.RefRatio = r.Peak / ref.Peak
-	}
+	sd.RefRatio, _ = r.RatioTo(ref)
 	switch o.Basis {
 	case BasisRatio:
 		if !refOK || !ref.OK {
@@ -227,12 +225,12 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 			if refOK {
 				why = ref.Reason
 			}
-			sd.Reason = fmt.Sprintf("no %s peak on %s in run %s (%s)", o.Reference, testLabel(k.Test, k.N), run.Label, why)
+			sd.Reason = fmt.Sprintf("no %s peak on %s in run %s (%s)", o.Reference, k.Label(), run.Label, why)
 			return sd, true
 		}
-		sd.Values, sd.Rounds = ratio.PerRoundRatio(r, ref)
+		sd.Values, sd.Rounds = r.RoundRatios(ref)
 	default:
-		sd.Values, sd.Rounds = r.Values(), slices.Sorted(maps.Keys(r.RPS))
+		sd.Values, sd.Rounds = r.Values(), r.Rounds()
 	}
 	return sd, true
 }
@@ -240,7 +238,7 @@ func (s *side) at(i int, k ratio.Key, o Options) (Side, bool) {
 // missing is the Side of key k for a side that has no series for it: ok is
 // false when no run of the side measured k's framework variant at all (or,
 // for the reference keyed by run, has k's run label).
-func (s *side) missing(k rowKey, o Options) (Side, bool) {
+func (s *side) missing(k sideKey, o Options) (Side, bool) {
 	for i, r := range s.set.Runs {
 		switch {
 		case k.Run != "":
@@ -253,23 +251,23 @@ func (s *side) missing(k rowKey, o Options) (Side, bool) {
 			if _, ok := s.set.Owner(k.ID); !ok {
 				return Side{}, false
 			}
-			if !measures(r.File, k.Key) {
+			if !measures(r.File, k.RowKey) {
 				continue
 			}
 		}
-		sd, _ := s.at(i, k.Key, o)
+		sd, _ := s.at(i, k.RowKey, o)
 		return sd, true
 	}
 	return Side{}, false
 }
 
-func measures(f *results.File, k ratio.Key) bool {
+func measures(f *results.File, k model.RowKey) bool {
 	return slices.Contains(f.Measured(), k.ID)
 }
 
 // MissingReason says why f has no peak series for k: the framework's build
 // or start error, its verification failure, or no samples.
-func MissingReason(f *results.File, k ratio.Key) string {
+func MissingReason(f *results.File, k model.RowKey) string {
 	for _, fw := range f.Frameworks {
 		if fw.ID() == k.ID && fw.Error != "" {
 			return "could not build or start: " + fw.Error
@@ -335,7 +333,7 @@ func commonTests(t *Table, base, next *results.Set) (map[string]bool, map[string
 	return common, order
 }
 
-func newRow(k ratio.Key, b, n Side) Row {
+func newRow(k model.RowKey, b, n Side) Row {
 	r := Row{ID: k.ID, Test: k.Test, N: k.N, Base: b, New: n}
 	if b.OK && n.OK && b.Peak > 0 {
 		r.Ratio = n.Peak / b.Peak
@@ -378,10 +376,11 @@ func filesOf(s *side) map[string]*results.File {
 	return m
 }
 
-// provenanceDiff names what else two runs' provenance differs in, beside the
-// hardware hostDiff covers (issue 35): the source commit and its tree, tfbench,
-// Go, OS, kernel, virtualization, the pinned CPUs' cores and governors, boost;
-// "" when nothing does or a side is missing.
+// provenanceDiff names what else two runs' provenance differs in, beside
+// the hardware hostDiff covers, so a change the compared code did not make
+// is named: the source commit and its tree, tfbench, Go, OS, kernel,
+// virtualization, the pinned CPUs' cores and governors, boost; "" when
+// nothing does or a side is missing.
 func provenanceDiff(a, b *results.File) string {
 	if a == nil || b == nil {
 		return ""
@@ -486,7 +485,7 @@ func (t *Table) saturation(r Row) {
 	}
 	if len(sides) > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%s %s: load generator saturated in %s (those rounds measured the generator, not the server)",
-			r.Base.Name, testLabel(r.Test, r.N), strings.Join(sides, " and ")))
+			r.Base.Name, model.Label(r.Test, r.N), strings.Join(sides, " and ")))
 	}
 }
 
@@ -526,18 +525,11 @@ func hostDiff(a, b probe.Host) string {
 
 // variantLabel is a row key's variant as notes spell it: "nextjs/default",
 // with " (run L)" for a reference keyed by run.
-func variantLabel(k rowKey) string {
+func variantLabel(k sideKey) string {
 	if k.Run != "" {
 		return k.ID.String() + " (run " + k.Run + ")"
 	}
 	return k.ID.String()
-}
-
-func testLabel(test string, n int) string {
-	if n > 0 {
-		return fmt.Sprintf("%s N=%d", test, n)
-	}
-	return test
 }
 
 func short(h string) string {

@@ -16,7 +16,6 @@ import (
 	"github.com/tfbench/tfbench/harness/changes"
 	"github.com/tfbench/tfbench/harness/chart"
 	"github.com/tfbench/tfbench/harness/model"
-	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/texttab"
 )
 
@@ -51,7 +50,7 @@ func shortSHA(c string) string {
 }
 
 func rowLabel(c ChangePoint) string {
-	return c.Row().String() + " · " + ratio.Label(c.Test, c.N)
+	return c.Row().String() + " · " + model.Label(c.Test, c.N)
 }
 
 // changesPage writes changes.md: every change point of cps (newest first)
@@ -109,7 +108,7 @@ func regressionPage(dir string, h *History, c ChangePoint) (md, svg []byte, err 
 	nights, at := regressionNights(h, c)
 	values := make([]float64, len(nights))
 	labels := make([]string, len(nights))
-	k := rowKey{c.Test, c.N}
+	k := testAt{c.Test, c.N}
 	for i, n := range nights {
 		labels[i], values[i] = n.Date, math.NaN()
 		if r, ok := n.row(c.Row(), k); ok {
@@ -118,7 +117,7 @@ func regressionPage(dir string, h *History, c ChangePoint) (md, svg []byte, err 
 			}
 		}
 	}
-	label := ratio.Label(c.Test, c.N)
+	label := model.Label(c.Test, c.N)
 	title := fmt.Sprintf("%s %s: %s by night", c.Row(), label, figureName[c.Figure])
 	var s bytes.Buffer
 	if err := chart.Trend(&s, chart.Timeline{Title: title, YTitle: figureTitle[c.Figure], Labels: labels,

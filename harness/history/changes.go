@@ -99,17 +99,11 @@ func Changes(h *History) []ChangePoint {
 	return out
 }
 
-// rowID is a row's identity across nights.
-type rowID struct {
-	model.ID
-	rowKey
-}
-
 func stretchChanges(nights []Night) []ChangePoint {
-	var rows []rowID
+	var rows []model.RowKey
 	for _, n := range nights {
 		for _, r := range n.Rows {
-			if k := (rowID{r.ID, rowKey{r.Test, r.N}}); !slices.Contains(rows, k) {
+			if k := r.Key(); !slices.Contains(rows, k) {
 				rows = append(rows, k)
 			}
 		}
@@ -120,7 +114,7 @@ func stretchChanges(nights []Night) []ChangePoint {
 			var values []float64
 			var at []int // at[i]: the night of values[i]
 			for i, n := range nights {
-				r, ok := n.row(k.ID, k.rowKey)
+				r, ok := n.row(k.ID, testAt{k.Test, k.N})
 				if !ok {
 					continue
 				}
@@ -149,14 +143,14 @@ func stretchChanges(nights []Night) []ChangePoint {
 func figure(r Row, fig string) (float64, bool) {
 	switch fig {
 	case FigureRatio:
-		if r.Ratio == nil {
+		if r.MedianRatio == nil {
 			return 0, false
 		}
-		return *r.Ratio, true
+		return *r.MedianRatio, true
 	case FigureRPS:
 		return r.PeakRPS, true
 	default:
-		return r.P99, true
+		return r.MedianP99, true
 	}
 }
 

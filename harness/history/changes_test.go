@@ -39,9 +39,9 @@ func stepHistory() *History {
 		label := strings.ReplaceAll(date, "-", "") + "-s1"
 		n.Runs = []Run{{Label: label, RunID: label, Host: Host{CPUModel: "AMD EPYC", LogicalCPUs: 2, Hostname: "ci"}}}
 		row := func(id model.ID, test string, nn int, rps, p99 float64, ratio float64) Row {
-			x := Row{ID: id, Test: test, N: nn, Connections: 16, Pipeline: 1, Run: label, PeakRPS: roundTo(rps, 1e1), P99: roundTo(p99, 1e3)}
+			x := Row{ID: id, Test: test, N: nn, Connections: 16, Pipeline: 1, Run: label, PeakRPS: roundTo(rps, 1e1), MedianP99: roundTo(p99, 1e3)}
 			if ratio > 0 {
-				x.Ratio = ptr(roundTo(ratio, 1e4))
+				x.MedianRatio = ptr(roundTo(ratio, 1e4))
 			}
 			return x
 		}

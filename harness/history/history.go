@@ -1,6 +1,7 @@
-// Package history is the nightly history (issue 21): history.json, kept
-// with the docs site, holds one night per UTC date with each row's peak
-// RPS, median ratio to go-stdlib and p99; the trend pages are drawn from it.
+// Package history is the nightly history: history.json, kept with the
+// docs site, holds one night per UTC date with each row's peak RPS, median
+// ratio to go-stdlib and median p99 (model.Row); the trend pages are drawn
+// from it.
 package history
 
 import (
@@ -14,7 +15,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
@@ -71,10 +71,10 @@ type Host struct {
 	Runner      string `json:"runner,omitempty"` // probe.Host.Runner: the CI runner's label
 }
 
-// Row is one framework variant on one test at one N (ratio.RowRounds: a
-// page test at every size), at its peak level (connections, pipeline as
-// model.Key spells them). Figures are rounded: RPS to 0.1, ratio to 1e-4,
-// p99 to 0.001 ms.
+// Row is one night's stored record of a row (model.Row: a framework variant
+// on one test at one N, a page test at every size, ratio.Rows) at its peak
+// level (connections, pipeline as model.Key spells them). Figures are
+// model.Row's, rounded: RPS to 0.1, ratio to 1e-4, p99 to 0.001 ms.
 type Row struct {
 	model.ID
 	Test        string `json:"test"`
@@ -85,13 +85,17 @@ type Row struct {
 	Run string `json:"run"`
 	// PeakRPS is the peak: the best eligible level's median RPS over rounds.
 	PeakRPS float64 `json:"peak_rps"`
-	// Ratio is the median over rounds of the row's RPS over go-stdlib's in
-	// the same run and round (ratio.PerRoundRatio); nil for go-stdlib
-	// itself and when no round has both.
-	Ratio *float64 `json:"ratio,omitempty"`
-	// P99 is the median over rounds of p99 latency at the peak level, ms.
-	P99 float64 `json:"p99_ms"`
+	// MedianRatio is model.Row.MedianRatio to go-stdlib of the same run:
+	// the median over rounds of the per-round ratio, not the report's ratio
+	// of peaks; nil for go-stdlib itself and when no round has both.
+	MedianRatio *float64 `json:"ratio,omitempty"`
+	// MedianP99 is model.Row.MedianP99: the median over rounds of each
+	// round's p99 at the peak level, ms (the report's p99 merges them).
+	MedianP99 float64 `json:"p99_ms"`
 }
+
+// Key is the row's key.
+func (r Row) Key() model.RowKey { return model.RowKey{ID: r.ID, Test: r.Test, N: r.N} }
 
 // Load reads a history file; a missing file is an empty history. Errors
 // name the file: not JSON, another schema, a date not YYYY-MM-DD, two
@@ -191,20 +195,17 @@ func From(paths []string, date, commit string) (Night, error) {
 		f := r.File
 		n.Runs = append(n.Runs, Run{Label: r.Label, RunID: f.RunID, Shard: f.Shard,
 			Host: Host{CPUModel: f.Host.CPUModel, LogicalCPUs: f.Host.LogicalCPUs, Hostname: f.Host.Hostname, Runner: f.Host.Runner}})
-		rounds := ratio.RowRounds(f)
-		for k, x := range rounds {
+		rows := ratio.Rows(f)
+		for k, x := range rows {
 			if !x.OK || (k.ID == model.Reference && r.Label != refRun.Label) {
 				continue
 			}
 			row := Row{ID: k.ID, Test: k.Test, N: k.N, Connections: x.Connections, Pipeline: x.Pipeline, Run: r.Label,
-				PeakRPS: roundTo(x.Peak, 1e1)}
-			p99, _ := stats.Median(x.P99Values())
-			row.P99 = roundTo(p99, 1e3)
+				PeakRPS: roundTo(x.Peak, 1e1), MedianP99: roundTo(x.MedianP99(), 1e3)}
 			if k.ID != model.Reference {
-				if rs, _ := ratio.PerRoundRatio(x, rounds[k.Reference()]); len(rs) > 0 {
-					m, _ := stats.Median(rs)
+				if m, ok := x.MedianRatio(rows[k.Reference()]); ok {
 					m = roundTo(m, 1e4)
-					row.Ratio = &m
+					row.MedianRatio = &m
 				}
 			}
 			n.Rows = append(n.Rows, row)

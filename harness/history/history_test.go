@@ -24,9 +24,9 @@ var night1 = Night{
 		{Label: "20261201-s2", RunID: "20261201-s2", Shard: "2/2", Host: Host{CPUModel: "Intel Xeon", LogicalCPUs: 4, Hostname: "ci-2"}},
 	},
 	Rows: []Row{
-		{ID: model.Reference, Test: "json", Connections: 16, Pipeline: 1, Run: "20261201-s1", PeakRPS: 50000, P99: 1.2},
-		{ID: model.MustID("nextjs/default"), Test: "json", Connections: 16, Pipeline: 1, Run: "20261201-s1", PeakRPS: 2000, Ratio: ptr(0.04), P99: 20},
-		{ID: model.MustID("node-http/default"), Test: "json", Connections: 16, Pipeline: 1, Run: "20261201-s2", PeakRPS: 20250, Ratio: ptr(0.5), P99: 5},
+		{ID: model.Reference, Test: "json", Connections: 16, Pipeline: 1, Run: "20261201-s1", PeakRPS: 50000, MedianP99: 1.2},
+		{ID: model.MustID("nextjs/default"), Test: "json", Connections: 16, Pipeline: 1, Run: "20261201-s1", PeakRPS: 2000, MedianRatio: ptr(0.04), MedianP99: 20},
+		{ID: model.MustID("node-http/default"), Test: "json", Connections: 16, Pipeline: 1, Run: "20261201-s2", PeakRPS: 20250, MedianRatio: ptr(0.5), MedianP99: 5},
 	},
 }
 
@@ -60,7 +60,7 @@ func TestFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := n2.Rows[1]; r.ID.Framework != "nextjs" || r.PeakRPS != 1600 || r.Ratio == nil || *r.Ratio != 0.0319 || r.P99 != 25 {
+	if r := n2.Rows[1]; r.ID.Framework != "nextjs" || r.PeakRPS != 1600 || r.MedianRatio == nil || *r.MedianRatio != 0.0319 || r.MedianP99 != 25 {
 		t.Errorf("night 2's nextjs row = %s", js(t, r))
 	}
 }

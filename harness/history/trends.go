@@ -15,7 +15,6 @@ import (
 
 	"github.com/tfbench/tfbench/harness/chart"
 	"github.com/tfbench/tfbench/harness/model"
-	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/texttab"
@@ -31,13 +30,14 @@ const (
 // IndexFile is the trend pages' index.
 const IndexFile = "index.md"
 
-// rowKey is a chart's row: a test at one N.
-type rowKey struct {
+// testAt is what a trend chart shows: one test at one N, every variant's
+// row on it a line (a row itself is a model.RowKey).
+type testAt struct {
 	Test string
 	N    int
 }
 
-func (k rowKey) slug() string {
+func (k testAt) slug() string {
 	if k.N > 0 {
 		return fmt.Sprintf("%s-%d", report.Slug(k.Test), k.N)
 	}
@@ -66,11 +66,11 @@ func Trends(dir string, h *History) ([]string, error) {
 		data []byte
 	}
 	nights := h.Nights[max(0, len(h.Nights)-ChartNights):]
-	keys := rowKeys(nights)
-	slugs := map[string]rowKey{}
+	keys := testsAt(nights)
+	slugs := map[string]testAt{}
 	for _, k := range keys {
 		if other, ok := slugs[k.slug()]; ok {
-			return nil, fmt.Errorf("trends: %s and %s would both be chart %s-ratio.svg", ratio.Label(other.Test, other.N), ratio.Label(k.Test, k.N), k.slug())
+			return nil, fmt.Errorf("trends: %s and %s would both be chart %s-ratio.svg", model.Label(other.Test, other.N), model.Label(k.Test, k.N), k.slug())
 		}
 		slugs[k.slug()] = k
 	}
@@ -79,7 +79,7 @@ func Trends(dir string, h *History) ([]string, error) {
 	ids := map[string]ChangePoint{}
 	for _, c := range cps {
 		if o, ok := ids[c.ID]; ok {
-			return nil, fmt.Errorf("trends: %s %s and %s %s would both be change %s", o.Row(), ratio.Label(o.Test, o.N), c.Row(), ratio.Label(c.Test, c.N), c.ID)
+			return nil, fmt.Errorf("trends: %s %s and %s %s would both be change %s", o.Row(), model.Label(o.Test, o.N), c.Row(), model.Label(c.Test, c.N), c.ID)
 		}
 		ids[c.ID] = c
 	}
@@ -112,7 +112,7 @@ func Trends(dir string, h *History) ([]string, error) {
 			fmt.Fprintf(b, "**The method or suite changed** (a dashed line in every chart): %s. Figures on either side of it do not compare.\n\n", breakText(breaks))
 		}
 		for _, k := range keys {
-			label := ratio.Label(k.Test, k.N)
+			label := model.Label(k.Test, k.N)
 			fmt.Fprintf(b, "## %s\n\n", label)
 			ratioSeries, p99Series := series(nights, k)
 			labels := make([]string, len(nights))
@@ -224,13 +224,13 @@ func Trends(dir string, h *History) ([]string, error) {
 // altText escapes what would end an image's alt text early.
 var altText = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
 
-// rowKeys are the tests and Ns of nights: the last night's in its order,
+// testsAt are the tests and Ns of nights: the last night's in its order,
 // then those only older nights have, newest first.
-func rowKeys(nights []Night) []rowKey {
-	var keys []rowKey
+func testsAt(nights []Night) []testAt {
+	var keys []testAt
 	for i := len(nights) - 1; i >= 0; i-- {
 		for _, r := range nights[i].Rows {
-			if k := (rowKey{r.Test, r.N}); !slices.Contains(keys, k) {
+			if k := (testAt{r.Test, r.N}); !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}
@@ -240,7 +240,7 @@ func rowKeys(nights []Night) []rowKey {
 
 // series returns k's lines over nights, one per variant sorted by name:
 // ratios (the reference left out) and p99; NaN where a night has no row.
-func series(nights []Night, k rowKey) (ratios, p99s []chart.TimeSeries) {
+func series(nights []Night, k testAt) (ratios, p99s []chart.TimeSeries) {
 	var ids []model.ID
 	for _, n := range nights {
 		for _, r := range n.Rows {
@@ -257,9 +257,9 @@ func series(nights []Night, k rowKey) (ratios, p99s []chart.TimeSeries) {
 		for i, n := range nights {
 			rs.Values[i], ps.Values[i] = math.NaN(), math.NaN()
 			if r, ok := n.row(id, k); ok {
-				ps.Values[i] = r.P99
-				if r.Ratio != nil {
-					rs.Values[i], anyRatio = *r.Ratio, true
+				ps.Values[i] = r.MedianP99
+				if r.MedianRatio != nil {
+					rs.Values[i], anyRatio = *r.MedianRatio, true
 				}
 			}
 		}
@@ -271,7 +271,7 @@ func series(nights []Night, k rowKey) (ratios, p99s []chart.TimeSeries) {
 	return ratios, p99s
 }
 
-func (n Night) row(id model.ID, k rowKey) (Row, bool) {
+func (n Night) row(id model.ID, k testAt) (Row, bool) {
 	for _, r := range n.Rows {
 		if r.ID == id && r.Test == k.Test && r.N == k.N {
 			return r, true
@@ -283,7 +283,7 @@ func (n Night) row(id model.ID, k rowKey) (Row, bool) {
 // table writes k's figures over nights: a line per variant, a column per
 // night, each cell the ratio and p99 ("0.040× · 20.0 ms"), "—" without a
 // row.
-func table(b *bytes.Buffer, nights []Night, k rowKey) error {
+func table(b *bytes.Buffer, nights []Night, k testAt) error {
 	_, p99s := series(nights, k)
 	header := []string{"Variant"}
 	align := []texttab.Align{texttab.Left}
@@ -299,10 +299,10 @@ func table(b *bytes.Buffer, nights []Night, k rowKey) error {
 			switch {
 			case !ok:
 				line = append(line, "—")
-			case r.Ratio != nil:
-				line = append(line, fmt.Sprintf("%.3f× · %s", *r.Ratio, ms(r.P99)))
+			case r.MedianRatio != nil:
+				line = append(line, fmt.Sprintf("%.3f× · %s", *r.MedianRatio, ms(r.MedianP99)))
 			default:
-				line = append(line, "— · "+ms(r.P99))
+				line = append(line, "— · "+ms(r.MedianP99))
 			}
 		}
 		rows = append(rows, line)

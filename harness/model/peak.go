@@ -62,15 +62,9 @@ type Peak struct {
 type Peaks struct {
 	// List holds the peaks in the order each series' first sample appears.
 	List []Peak
-	at   map[seriesAt]int // index into List, runtime aside: the later wins
-}
-
-// seriesAt is a series without its runtime: what ratio, compare and
-// report key rows by.
-type seriesAt struct {
-	ID
-	Test string
-	N    int
+	// at indexes List by row key, the runtime left out: two runtimes of one
+	// variant share a row, the later series in sample order winning.
+	at map[RowKey]int
 }
 
 // PeaksOf groups samples by series and picks each series' peak.
@@ -87,10 +81,10 @@ func PeaksOf(samples []Sample) *Peaks {
 		}
 		bySeries[k] = append(bySeries[k], s)
 	}
-	p := &Peaks{List: make([]Peak, 0, len(order)), at: map[seriesAt]int{}}
+	p := &Peaks{List: make([]Peak, 0, len(order)), at: map[RowKey]int{}}
 	for i, k := range order {
 		p.List = append(p.List, peakOf(k, bySeries[k]))
-		p.at[seriesAt{k.ID, k.Test, k.N}] = i
+		p.at[RowKey{k.ID, k.Test, k.N}] = i
 	}
 	return p
 }
@@ -98,7 +92,7 @@ func PeaksOf(samples []Sample) *Peaks {
 // At is id's peak on test at N; two runtimes of one variant share it, the
 // later series in sample order winning.
 func (p *Peaks) At(id ID, test string, n int) (Peak, bool) {
-	i, ok := p.at[seriesAt{id, test, n}]
+	i, ok := p.at[RowKey{id, test, n}]
 	if !ok {
 		return Peak{}, false
 	}

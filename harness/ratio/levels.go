@@ -79,7 +79,7 @@ func WriteLevels(w io.Writer, rows []LevelP99, a, b model.ID) error {
 		if r.B > 0 {
 			ratio = fmt.Sprintf("%.2f×", r.A/r.B)
 		}
-		fmt.Fprintln(tw, strings.Join([]string{Label(r.Test, r.N), level, ms(r.A, r.APeak), ms(r.B, r.BPeak), ratio}, "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join([]string{model.Label(r.Test, r.N), level, ms(r.A, r.APeak), ms(r.B, r.BPeak), ratio}, "\t")+"\t")
 	}
 	return tw.Flush()
 }

@@ -1,73 +1,51 @@
-// Package ratio compares the framework variants of one run: per test at its
-// headline N (a page test at every size), each variant's peak RPS, CPU time
-// per request and per-round figures at the peak level, and their ratios.
+// Package ratio picks the rows of one run that the tables show (model.Row:
+// each test at its headline N, a page test at every size) and writes the
+// engine's ratio table between its variants: each one's peak RPS, the first
+// one's ratio to the others and its CPU time per request, and p99 at the
+// levels two variants share.
 package ratio
 
 import (
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
-// Cell is one variant's figures on one row (a test at one N).
-type Cell struct {
-	// RPS is the peak (the best eligible level's median over rounds),
-	// requests/s; OK is false when the variant has no peak on the test.
-	RPS float64
-	OK  bool
-	// CPUms is the server's CPU time per request at the peak level, the
-	// median over rounds, in ms.
-	CPUms float64
-}
-
 // Row is one test at one of its Ns (a page size, or the headline N,
-// suite.HeadlineOf): the cells by variant.
+// suite.HeadlineOf): each variant's row there (model.Row) by variant; a
+// variant without a series on it has none.
 type Row struct {
 	Test  string
 	N     int
-	Cells map[model.ID]Cell
+	Cells map[model.ID]model.Row
 }
 
 // Table returns one Row per test of f's suite and N of Ns (a page test one
-// per size), in suite order; the cells come from RowRounds.
+// per size), in suite order; the cells come from Rows.
 func Table(f *results.File) []Row {
-	rounds := RowRounds(f)
-	var rows []Row
+	rows := Rows(f)
+	var out []Row
 	for _, t := range f.Suite.Tests {
 		for _, n := range Ns(t) {
-			r := Row{Test: t.Name, N: n, Cells: map[model.ID]Cell{}}
-			for k, x := range rounds {
-				if k.Test != t.Name || k.N != n {
-					continue
+			r := Row{Test: t.Name, N: n, Cells: map[model.ID]model.Row{}}
+			for k, x := range rows {
+				if k.Test == t.Name && k.N == n {
+					r.Cells[k.ID] = x
 				}
-				c := Cell{OK: x.OK}
-				if x.OK {
-					c.RPS = x.Peak
-					c.CPUms, _ = stats.Median(slices.Collect(maps.Values(x.CPUms))) // NumPy's default interpolation
-				}
-				r.Cells[k.ID] = c
 			}
-			rows = append(rows, r)
+			out = append(out, r)
 		}
 	}
-	return rows
+	return out
 }
 
-// Ratio is a's peak RPS over b's on r; ok is false when either has no peak.
-func (r Row) Ratio(a, b model.ID) (float64, bool) {
-	ca, cb := r.Cells[a], r.Cells[b]
-	if !ca.OK || !cb.OK || cb.RPS == 0 {
-		return 0, false
-	}
-	return ca.RPS / cb.RPS, true
-}
+// Ratio is a's peak RPS over b's on r (model.Row.RatioTo); ok is false
+// when either has no peak.
+func (r Row) Ratio(a, b model.ID) (float64, bool) { return r.Cells[a].RatioTo(r.Cells[b]) }
 
 // Write prints rows as a table: peak RPS per variant in columns, the first
 // column's ratio to each other one and its CPU ms per request; "—" where a
@@ -84,7 +62,7 @@ func Write(w io.Writer, rows []Row, columns []model.ID) error {
 	head = append(head, "CPU ms/req "+columns[0].String())
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, r := range rows {
-		line := []string{Label(r.Test, r.N)}
+		line := []string{model.Label(r.Test, r.N)}
 		for _, c := range columns {
 			line = append(line, rps(r.Cells[c]))
 		}
@@ -93,19 +71,11 @@ func Write(w io.Writer, rows []Row, columns []model.ID) error {
 		}
 		cpu := "—"
 		if c := r.Cells[columns[0]]; c.OK {
-			cpu = fmt.Sprintf("%.3f", c.CPUms)
+			cpu = fmt.Sprintf("%.3f", c.CPUms())
 		}
 		fmt.Fprintln(tw, strings.Join(append(line, cpu), "\t")+"\t")
 	}
 	return tw.Flush()
-}
-
-// Label names a row: "json", "queries N=20", "page N=1000".
-func Label(test string, n int) string {
-	if n > 0 {
-		return fmt.Sprintf("%s N=%d", test, n)
-	}
-	return test
 }
 
 // RPSText writes requests/s as the tables do: whole numbers from 100 up,
@@ -117,11 +87,11 @@ func RPSText(v float64) string {
 	return fmt.Sprintf("%.1f", v)
 }
 
-func rps(c Cell) string {
+func rps(c model.Row) string {
 	if !c.OK {
 		return "—"
 	}
-	return RPSText(c.RPS)
+	return RPSText(c.Peak)
 }
 func ratioText(x float64, ok bool) string {
 	if !ok {

@@ -49,7 +49,7 @@ func TestTableAndWrite(t *testing.T) {
 	if len(rows) != 4 || rows[1].N != 20 || rows[2].N != 10 || rows[3].N != 10000 {
 		t.Fatalf("rows %+v; want json, queries N=20, page N=10 and N=10000", rows)
 	}
-	if c := rows[0].Cells[model.MustID("engine/pool")]; !c.OK || c.RPS != 46000 || c.CPUms != 0.021 {
+	if c := rows[0].Cells[model.MustID("engine/pool")]; !c.OK || c.Peak != 46000 || c.CPUms() != 0.021 {
 		t.Errorf("engine json cell %+v, want the median 46000 RPS, 0.021 ms", c)
 	}
 	if x, ok := rows[0].Ratio(model.MustID("engine/pool"), model.MustID("go-stdlib/default")); !ok || x != 0.92 {

@@ -1,7 +1,6 @@
 package ratio
 
 import (
-	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -38,14 +37,14 @@ func roundsFixture() *results.File {
 }
 
 var (
-	stdJSON    = Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "json"}
-	nextJSON   = Key{ID: model.ID{Framework: "nextjs", Variant: "default"}, Test: "json"}
-	astroJSON  = Key{ID: model.ID{Framework: "astro", Variant: "default"}, Test: "json"}
-	stdQueries = Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "queries", N: 20}
+	stdJSON    = model.RowKey{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "json"}
+	nextJSON   = model.RowKey{ID: model.ID{Framework: "nextjs", Variant: "default"}, Test: "json"}
+	astroJSON  = model.RowKey{ID: model.ID{Framework: "astro", Variant: "default"}, Test: "json"}
+	stdQueries = model.RowKey{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "queries", N: 20}
 )
 
-func TestPeakRoundsPeakLevel(t *testing.T) {
-	m := PeakRounds(roundsFixture())
+func TestHeadlineRowsPeakLevel(t *testing.T) {
+	m := HeadlineRows(roundsFixture())
 	r, ok := m[stdJSON]
 	if !ok || !r.OK {
 		t.Fatalf("go-stdlib json = %+v, %v; want a peak", r, ok)
@@ -57,24 +56,24 @@ func TestPeakRoundsPeakLevel(t *testing.T) {
 	if got, want := r.Values(), []float64{50000, 52000, 48000, 51000, 49000}; !slices.Equal(got, want) {
 		t.Errorf("Values() = %v, want %v", got, want)
 	}
-	if got, want := r.CPUms, map[int]float64{1: 0.01, 2: 0.02, 3: 0.03, 4: 0.04, 5: 0.05}; !maps.Equal(got, want) {
-		t.Errorf("CPUms = %v, want %v", got, want)
+	if got, want := r.CPUValues(), []float64{0.01, 0.02, 0.03, 0.04, 0.05}; !slices.Equal(got, want) || r.CPUms() != 0.03 {
+		t.Errorf("CPUValues() = %v, CPUms() %v; want %v, 0.03", got, r.CPUms(), want)
 	}
-	if r.GeneratorSaturated {
+	if r.GeneratorSaturated() {
 		t.Error("GeneratorSaturated without a saturated round")
 	}
 	n := m[nextJSON]
-	if got, want := n.RPS, map[int]float64{1: 2000, 2: 2080, 3: 1920, 4: 2040, 5: 1960}; !n.OK || n.Connections != 64 || !maps.Equal(got, want) {
+	if got, want := n.Values(), []float64{2000, 2080, 1920, 2040, 1960}; !n.OK || n.Connections != 64 || !slices.Equal(got, want) {
 		t.Errorf("nextjs json = %+v; want c=64 RPS %v (constant-rate sample left out)", n, want)
 	}
 	if len(m) != 4 {
-		t.Errorf("PeakRounds has %d keys, want 4 (go-stdlib json+queries N=20, nextjs, astro): %v", len(m), m)
+		t.Errorf("HeadlineRows has %d keys, want 4 (go-stdlib json+queries N=20, nextjs, astro): %v", len(m), m)
 	}
 }
 
-func TestPeakRoundsHeadlineN(t *testing.T) {
-	m := PeakRounds(roundsFixture())
-	if _, ok := m[Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "queries", N: 1}]; ok {
+func TestHeadlineRowsHeadlineN(t *testing.T) {
+	m := HeadlineRows(roundsFixture())
+	if _, ok := m[model.RowKey{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "queries", N: 1}]; ok {
 		t.Error("queries N=1 is in the map; only the headline N=20 belongs there")
 	}
 	r := m[stdQueries]
@@ -83,8 +82,8 @@ func TestPeakRoundsHeadlineN(t *testing.T) {
 	}
 }
 
-func TestPeakRoundsGateFailed(t *testing.T) {
-	r, ok := PeakRounds(roundsFixture())[astroJSON]
+func TestHeadlineRowsGateFailed(t *testing.T) {
+	r, ok := HeadlineRows(roundsFixture())[astroJSON]
 	if !ok {
 		t.Fatal("astro json missing: a key without a peak must still be listed")
 	}
@@ -92,15 +91,15 @@ func TestPeakRoundsGateFailed(t *testing.T) {
 	if r.OK || r.Reason != want {
 		t.Errorf("astro json OK=%v Reason %q; want false, %q", r.OK, r.Reason, want)
 	}
-	if v := r.Values(); len(v) != 0 || r.RPS != nil || r.Connections != 0 {
-		t.Errorf("no peak but Values %v, RPS %v, c=%d", v, r.RPS, r.Connections)
+	if v := r.Values(); len(v) != 0 || r.Samples != nil || r.Connections != 0 {
+		t.Errorf("no peak but Values %v, Samples %v, c=%d", v, r.Samples, r.Connections)
 	}
-	if ratios, rounds := PerRoundRatio(r, PeakRounds(roundsFixture())[stdJSON]); ratios != nil || rounds != nil {
-		t.Errorf("PerRoundRatio without a peak = %v, %v; want nothing", ratios, rounds)
+	if ratios, rounds := r.RoundRatios(HeadlineRows(roundsFixture())[stdJSON]); ratios != nil || rounds != nil {
+		t.Errorf("RoundRatios without a peak = %v, %v; want nothing", ratios, rounds)
 	}
 }
 
-func TestPeakRoundsGeneratorSaturated(t *testing.T) {
+func TestHeadlineRowsGeneratorSaturated(t *testing.T) {
 	f := roundsFixture()
 	for i := range f.Samples {
 		s := &f.Samples[i]
@@ -111,40 +110,40 @@ func TestPeakRoundsGeneratorSaturated(t *testing.T) {
 			s.GeneratorSaturated = true
 		}
 	}
-	m := PeakRounds(f)
-	if !m[stdJSON].GeneratorSaturated || !m[nextJSON].GeneratorSaturated {
+	m := HeadlineRows(f)
+	if !m[stdJSON].GeneratorSaturated() || !m[nextJSON].GeneratorSaturated() {
 		t.Error("a saturated round at the peak level not flagged")
 	}
-	if m[stdQueries].GeneratorSaturated {
+	if m[stdQueries].GeneratorSaturated() {
 		t.Error("go-stdlib queries flagged without a saturated round")
 	}
 }
 
-func TestPerRoundRatio(t *testing.T) {
+func TestRoundRatios(t *testing.T) {
 	f := roundsFixture()
-	m := PeakRounds(f)
+	m := HeadlineRows(f)
 	if got := nextJSON.Reference(); got != stdJSON || got.ID != model.Reference {
 		t.Fatalf("Reference() = %+v (%s), want %+v", got, got.ID, stdJSON)
 	}
-	ratios, rounds := PerRoundRatio(m[nextJSON], m[nextJSON.Reference()])
+	ratios, rounds := m[nextJSON].RoundRatios(m[nextJSON.Reference()])
 	checkRatios(t, ratios, rounds, []float64{0.04, 0.04, 0.04, 0.04, 0.04}, []int{1, 2, 3, 4, 5})
 
 	// Drop go-stdlib's round 3 at every level: only rounds 1, 2, 4, 5 pair.
 	f.Samples = slices.DeleteFunc(f.Samples, func(s model.Sample) bool {
 		return s.Framework == "go-stdlib" && s.Test == "json" && s.Round == 3
 	})
-	m = PeakRounds(f)
+	m = HeadlineRows(f)
 	if got, want := m[stdJSON].Values(), []float64{50000, 52000, 51000, 49000}; !slices.Equal(got, want) {
 		t.Fatalf("go-stdlib without round 3: Values %v, want %v", got, want)
 	}
-	ratios, rounds = PerRoundRatio(m[nextJSON], m[stdJSON])
+	ratios, rounds = m[nextJSON].RoundRatios(m[stdJSON])
 	checkRatios(t, ratios, rounds, []float64{0.04, 0.04, 0.04, 0.04}, []int{1, 2, 4, 5})
 }
 
 func checkRatios(t *testing.T, ratios []float64, rounds []int, want []float64, wantRounds []int) {
 	t.Helper()
 	if !slices.Equal(rounds, wantRounds) || len(ratios) != len(want) {
-		t.Fatalf("PerRoundRatio = %v rounds %v, want %v rounds %v", ratios, rounds, want, wantRounds)
+		t.Fatalf("RoundRatios = %v rounds %v, want %v rounds %v", ratios, rounds, want, wantRounds)
 	}
 	for i := range want {
 		if math.Abs(ratios[i]-want[i]) > 1e-12 {
@@ -153,9 +152,9 @@ func checkRatios(t *testing.T, ratios []float64, rounds []int, want []float64, w
 	}
 }
 
-// TestRowRounds: RowRounds keeps a page test's every size and the headline
+// TestRows: Rows keeps a page test's every size and the headline
 // N of the others; each round's p99 at the peak level comes along.
-func TestRowRounds(t *testing.T) {
+func TestRows(t *testing.T) {
 	f := roundsFixture()
 	f.Suite.Tests = append(f.Suite.Tests, results.Test{Name: "page", Type: "page", Queries: []int{10, 1000}})
 	for n, p99 := range map[int][]float64{10: {3, 2, 5, 4, 1}, 1000: {30, 20, 50, 40, 10}} {
@@ -171,15 +170,15 @@ func TestRowRounds(t *testing.T) {
 	if got, want := Ns(f.Suite.Tests[1]), []int{20}; !slices.Equal(got, want) {
 		t.Errorf("Ns(queries) = %v, want %v", got, want)
 	}
-	all, peaks := RowRounds(f), PeakRounds(f)
+	all, peaks := Rows(f), HeadlineRows(f)
 	if len(all) != 6 || len(peaks) != 5 {
-		t.Errorf("RowRounds has %d keys, PeakRounds %d; want 6 (page N=10 and 1000) and 5 (page N=1000 only)", len(all), len(peaks))
+		t.Errorf("Rows has %d keys, HeadlineRows %d; want 6 (page N=10 and 1000) and 5 (page N=1000 only)", len(all), len(peaks))
 	}
-	small := all[Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "page", N: 10}]
+	small := all[model.RowKey{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "page", N: 10}]
 	if got, want := small.P99Values(), []float64{3, 2, 5, 4, 1}; !small.OK || !slices.Equal(got, want) {
 		t.Errorf("page N=10 P99Values %v, want %v", got, want)
 	}
-	if _, ok := peaks[Key{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "page", N: 10}]; ok {
-		t.Error("PeakRounds has page N=10; only the headline N=1000 belongs there")
+	if _, ok := peaks[model.RowKey{ID: model.ID{Framework: "go-stdlib", Variant: "default"}, Test: "page", N: 10}]; ok {
+		t.Error("HeadlineRows has page N=10; only the headline N=1000 belongs there")
 	}
 }

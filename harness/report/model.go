@@ -41,13 +41,14 @@ type Row struct {
 	Rank int
 	Tied bool
 	// RatioToRef is PeakRPS over model.Reference's peak RPS on the same
-	// test and N in the same run (1.06 = 6% more); 0 without a measured
-	// reference. RatioLo and RatioHi are the min–max over the rounds both
-	// have of the per-round ratio (rounds are interleaved); 0 without.
+	// test and N in the same run (model.Row.RatioTo; 1.06 = 6% more); 0
+	// without a measured and verified reference. RatioLo and RatioHi are
+	// the min–max of the per-round ratio (model.Row.RoundRatios); 0 without.
 	RatioToRef, RatioLo, RatioHi float64
-	// rps and ratio map a round number to the round's RPS at the peak
-	// level and to its RPS over the reference's in that round.
-	rps, ratio map[int]float64
+	// row is the model row the figures come from (zero without a peak);
+	// roundRatios its per-round ratios to the reference, round order.
+	row         model.Row
+	roundRatios []float64
 	// Connections (concurrency) and Pipeline (pipeline depth, 1 = none)
 	// are the peak level's.
 	Connections, Pipeline int
@@ -325,24 +326,21 @@ func rowOf(run string, fw results.Framework, peak *model.Peak, ver results.Verif
 		}
 		return r
 	}
-	l := peak.Level
-	r.PeakRPS, r.MinRPS, r.MaxRPS, r.Rounds = l.Median, l.Min, l.Max, len(l.Samples)
-	r.rps = make(map[int]float64, len(l.Samples))
-	for _, s := range l.Samples {
-		r.rps[s.Round] = s.RPS
+	row := model.RowOf(*peak)
+	r.row = row
+	r.PeakRPS, r.MinRPS, r.MaxRPS, r.Rounds = row.Peak, row.MinRPS, row.MaxRPS, len(row.Samples)
+	r.Connections, r.Pipeline = row.Connections, row.Pipeline
+	if p50, p99, ok := row.Percentiles(); ok {
+		r.P50ms, r.P99ms = p50, p99
 	}
-	r.Connections, r.Pipeline = l.Connections, l.Pipeline
-	if p50, p99 := percentiles(l.Samples); p50 >= 0 {
-		r.P50ms, r.P99ms = float64(p50)/1000, float64(p99)/1000
-	}
-	r.CPUms, r.RSSBytes, r.GeneratorSaturated = cost(l.Samples)
-	r.Memory = memoryOf(l.Samples)
+	r.CPUms, r.RSSBytes, r.GeneratorSaturated = row.CPUms(), row.RSS(), row.GeneratorSaturated()
+	r.Memory = memoryOf(row.Samples)
 	r.Notes = append(r.Notes, ineligible(peak)...)
 	if r.Bound != nil {
 		r.Notes = append(r.Notes, boundNote(*r.Bound, true))
 	}
 	if r.GeneratorSaturated {
-		r.Notes = append(r.Notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", l.Connections))
+		r.Notes = append(r.Notes, fmt.Sprintf("the load generator's CPU was saturated at %d connections: the figure may measure the generator", row.Connections))
 	}
 	return r
 }
@@ -398,10 +396,10 @@ func pageFigures(r *Row, peak *model.Peak, headline bool) {
 	if body > 0 && responses > 0 {
 		r.PageBytes = int(math.Round(float64(body) / float64(responses)))
 	}
-	if h := merge(ss, func(s model.Sample) []byte { return s.TTFBHistogram }); h != nil {
+	if h := model.MergeHistograms(ss, func(s model.Sample) []byte { return s.TTFBHistogram }); h != nil {
 		r.TTFBP50ms, r.TTFBP99ms = float64(h.ValueAtQuantile(50))/1000, float64(h.ValueAtQuantile(99))/1000
 	}
-	if h := merge(ss, probeHistogram); h != nil {
+	if h := model.MergeHistograms(ss, probeHistogram); h != nil {
 		r.ProbeP99ms, r.ProbeMaxms = float64(h.ValueAtQuantile(99))/1000, float64(h.Max())/1000
 		if n := probeShort(ss); n != "" {
 			r.Notes = append(r.Notes, n)
@@ -460,7 +458,7 @@ func rateRows(run string, f *results.File, test string, n int) []RateRow {
 				r.Why = fmt.Sprintf("round %d: %s", s.Round, s.Gate.Reason)
 				break
 			}
-			h := merge([]model.Sample{s}, func(s model.Sample) []byte { return s.Histogram })
+			h := model.MergeHistograms([]model.Sample{s}, func(s model.Sample) []byte { return s.Histogram })
 			if h == nil {
 				r.Why = fmt.Sprintf("round %d: no latency recorded", s.Round)
 				break
@@ -469,7 +467,7 @@ func rateRows(run string, f *results.File, test string, n int) []RateRow {
 			r.P50.add(float64(h.ValueAtQuantile(50)) / 1000)
 			r.P99.add(float64(h.ValueAtQuantile(99)) / 1000)
 			r.CPU.add(s.CPUPerRequest)
-			if p := merge([]model.Sample{s}, probeHistogram); p != nil {
+			if p := model.MergeHistograms([]model.Sample{s}, probeHistogram); p != nil {
 				r.ProbeP50.add(float64(p.ValueAtQuantile(50)) / 1000)
 				r.ProbeP99.add(float64(p.ValueAtQuantile(99)) / 1000)
 				r.ProbeMax.add(float64(p.Max()) / 1000)

@@ -7,8 +7,8 @@ import (
 	"github.com/tfbench/tfbench/harness/results"
 )
 
-// Provenance is the line every report and site page opens with (issue 35):
-// which run made the figures, when, from which commit and on what machine:
+// Provenance is the line every report and site page opens with, so a
+// figure read alone still says which run made the figures, when, from which commit and on what machine:
 // "Run `ID`, 2026-12-05 06:15 UTC, commit `2ba518a0c1d2` +dirty, machine vm
 // (AMD EPYC, 2 logical CPUs, kvm guest)." (the host name left out when
 // unknown). A merged set lists its runs.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -24,22 +23,14 @@ type Ranking struct {
 	MinP                float64
 }
 
-// ratios sets r's ratio to ref: of the peaks (RatioToRef) and per round
-// in the rounds both have, with their min–max.
+// ratios sets r's ratio to ref: of the peaks (RatioToRef, model.Row.RatioTo)
+// and per round in the rounds both have (model.Row.RoundRatios), with their
+// min–max.
 func ratios(r *Row, ref Row) {
-	r.RatioToRef = r.PeakRPS / ref.PeakRPS
-	r.ratio = map[int]float64{}
-	for round, v := range r.rps {
-		if d := ref.rps[round]; d > 0 {
-			r.ratio[round] = v / d
-		}
-	}
-	for i, round := range slices.Sorted(maps.Keys(r.ratio)) {
-		v := r.ratio[round]
-		if i == 0 {
-			r.RatioLo, r.RatioHi = v, v
-		}
-		r.RatioLo, r.RatioHi = min(r.RatioLo, v), max(r.RatioHi, v)
+	r.RatioToRef, _ = r.row.RatioTo(ref.row)
+	r.roundRatios, _ = r.row.RoundRatios(ref.row)
+	if len(r.roundRatios) > 0 {
+		r.RatioLo, r.RatioHi = slices.Min(r.roundRatios), slices.Max(r.roundRatios)
 	}
 }
 
@@ -51,20 +42,12 @@ func basis(r Row, merged bool) (median float64, rounds []float64, ok bool) {
 	case !r.OK:
 		return 0, nil, false
 	case merged:
-		if r.RatioToRef == 0 || len(r.ratio) == 0 {
+		if r.RatioToRef == 0 || len(r.roundRatios) == 0 {
 			return 0, nil, false
 		}
-		return r.RatioToRef, byRound(r.ratio), true
+		return r.RatioToRef, r.roundRatios, true
 	}
-	return r.PeakRPS, byRound(r.rps), true
-}
-
-func byRound(m map[int]float64) []float64 {
-	out := make([]float64, 0, len(m))
-	for _, round := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, m[round])
-	}
-	return out
+	return r.PeakRPS, r.row.Values(), true
 }
 
 // rank sets every row's Rank and Tied, sorts rows by rank (then basis,
@@ -232,7 +215,8 @@ type Spread struct {
 }
 
 // SpreadWarning is the median spread above which a report warns at its
-// top that the machine's rounds disagree (issue 35: 20%).
+// top that the machine's rounds disagree: the median over rows of (max −
+// min) ÷ median of the rounds' RPS (docs/method.md, Ranks, ties and ranges).
 const SpreadWarning = 0.20
 
 // spreadOf is the Spread of the rows of run (every test of ts at its

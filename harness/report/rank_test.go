@@ -15,9 +15,10 @@ import (
 // rankRow is a measured row of framework name whose rounds 1.. read rps;
 // its peak the median, its range their min–max.
 func rankRow(name string, rps ...float64) Row {
-	r := Row{ID: model.ID{Framework: name, Variant: "default"}, OK: true, Rounds: len(rps), rps: map[int]float64{}}
+	r := Row{ID: model.ID{Framework: name, Variant: "default"}, OK: true, Rounds: len(rps)}
+	r.row = model.Row{OK: true, Peak: rankstat.Median(rps)}
 	for i, v := range rps {
-		r.rps[i+1] = v
+		r.row.Samples = append(r.row.Samples, model.Sample{Key: model.Key{Round: i + 1}, RPS: v})
 		if i == 0 || v < r.MinRPS {
 			r.MinRPS = v
 		}

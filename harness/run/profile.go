@@ -28,7 +28,7 @@ const profileStopGrace = 20 * time.Second
 // test, a fresh profiled server under the test's load (warmup + duration at
 // profileLevel), its profiles moved to profiles/FW/VARIANT/ and into results.json.
 func (r *runner) profileRound(ctx context.Context) error {
-	peaks := ratio.PeakRounds(r.rec.File())
+	peaks := ratio.HeadlineRows(r.rec.File())
 	r.logf("profile round: one profiled server per framework variant and test, at its peak level (else the highest); nothing of it is a sample")
 	for _, t := range r.cfg.Targets {
 		for _, test := range r.cfg.Tests {
@@ -48,9 +48,9 @@ func (r *runner) profileRound(ctx context.Context) error {
 
 // profileLevel is the connections a test is profiled at on target t: its
 // peak level at the headline N over the measured rounds when it has one
-// (ratio.PeakRounds), else the test's highest level; how says which.
-func profileLevel(t Target, test suite.Test, peaks map[ratio.Key]ratio.Rounds) (conns int, how string) {
-	k := ratio.Key{ID: t.ID(), Test: test.Name, N: test.Headline()}
+// (ratio.HeadlineRows), else the test's highest level; how says which.
+func profileLevel(t Target, test suite.Test, peaks map[model.RowKey]model.Row) (conns int, how string) {
+	k := model.RowKey{ID: t.ID(), Test: test.Name, N: test.Headline()}
 	if p, ok := peaks[k]; ok && p.OK && p.Connections > 0 {
 		return p.Connections, "its peak level"
 	}
@@ -60,7 +60,7 @@ func profileLevel(t Target, test suite.Test, peaks map[ratio.Key]ratio.Rounds) (
 // profileTest profiles one test on one target (profileRound); a server that does
 // not start or writes no profile is logged and recorded with an Error. Its
 // errors, which end the run, are the load engine's and the recorder's.
-func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, peaks map[ratio.Key]ratio.Rounds) error {
+func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, peaks map[model.RowKey]model.Row) error {
 	conns, how := profileLevel(t, test, peaks)
 	d := test.Warmup + test.Duration
 	n := test.Headline()

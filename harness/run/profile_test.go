@@ -61,9 +61,9 @@ func TestBenchProfile(t *testing.T) {
 		}
 	}
 	// The figures: one peak per variant, from rounds 1 and 2 only.
-	for k, p := range ratio.PeakRounds(f) {
-		if len(p.RPS) > 2 {
-			t.Errorf("%s: peak over rounds %v", k.ID, p.RPS)
+	for k, p := range ratio.HeadlineRows(f) {
+		if len(p.Samples) > 2 {
+			t.Errorf("%s: peak over rounds %v", k.ID, p.Rounds())
 		}
 	}
 	// What results.json holds is what Bench returned.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/model"
-	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 )
 
@@ -36,7 +35,7 @@ func judgeLevelRows(f *results.File, peaks *model.Peaks, t Target, test string, 
 			ok bool
 		}{{t.Over, okOver}, {t.Of, okOf}} {
 			if !side.ok {
-				why = append(why, side.id.String()+": "+compare.MissingReason(f, ratio.Key{ID: side.id, Test: test, N: n}))
+				why = append(why, side.id.String()+": "+compare.MissingReason(f, model.RowKey{ID: side.id, Test: test, N: n}))
 			}
 		}
 		row, pair := finish(Row{Test: test, N: n}, why)

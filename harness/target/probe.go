@@ -10,7 +10,6 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/model"
-	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/sweep"
 )
@@ -34,9 +33,9 @@ func judgeProbeRow(f *results.File, t Target, test string, n, c int) (Row, compa
 			}
 		}
 		if len(byRound) == 0 {
-			w := compare.MissingReason(f, ratio.Key{ID: side.id, Test: test, N: n})
+			w := compare.MissingReason(f, model.RowKey{ID: side.id, Test: test, N: n})
 			if seen {
-				w = fmt.Sprintf("no samples of %s at c=%d", ratio.Label(test, n), c)
+				w = fmt.Sprintf("no samples of %s at c=%d", model.Label(test, n), c)
 			}
 			why = append(why, side.id.String()+": "+w)
 			continue

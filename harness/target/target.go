@@ -1,5 +1,5 @@
 // Package target judges goals on two framework variants of one run (the
-// render engine's targets, issues 5 and 38; tools/engine-ratios) by
+// render engine's targets, frameworks/engine/README.md; tools/engine-ratios) by
 // compare's rank test at each variant's own peak level (ProbeP99, LevelP99:
 // at each level), a target's rows one Holm family.
 // A Target is a goal, not a variant to measure (run.Target).
@@ -32,7 +32,7 @@ type Metric string
 
 // Metrics: PeakRPS is each round's RPS (requests/s) at the peak level,
 // higher is better; P99 each round's p99 latency (ms) at the peak level
-// (ratio.Rounds.P99ms), lower is better; ProbeP99 each round's interference
+// (model.Row.P99Values), lower is better; ProbeP99 each round's interference
 // probe p99 (ms, ProbeValue) at every closed-loop level, a row per N and
 // level, lower is better; LevelP99 each round's p99 (ms,
 // model.Sample.HistogramP99, the report's p99-by-level figure) at every
@@ -76,7 +76,7 @@ var (
 // Six are the TechEmpower tests of suites/engine.yaml.
 var Six = []string{"json", "plaintext", "db", "queries", "fortunes", "updates"}
 
-// EngineTargets are issue 5's targets, per core (every server gets the same
+// EngineTargets are the render engine's targets, per core (every server gets the same
 // server CPU set), in one bench:engine run. The pool ≥ 1.5× serialized and
 // flat V8 value count targets are Go tests in frameworks/engine.
 var EngineTargets = []Target{
@@ -84,12 +84,13 @@ var EngineTargets = []Target{
 	{Name: "engine/pool ≥ 1.0× node-http on every page size", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}},
 	{Name: "engine/pool ≥ 1.0× go-stdlib on the six tests", Of: enginePool, Over: model.Reference, Metric: PeakRPS, Tests: Six},
 	{Name: "engine/pool p99 at peak below node-http's on the six tests", Of: enginePool, Over: nodeHTTP, Metric: P99, Tests: Six},
-	// Issue 38's: the page test's ratios at 10,000 rows and below, and the
-	// interference probe (suite probe: 20ms) at every size and level.
+	// The server-rendered page's: its ratios at 10,000 rows and below, and
+	// the interference probe (suite probe: 20ms) at every size and level.
 	{Name: "engine/pool ≥ 1.5× node-http at 10,000 rows", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}, Ns: []int{10000}, Min: 1.5},
 	{Name: "engine/pool ≥ 1.2× node-http at every other page size", Of: enginePool, Over: nodeHTTP, Metric: PeakRPS, Tests: []string{"page"}, SkipNs: []int{10000}, Min: 1.2},
 	{Name: "engine/pool's probe p99 below node-http's at every page size and level", Of: enginePool, Over: nodeHTTP, Metric: ProbeP99, Tests: []string{"page"}},
-	// Issue 38 item 3: p99 at the same concurrency, not each at its peak.
+	// p99 at the same concurrency, not each at its peak: a closed loop's
+	// latency grows with its connections, so peaks at other levels mislead.
 	{Name: "engine/pool p99 at or below node-http's at every common level of json and fortunes", Of: enginePool, Over: nodeHTTP, Metric: LevelP99, Tests: []string{"json", "fortunes"}},
 }
 
@@ -150,13 +151,13 @@ type Row struct {
 	Status Status
 }
 
-// Label names a row: ratio.Label, and a ProbeP99 or LevelP99 row's level
+// Label names a row: model.Label, and a ProbeP99 or LevelP99 row's level
 // ("page N=10 c=16", "json c=64", "plaintext c=256×16").
 func (x Row) Label() string {
 	if x.Connections > 0 {
-		return fmt.Sprintf("%s %s", ratio.Label(x.Test, x.N), levelName(x.Connections, x.Pipeline))
+		return fmt.Sprintf("%s %s", model.Label(x.Test, x.N), levelName(x.Connections, x.Pipeline))
 	}
-	return ratio.Label(x.Test, x.N)
+	return model.Label(x.Test, x.N)
 }
 
 // Result is one target with its rows in suite order; Detectable and Limit
@@ -187,7 +188,7 @@ func (r Result) Count(s Status) int {
 // Judge judges each target on f with o's α and min change (BaseName and
 // NewName are set per target to Over and Of). Errors: options out of range.
 func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, error) {
-	rounds := ratio.RowRounds(f)
+	rows := ratio.Rows(f)
 	peaks := f.Peaks()
 	var out []Result
 	for _, t := range targets {
@@ -208,7 +209,7 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 					continue
 				}
 				if t.Metric != ProbeP99 {
-					row, pair := judgeRow(f, rounds, t, name, n)
+					row, pair := judgeRow(f, rows, t, name, n)
 					res.Rows = append(res.Rows, row)
 					pairs = append(pairs, pair)
 					continue
@@ -246,12 +247,12 @@ func Judge(f *results.File, targets []Target, o compare.Options) ([]Result, erro
 
 // judgeRow gathers one row's per-round values: Of is the rank test's new
 // side, Over its base.
-func judgeRow(f *results.File, rounds map[ratio.Key]ratio.Rounds, t Target, test string, n int) (Row, compare.Pair) {
+func judgeRow(f *results.File, rows map[model.RowKey]model.Row, t Target, test string, n int) (Row, compare.Pair) {
 	row := Row{Test: test, N: n}
 	var why []string
 	for _, side := range sides(&row, t) {
-		k := ratio.Key{ID: side.id, Test: test, N: n}
-		r, ok := rounds[k]
+		k := model.RowKey{ID: side.id, Test: test, N: n}
+		r, ok := rows[k]
 		switch {
 		case !ok:
 			why = append(why, side.id.String()+": "+compare.MissingReason(f, k))

@@ -1,5 +1,5 @@
 // Command engine-ratios prints the render engine's ratio table and judges
-// its targets (issue 5, harness/target) from one run's results.json holding
+// its targets (harness/target) from one run's results.json holding
 // engine, go-stdlib and node-http (go tool task bench:engine). Exit status 0
 // when every target is met, 1 when one is not or the run was not pinned
 // (targets are per core), 2 on bad usage or an unreadable results file.

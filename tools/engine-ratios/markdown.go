@@ -95,20 +95,17 @@ func writeMarkdown(w io.Writer, files []*results.File, o compare.Options) error 
 	head, align = append(head, "CPU ms/req"), append(align, "--:")
 	fmt.Fprintf(&b, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(align, "|"))
 	for _, f := range files {
-		rounds := ratio.RowRounds(f)
 		for _, r := range ratio.Table(f) {
-			line := []string{ratio.Label(r.Test, r.N)}
-			at := func(id model.ID) ratio.Rounds { return rounds[ratio.Key{ID: id, Test: r.Test, N: r.N}] }
+			line := []string{model.Label(r.Test, r.N)}
 			for _, c := range cols {
-				line = append(line, cellText(r.Cells[c], at(c)))
+				line = append(line, cellText(r.Cells[c]))
 			}
 			for _, c := range cols[1:] {
-				x, ok := r.Ratio(cols[0], c)
-				line = append(line, ratioText(x, ok, at(cols[0]), at(c)))
+				line = append(line, ratioText(r.Cells[cols[0]], r.Cells[c]))
 			}
 			cpu := "—"
 			if c := r.Cells[cols[0]]; c.OK {
-				cpu = fmt.Sprintf("%.3f", c.CPUms)
+				cpu = fmt.Sprintf("%.3f", c.CPUms())
 			}
 			fmt.Fprintf(&b, "| %s |\n", strings.Join(append(line, cpu), " | "))
 		}
@@ -264,14 +261,11 @@ func sourceText(f *results.File) string {
 
 // cellText is a peak with its min–max over rounds: "60000 (55000–62000)";
 // "—" without a peak.
-func cellText(c ratio.Cell, r ratio.Rounds) string {
-	if !c.OK {
+func cellText(r model.Row) string {
+	if !r.OK {
 		return "—"
 	}
-	if !r.OK {
-		return ratio.RPSText(c.RPS)
-	}
-	return fmt.Sprintf("%s (%s–%s)", ratio.RPSText(c.RPS), ratio.RPSText(r.MinRPS), ratio.RPSText(r.MaxRPS))
+	return fmt.Sprintf("%s (%s–%s)", ratio.RPSText(r.Peak), ratio.RPSText(r.MinRPS), ratio.RPSText(r.MaxRPS))
 }
 
 // valueText is a target row's median (target.Value) with its min–max over
@@ -286,13 +280,14 @@ func valueText(m target.Metric, median float64, vs []float64) string {
 	return fmt.Sprintf("%s (%s–%s)", v, strings.TrimSuffix(target.Value(m, slices.Min(vs), n), " ms"), target.Value(m, slices.Max(vs), n))
 }
 
-// ratioText is x's ratio to y with the min–max of the per-round ratio
-// (ratio.PerRoundRatio): "0.91× (0.85–0.97)"; "—" without one.
-func ratioText(v float64, ok bool, x, y ratio.Rounds) string {
+// ratioText is x's ratio to y (model.Row.RatioTo) with the min–max of the
+// per-round ratio (RoundRatios): "0.91× (0.85–0.97)"; "—" without one.
+func ratioText(x, y model.Row) string {
+	v, ok := x.RatioTo(y)
 	if !ok {
 		return "—"
 	}
-	rs, _ := ratio.PerRoundRatio(x, y)
+	rs, _ := x.RoundRatios(y)
 	if len(rs) == 0 {
 		return fmt.Sprintf("%.2f×", v)
 	}
