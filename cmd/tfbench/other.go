@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/run"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 func datasetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -85,8 +85,7 @@ func frameworksCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tRUNTIME\tVARIANTS\tVERSIONS\tDESCRIPTION")
+	t := texttab.Table{Header: []string{"NAME", "RUNTIME", "VARIANTS", "VERSIONS", "DESCRIPTION"}}
 	for _, s := range specs {
 		var vs, ps []string
 		for _, v := range s.Variants {
@@ -99,11 +98,11 @@ func frameworksCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		for _, p := range s.Versions {
 			ps = append(ps, p.String())
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Runtime, strings.Join(vs, ","), strings.Join(ps, ", "), s.Description)
+		t.Row(s.Name, s.Runtime, strings.Join(vs, ","), strings.Join(ps, ", "), s.Description)
 	}
 	if len(specs) == 0 {
 		fmt.Fprintf(stderr, "no framework.yaml under %s\n", *dir)
 		return nil
 	}
-	return tw.Flush()
+	return texttab.Text(stdout, t)
 }

@@ -3,13 +3,12 @@ package ratio
 import (
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // LevelP99 is one closed-loop level (connections, pipeline depth) that two
@@ -68,8 +67,7 @@ func medianP99(l model.Level) float64 {
 // WriteLevels prints rows as a table: test, level, a's and b's p99 in ms
 // (a "*" after the figure marks that variant's peak level) and a ÷ b.
 func WriteLevels(w io.Writer, rows []LevelP99, a, b model.ID) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join([]string{"test", "connections", a.String(), b.String(), "ratio"}, "\t")+"\t")
+	t := texttab.Table{Header: []string{"test", "connections", a.String(), b.String(), "ratio"}, Align: texttab.AllRight(5)}
 	for _, r := range rows {
 		level := fmt.Sprint(r.Connections)
 		if r.Pipeline > 1 {
@@ -79,9 +77,9 @@ func WriteLevels(w io.Writer, rows []LevelP99, a, b model.ID) error {
 		if r.B > 0 {
 			ratio = fmt.Sprintf("%.2f×", r.A/r.B)
 		}
-		fmt.Fprintln(tw, strings.Join([]string{model.Label(r.Test, r.N), level, ms(r.A, r.APeak), ms(r.B, r.BPeak), ratio}, "\t")+"\t")
+		t.Row(model.Label(r.Test, r.N), level, ms(r.A, r.APeak), ms(r.B, r.BPeak), ratio)
 	}
-	return tw.Flush()
+	return texttab.Text(w, t)
 }
 
 func ms(v float64, peak bool) string {

@@ -8,11 +8,10 @@ package ratio
 import (
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // Row is one test at one of its Ns (a page size, or the headline N,
@@ -51,16 +50,15 @@ func (r Row) Ratio(a, b model.ID) (float64, bool) { return r.Cells[a].RatioTo(r.
 // column's ratio to each other one and its CPU ms per request; "—" where a
 // variant has no peak.
 func Write(w io.Writer, rows []Row, columns []model.ID) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	head := []string{"test"}
+	t := texttab.Table{Header: []string{"test"}}
 	for _, c := range columns {
-		head = append(head, c.String())
+		t.Header = append(t.Header, c.String())
 	}
 	for _, c := range columns[1:] {
-		head = append(head, "÷ "+c.String())
+		t.Header = append(t.Header, "÷ "+c.String())
 	}
-	head = append(head, "CPU ms/req "+columns[0].String())
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	t.Header = append(t.Header, "CPU ms/req "+columns[0].String())
+	t.Align = texttab.AllRight(len(t.Header))
 	for _, r := range rows {
 		line := []string{model.Label(r.Test, r.N)}
 		for _, c := range columns {
@@ -73,9 +71,9 @@ func Write(w io.Writer, rows []Row, columns []model.ID) error {
 		if c := r.Cells[columns[0]]; c.OK {
 			cpu = fmt.Sprintf("%.3f", c.CPUms())
 		}
-		fmt.Fprintln(tw, strings.Join(append(line, cpu), "\t")+"\t")
+		t.Row(append(line, cpu)...)
 	}
-	return tw.Flush()
+	return texttab.Text(w, t)
 }
 
 // RPSText writes requests/s as the tables do: whole numbers from 100 up,

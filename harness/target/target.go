@@ -18,13 +18,13 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/compare"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/texttab"
 )
 
 // Metric is the per-round value a target tests.
@@ -325,8 +325,7 @@ func Write(w io.Writer, rs []Result, o compare.Options) (bool, error) {
 		if r.Limit != "" {
 			ew.printf("  no verdict possible: %s\n", r.Limit)
 		}
-		tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "  test\t%s\t%s\tratio\tchange\tp\tp (Holm)\tverdict\ttarget\t\n", r.Of, r.Over)
+		t := texttab.Table{Header: []string{"  test", r.Of.String(), r.Over.String(), "ratio", "change", "p", "p (Holm)", "verdict", "target"}, Align: texttab.AllRight(9)}
 		for _, x := range r.Rows {
 			ratioText, change, p, ph := "—", "—", "—", "—"
 			if x.Ratio > 0 {
@@ -335,15 +334,15 @@ func Write(w io.Writer, rs []Result, o compare.Options) (bool, error) {
 			if x.Tested {
 				p, ph = PText(x.P), PText(x.PHolm)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", x.Label(),
+			cells := []string{"  " + x.Label(),
 				Value(r.Metric, x.OfMedian, x.OfRounds), Value(r.Metric, x.OverMedian, x.OverRounds),
-				ratioText, change, p, ph, x.Verdict, x.Status)
+				ratioText, change, p, ph, fmt.Sprint(x.Verdict), fmt.Sprint(x.Status)}
 			if x.Status == Unknown && x.Why != "" && x.Why != r.Limit {
-				fmt.Fprintf(tw, "  %s", x.Why)
+				cells = append(cells, "  "+x.Why) // a note after the aligned cells
 			}
-			fmt.Fprintln(tw)
+			t.Row(cells...)
 		}
-		tw.Flush()
+		texttab.Text(ew, t)
 		if r.Met() {
 			ew.printf("  → met\n")
 			continue
