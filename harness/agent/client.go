@@ -20,7 +20,6 @@ import (
 
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/stage"
 	"github.com/tfbench/tfbench/harness/verify"
@@ -542,7 +541,7 @@ func Reap(ctx context.Context, t Transport, pid int) (int, error) {
 // Network measures the path to the server host over TCP to a listener of
 // the agent's: the median connect time of rttDials connections, then the
 // bytes/s that linkConns connections read from it over linkWindow.
-func (c *Client) Network(ctx context.Context) (*results.Network, error) {
+func (c *Client) Network(ctx context.Context) (*serverhost.Network, error) {
 	var l linkResult
 	if err := c.call(ctx, "link", struct{}{}, &l, nil); err != nil {
 		return nil, err
@@ -564,7 +563,7 @@ func (c *Client) Network(ctx context.Context) (*results.Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &results.Network{Transport: c.t.Name, Address: c.t.Addr, RTT: rtts[len(rtts)/2], LinkBytes: bps}, nil
+	return &serverhost.Network{Transport: c.t.Name, Address: c.t.Addr, RTT: rtts[len(rtts)/2], LinkBytes: bps}, nil
 }
 
 const (

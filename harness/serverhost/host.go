@@ -1,7 +1,7 @@
 // Package serverhost is where a run's servers live: a Host builds adapters,
 // starts servers on fresh dataset copies and reads their CPU, RSS and logs
 // where they run. Local is this machine, harness/agent's Client another one
-// (issue 18).
+// reached over ssh or a stdio command (a two-host run).
 package serverhost
 
 import (
@@ -14,7 +14,6 @@ import (
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/verify"
 )
 
@@ -55,7 +54,24 @@ type Run struct {
 // with the generator (TCP connect RTT, link capacity) before the first
 // sample.
 type Networked interface {
-	Network(ctx context.Context) (*results.Network, error)
+	Network(ctx context.Context) (*Network, error)
+}
+
+// Network is the path from the generator's host to the server's in a
+// two-host run, measured over TCP with the generator before the first
+// sample ((*agent.Client).Network); results.json records it as is.
+type Network struct {
+	// Transport is how the server host was reached: "ssh user@host" or
+	// "command CMD".
+	Transport string `json:"transport"`
+	// Address is the server host's address the generator targets.
+	Address string `json:"address"`
+	// RTT is the median TCP connect time to the server host, ms.
+	RTT float64 `json:"rtt_ms"`
+	// LinkBytes is the link's measured capacity from the server host to
+	// the generator, bytes/s: a sample whose responses came near it is
+	// flagged (model.Sample.LinkSaturated).
+	LinkBytes float64 `json:"link_bytes_per_s"`
 }
 
 // BuildRequest asks for one adapter built for one variant's runtime.
