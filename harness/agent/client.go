@@ -18,11 +18,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/stage"
-	"github.com/tfbench/tfbench/harness/verify"
 )
 
 // Transport is how the controller reaches an agent: a command whose stdin
@@ -629,7 +629,7 @@ type remoteServer struct {
 	pid       int
 	logPath   string
 	dbOnce    sync.Once
-	db        verify.Database
+	db        dataset.Database
 	dbErr     error
 	addr      string
 	monitored bool
@@ -715,7 +715,7 @@ func (s *remoteServer) EventLoopRead(ctx context.Context) (eventloop.Window, err
 
 // Database is the server's copy on the agent's host, named HOST:PATH (its
 // path asked once).
-func (s *remoteServer) Database() (verify.Database, error) {
+func (s *remoteServer) Database() (dataset.Database, error) {
 	s.dbOnce.Do(func() {
 		ctx, cancel := bg()
 		defer cancel()

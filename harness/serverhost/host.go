@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/verify"
 )
 
 // Host builds and runs servers on one machine for one run.
@@ -155,7 +155,7 @@ type Server interface {
 	// Database is the server's own database copy (verification's checks
 	// and the page check's World table run against it where it is),
 	// opened on first use and closed by Stop.
-	Database() (verify.Database, error)
+	Database() (dataset.Database, error)
 	// Monitored reports whether the server's runtimes are asked for their
 	// event-loop delay (Node) and memory (Node, Go adapters with the hook);
 	// EventLoopReset clears both before a window, EventLoopRead reads them
