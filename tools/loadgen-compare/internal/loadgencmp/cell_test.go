@@ -11,7 +11,7 @@ import (
 )
 
 // frameworksDir is the repository's adapters folder.
-var frameworksDir = filepath.Join("..", "..", "frameworks")
+var frameworksDir = filepath.Join("..", "..", "..", "..", "frameworks")
 
 // cellText is one line per cell: server, test, path, setting, target.
 func cellText(cells []*Cell) string {
