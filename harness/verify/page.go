@@ -53,7 +53,7 @@ func WorldOf(ctx context.Context, db dataset.Database) (World, error) {
 	return worldFromMap(m, db.Where())
 }
 
-// worldFromMap turns readWorld's id -> randomNumber map into a World; the
+// worldFromMap turns Database.World's id -> randomNumber map into a World; the
 // ids must be 1..len(m).
 func worldFromMap(m map[int64]int64, path string) (World, error) {
 	w := make(World, len(m))
