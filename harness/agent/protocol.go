@@ -2,7 +2,7 @@
 // serves a small versioned JSON protocol on its stdin and stdout (Serve),
 // and the controller's Client, started through ssh or any stdio command, is
 // a serverhost.Host over it. No port is opened for the protocol: the
-// transport's own authentication is the only one (issue 18).
+// transport's own authentication is the only one (docs/remote.md).
 //
 // The protocol is one JSON object per line (docs/remote.md, The protocol);
 // hello refuses another version; at stdin's end the agent stops its servers.

@@ -119,7 +119,7 @@ type Sample struct {
 	GeneratorCPU       float64 `json:"generator_cpu_s"`
 	GeneratorSaturated bool    `json:"generator_saturated"`
 	// LinkSaturated flags a two-host sample whose bodies came at ≥ 90% of
-	// the link's measured capacity (results.Network.LinkBytes): it fails
+	// the link's measured capacity (serverhost.Network.LinkBytes): it fails
 	// the gate as a harness fault (issue 18).
 	LinkSaturated bool `json:"link_saturated,omitempty"`
 	// ServerLogFaults counts the server's log lines in the window naming

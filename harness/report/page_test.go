@@ -14,6 +14,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/harness/serverhost"
 )
 
 // histMs encodes a histogram holding lo..hi ms in 1 ms steps (µs values).
@@ -275,7 +276,7 @@ func TestMarkdownTwoHosts(t *testing.T) {
 	f := pageFixture(t)
 	f.Host.Hostname, f.Host.GeneratorCPUs, f.Host.ServerCPUs, f.Host.Disjoint = "gen", "0-7", "0-15", true
 	f.ServerHost = &probe.Host{Hostname: "srv", CPUModel: "AMD EPYC 7B13", LogicalCPUs: 16, MemoryBytes: 64 << 30, OS: "debian 12.8", Kernel: "6.1.0", Arch: "x86_64", GoVersion: "go1.26.8", ServerCPUs: "0-15"}
-	f.Network = &results.Network{Transport: "ssh bench@10.0.0.2", Address: "10.0.0.2", RTT: 0.182, LinkBytes: 1.17e9}
+	f.Network = &serverhost.Network{Transport: "ssh bench@10.0.0.2", Address: "10.0.0.2", RTT: 0.182, LinkBytes: 1.17e9}
 	var buf bytes.Buffer
 	if err := Markdown(&buf, f); err != nil {
 		t.Fatal(err)

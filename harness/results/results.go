@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/probe"
+	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
 )
 
@@ -169,15 +170,15 @@ type File struct {
 	Seed  int64      `json:"seed"`
 	Suite Suite      `json:"suite"`
 	Host  probe.Host `json:"host"`
-	// ServerHost is the server's machine in a two-host run (--server-host,
-	// issue 18): Host is then the generator's alone. Nil: one host.
+	// ServerHost is the server's machine in a two-host run
+	// (--server-host): Host is then the generator's alone. Nil: one host.
 	ServerHost *probe.Host `json:"server_host,omitempty"`
 	// Network is the path between the two hosts, measured before the
 	// first sample; nil on one host.
-	Network       *Network       `json:"network,omitempty"`
-	Frameworks    []Framework    `json:"frameworks"`
-	Verifications []Verification `json:"verifications"`
-	Samples       []model.Sample `json:"samples"`
+	Network       *serverhost.Network `json:"network,omitempty"`
+	Frameworks    []Framework         `json:"frameworks"`
+	Verifications []Verification      `json:"verifications"`
+	Samples       []model.Sample      `json:"samples"`
 	// Equivalence holds tfbench ab's byte-equivalence verdicts, one per
 	// suite test in suite order (fetched before measuring); empty for a
 	// plain bench run.
@@ -258,23 +259,6 @@ func (s Source) String() string {
 		return s.Commit + " (dirty)"
 	}
 	return s.Commit
-}
-
-// Network is the path from the generator's host to the server's in a
-// two-host run, measured over TCP with the generator before the first
-// sample ((*agent.Client).Network).
-type Network struct {
-	// Transport is how the server host was reached: "ssh user@host" or
-	// "command CMD".
-	Transport string `json:"transport"`
-	// Address is the server host's address the generator targets.
-	Address string `json:"address"`
-	// RTT is the median TCP connect time to the server host, ms.
-	RTT float64 `json:"rtt_ms"`
-	// LinkBytes is the link's measured capacity from the server host to
-	// the generator, bytes/s: a sample whose responses came near it is
-	// flagged (model.Sample.LinkSaturated).
-	LinkBytes float64 `json:"link_bytes_per_s"`
 }
 
 // TwoHosts reports whether the servers ran on a machine of their own.
@@ -399,7 +383,7 @@ func (r *Recorder) Verified(vs ...Verification) error {
 
 // Network records the path between the two hosts of a two-host run and
 // rewrites the file.
-func (r *Recorder) Network(n *Network) error {
+func (r *Recorder) Network(n *serverhost.Network) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.f.Network = n

@@ -226,7 +226,7 @@ func (r *runner) coldStart(ctx context.Context, t Target, test suite.Test, start
 }
 
 // gone reports whether srv's leader has exited.
-func gone(srv serverhost.Server) bool {
+func gone(srv serverhost.Process) bool {
 	select {
 	case <-srv.Done():
 		return true

@@ -256,7 +256,7 @@ type copyServer struct {
 	path string
 }
 
-func (s *copyServer) Database() (verify.Database, error) { return verify.OpenDatabase(s.path) }
+func (s *copyServer) Database() (dataset.Database, error) { return dataset.Open(s.path) }
 
 // TestChecksPage: a page test's check carries its sizes and cache state.
 func TestChecksPage(t *testing.T) {

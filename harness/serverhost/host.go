@@ -1,7 +1,7 @@
 // Package serverhost is where a run's servers live: a Host builds adapters,
 // starts servers on fresh dataset copies and reads their CPU, RSS and logs
 // where they run. Local is this machine, harness/agent's Client another one
-// (issue 18).
+// reached over ssh or a stdio command (a two-host run).
 package serverhost
 
 import (
@@ -11,11 +11,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/eventloop"
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/probe"
-	"github.com/tfbench/tfbench/harness/results"
-	"github.com/tfbench/tfbench/harness/verify"
 )
 
 // Host builds and runs servers on one machine for one run.
@@ -55,7 +54,24 @@ type Run struct {
 // with the generator (TCP connect RTT, link capacity) before the first
 // sample.
 type Networked interface {
-	Network(ctx context.Context) (*results.Network, error)
+	Network(ctx context.Context) (*Network, error)
+}
+
+// Network is the path from the generator's host to the server's in a
+// two-host run, measured over TCP with the generator before the first
+// sample ((*agent.Client).Network); results.json records it as is.
+type Network struct {
+	// Transport is how the server host was reached: "ssh user@host" or
+	// "command CMD".
+	Transport string `json:"transport"`
+	// Address is the server host's address the generator targets.
+	Address string `json:"address"`
+	// RTT is the median TCP connect time to the server host, ms.
+	RTT float64 `json:"rtt_ms"`
+	// LinkBytes is the link's measured capacity from the server host to
+	// the generator, bytes/s: a sample whose responses came near it is
+	// flagged (model.Sample.LinkSaturated).
+	LinkBytes float64 `json:"link_bytes_per_s"`
 }
 
 // BuildRequest asks for one adapter built for one variant's runtime.
@@ -114,32 +130,64 @@ type Accepting interface {
 	SpawnToAccept() time.Duration
 }
 
-// Server is a started, ready server on a host.
+// Server is a started, ready server on a host. Its methods serve different
+// callers, so it is the sum of the parts below and a caller that needs one
+// part (the generator its address, the fault count its log) takes that one.
 type Server interface {
+	Endpoint
+	Process
+	Logs
+	Meter
+	// Database is the server's own database copy (verification's checks
+	// and the page check's World table run against it where it is),
+	// opened on first use and closed by Stop.
+	Database() (dataset.Database, error)
+	// Profiles moves the profiles a stopped, profiled server wrote into
+	// dest on this host, named after test (CollectProfiles).
+	Profiles(dest, test string) ([]string, error)
+}
+
+// Endpoint is where the generator and verification's requests reach a
+// server.
+type Endpoint interface {
 	// Addr is "HOST:PORT" as the generator reaches it; BaseURL is
 	// "http://" + Addr.
 	Addr() string
 	BaseURL() string
+}
+
+// Process is a server's process group on its host, as the run starts,
+// watches and stops it.
+type Process interface {
 	// Pid is the server's process-group leader on its host.
 	Pid() int
-	// LogPath names the server's log: a path, or HOST:PATH on another host.
-	LogPath() string
 	// Done is closed once the server's leader has exited; Err then says
 	// how ("exit status 2"), nil before.
 	Done() <-chan struct{}
 	Err() error
+	// Stop stops the server's processes (SIGTERM, then after grace
+	// SIGKILL) and removes its database copy unless the run keeps them.
+	Stop(grace time.Duration) error
+}
+
+// Logs is a server's log, which errors quote and each sample's gate reads
+// for SQLITE_BUSY lines.
+type Logs interface {
+	// LogPath names the server's log: a path, or HOST:PATH on another host.
+	LogPath() string
 	// LogTail is the last n lines the server wrote in this run.
 	LogTail(n int) string
 	// LogMark is the log's size in bytes now; LogFaults counts its lines
 	// since mark that name SQLITE_BUSY (LogFaults, the function).
 	LogMark() int64
 	LogFaults(mark int64) int64
+}
+
+// Meter is what a sample reads of a server around its window: CPU and
+// memory of its process tree, and its runtimes' event-loop delay.
+type Meter interface {
 	// Usage reads the server's process tree: CPU seconds and peak RSS.
 	Usage(ctx context.Context) (probe.Usage, error)
-	// Database is the server's own database copy (verification's checks
-	// and the page check's World table run against it where it is),
-	// opened on first use and closed by Stop.
-	Database() (verify.Database, error)
 	// Monitored reports whether the server's runtimes are asked for their
 	// event-loop delay (Node) and memory (Node, Go adapters with the hook);
 	// EventLoopReset clears both before a window, EventLoopRead reads them
@@ -147,12 +195,6 @@ type Server interface {
 	Monitored() bool
 	EventLoopReset(ctx context.Context) error
 	EventLoopRead(ctx context.Context) (eventloop.Window, error)
-	// Profiles moves the profiles a stopped, profiled server wrote into
-	// dest on this host, named after test (CollectProfiles).
-	Profiles(dest, test string) ([]string, error)
-	// Stop stops the server's processes (SIGTERM, then after grace
-	// SIGKILL) and removes its database copy unless the run keeps them.
-	Stop(grace time.Duration) error
 }
 
 // ErrGone is in the chain of every error a Host or Server returns once the

@@ -17,7 +17,6 @@ import (
 	"github.com/tfbench/tfbench/harness/runtimes"
 	"github.com/tfbench/tfbench/harness/stage"
 	"github.com/tfbench/tfbench/harness/supervise"
-	"github.com/tfbench/tfbench/harness/verify"
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
@@ -192,7 +191,7 @@ type localServer struct {
 	grace  time.Duration
 
 	dbOnce sync.Once
-	db     verify.Database
+	db     dataset.Database
 	dbErr  error
 }
 
@@ -234,8 +233,8 @@ func (s *localServer) EventLoopRead(ctx context.Context) (eventloop.Window, erro
 }
 
 // Database opens the server's copy on first use; Stop closes it.
-func (s *localServer) Database() (verify.Database, error) {
-	s.dbOnce.Do(func() { s.db, s.dbErr = verify.OpenDatabase(s.dbPath) })
+func (s *localServer) Database() (dataset.Database, error) {
+	s.dbOnce.Do(func() { s.db, s.dbErr = dataset.Open(s.dbPath) })
 	return s.db, s.dbErr
 }
 

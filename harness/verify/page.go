@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 )
@@ -35,7 +36,7 @@ const maxRowReasons = 3
 // (the framework's DATABASE_PATH), with the adapters' connection settings.
 // Errors name the file; a table whose ids are not exactly 1..N is an error.
 func ReadWorld(ctx context.Context, dbPath string) (World, error) {
-	db, err := OpenDatabase(dbPath)
+	db, err := dataset.Open(dbPath)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +45,7 @@ func ReadWorld(ctx context.Context, dbPath string) (World, error) {
 }
 
 // WorldOf reads the World table of db (ReadWorld's rules, on any Database).
-func WorldOf(ctx context.Context, db Database) (World, error) {
+func WorldOf(ctx context.Context, db dataset.Database) (World, error) {
 	m, err := db.World(ctx)
 	if err != nil {
 		return nil, err
@@ -52,7 +53,7 @@ func WorldOf(ctx context.Context, db Database) (World, error) {
 	return worldFromMap(m, db.Where())
 }
 
-// worldFromMap turns readWorld's id -> randomNumber map into a World; the
+// worldFromMap turns Database.World's id -> randomNumber map into a World; the
 // ids must be 1..len(m).
 func worldFromMap(m map[int64]int64, path string) (World, error) {
 	w := make(World, len(m))

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strconv"
@@ -144,12 +143,4 @@ func (v *verifier) changeWorldRow(ctx context.Context, c Check, world World, n i
 		}
 	}
 	return k, old, changed, restore, true
-}
-
-// setRandomNumber sets World row id's randomNumber.
-func setRandomNumber(ctx context.Context, db *sql.DB, path string, id int, n int64) error {
-	if _, err := db.ExecContext(ctx, "UPDATE World SET randomNumber = ? WHERE id = ?", n, id); err != nil {
-		return fmt.Errorf("set World row %d's randomNumber to %d in %s: %w", id, n, path, err)
-	}
-	return nil
 }

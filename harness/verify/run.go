@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/model"
 )
 
@@ -42,7 +43,7 @@ type Target struct {
 	DatabasePath string
 	// Database, when set, opens the copy in place of DatabasePath (a copy
 	// on another host, harness/agent); Run does not close what it returns.
-	Database func() (Database, error)
+	Database func() (dataset.Database, error)
 	// RequestTimeout bounds each request, headers and body, and is meant to
 	// be the suite's Timeout; ≤ 0 means 8 s, TFB's (docs/tfb-rules.md,
 	// Method). A request over it fails its check.
@@ -111,19 +112,19 @@ func run(ctx context.Context, target Target, checks []Check, recheck time.Durati
 type verifier struct {
 	target Target
 	client *http.Client
-	db     Database
+	db     dataset.Database
 	owned  bool // db was opened here: close it
 	dbErr  error
 	dbDone bool
 }
 
 // database opens the target's database on first use.
-func (v *verifier) database() (Database, error) {
+func (v *verifier) database() (dataset.Database, error) {
 	if !v.dbDone {
 		if v.target.Database != nil {
 			v.db, v.dbErr = v.target.Database()
 		} else {
-			v.db, v.dbErr = OpenDatabase(v.target.DatabasePath)
+			v.db, v.dbErr = dataset.Open(v.target.DatabasePath)
 			v.owned = v.dbErr == nil
 		}
 		v.dbDone = true

@@ -36,10 +36,13 @@ type streamServer struct {
 func startStreamServer(t *testing.T, mode string, gap time.Duration) *streamServer {
 	t.Helper()
 	s := &streamServer{dbPath: copyDataset(t), mode: mode, gap: gap, cache: map[string][]string{}}
-	db, err := openDatabase(s.dbPath)
+	// The adapters' connection settings (dataset.Open), on a *sql.DB the
+	// stand-in server queries itself.
+	db, err := sql.Open("sqlite", s.dbPath+"?_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)")
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.SetMaxOpenConns(1)
 	s.db = db
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(func() { s.srv.Close(); db.Close() })

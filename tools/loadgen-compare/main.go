@@ -1,5 +1,5 @@
 // Command loadgen-compare measures tfbench's load generator against wrk side
-// by side (issues 3 and 13; method: internal/loadgencmp), or with --memory
+// by side (the method: internal/loadgencmp), or with --memory
 // whether its resident memory stays flat over 60 s. Exit status: 0 every
 // target met (--memory: flat or not judged), 1 a target missed (a ratio,
 // a failed request, or tfbench's count against a fixed-response server's:
@@ -23,7 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tfbench/tfbench/internal/loadgencmp"
+	"github.com/tfbench/tfbench/tools/loadgen-compare/internal/loadgencmp"
 )
 
 func main() {

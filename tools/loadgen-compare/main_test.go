@@ -33,7 +33,7 @@ func script(t *testing.T, dir, name, body string) string {
 // report, a generator that fails exits 3 with its error.
 func TestExitStatus(t *testing.T) {
 	dir := t.TempDir()
-	wrkOut, err := filepath.Abs(filepath.Join("..", "..", "internal", "loadgencmp", "testdata", "wrk-depth1.txt"))
+	wrkOut, err := filepath.Abs(filepath.Join("internal", "loadgencmp", "testdata", "wrk-depth1.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +82,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--rounds", "0", "--frameworks-dir", fw}, "loadgen-compare: rounds is 0, want >= 1\n"},
 		{[]string{"--duration", "1500ms", "--servers", "length"}, "loadgen-compare: duration is 1.5s, want whole seconds >= 1s (wrk's -d unit)\n"},
 		{[]string{"--servers", " , "}, "loadgen-compare: --servers: none given\n"},
-		{[]string{"--servers", "length,nginx", "--frameworks-dir", filepath.Join("..", "..", "internal", "loadgencmp", "testdata", "frameworks")},
-			"loadgen-compare: unknown server \"nginx\": not a fixed-response server (length, chunked) nor an adapter in ../../internal/loadgencmp/testdata/frameworks (tiny)\n"},
+		{[]string{"--servers", "length,nginx", "--frameworks-dir", filepath.Join("internal", "loadgencmp", "testdata", "frameworks")},
+			"loadgen-compare: unknown server \"nginx\": not a fixed-response server (length, chunked) nor an adapter in internal/loadgencmp/testdata/frameworks (tiny)\n"},
 		{[]string{"--servers", "node-http,length,node-http", "--frameworks-dir", fw}, "loadgen-compare: server \"node-http\" is given twice\n"},
 		{[]string{"--servers", "go-stdlib"}, "loadgen-compare: framework: discover: stat frameworks: no such file or directory\n"},
 		{[]string{"--servers", "length", "--tfbench", "no-such-tfbench"},

@@ -1,6 +1,6 @@
 // Package loadgencmp measures tfbench's load generator against wrk side by
-// side (issue 3, item 2; issue 13, item 3) for tools/loadgen-compare
-// (docs/load-generator.md, Measured against wrk): Cells on fixed-response
+// side for tools/loadgen-compare, the check that the generator is not the
+// bottleneck it measures (docs/load-generator.md, Measured against wrk): Cells on fixed-response
 // servers (Serve) and real adapters, generators pinned apart from servers,
 // interleaved rounds after a warmup, medians and ranges of each generator's
 // own RPS and rusage CPU per 100,000 responses. A cell meets its Target

@@ -21,7 +21,7 @@ func (s Setting) String() string {
 	return fmt.Sprintf("c=%d depth %d", s.Connections, s.Pipeline)
 }
 
-// Settings are the settings issue 3 sets its targets at: 64 connections
+// Settings are the settings the targets are set at: 64 connections
 // without pipelining, and 256 connections at depth 16 (TFB's plaintext
 // depth).
 var Settings = []Setting{{Connections: 64, Pipeline: 1}, {Connections: 256, Pipeline: 16}}
@@ -33,9 +33,10 @@ type Target struct {
 }
 
 var (
-	// FixedTarget is the fixed-response servers' target (issue 3).
+	// FixedTarget is the fixed-response servers' target
+	// (docs/load-generator.md, Measured against wrk).
 	FixedTarget = Target{RPS: 0.95, CPU: 1.00}
-	// AdapterTarget is the real adapters' target (issue 13).
+	// AdapterTarget is the real adapters' target (the same section).
 	AdapterTarget = Target{RPS: 0.98, CPU: 1.00}
 )
 
@@ -45,7 +46,7 @@ type Test struct {
 	Setting Setting
 }
 
-// AdapterTests are the tests run on every real adapter (issue 13): json, db
+// AdapterTests are the tests run on every real adapter: json, db
 // and fortunes at c=64 depth 1, plaintext at c=256 depth 16.
 var AdapterTests = []Test{
 	{model.JSON, Settings[0]}, {model.DB, Settings[0]}, {model.Fortunes, Settings[0]}, {model.Plaintext, Settings[1]},

@@ -41,7 +41,7 @@ type Config struct {
 	// tfbench bench, and loadgen/ with each comparison's server logs.
 	WorkDir string
 	// Rounds is how many measured runs each generator gets per cell (>= 1;
-	// issues 3 and 13 ask for at least 5).
+	// the targets were set for medians of at least 5).
 	Rounds int
 	// Duration is each run's window, whole seconds (>= 1 s).
 	Duration time.Duration

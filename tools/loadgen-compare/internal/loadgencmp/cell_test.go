@@ -11,7 +11,7 @@ import (
 )
 
 // frameworksDir is the repository's adapters folder.
-var frameworksDir = filepath.Join("..", "..", "frameworks")
+var frameworksDir = filepath.Join("..", "..", "..", "..", "frameworks")
 
 // cellText is one line per cell: server, test, path, setting, target.
 func cellText(cells []*Cell) string {
@@ -23,8 +23,8 @@ func cellText(cells []*Cell) string {
 }
 
 // The default servers give 12 cells in server order: each fixed server at
-// both settings against issue 3's target, then each adapter's four tests
-// at their paths from framework.yaml against issue 13's.
+// both settings against FixedTarget, then each adapter's four tests at
+// their paths from framework.yaml against AdapterTarget.
 func TestPlanDefault(t *testing.T) {
 	cfg := Config{Frameworks: frameworksDir, Rounds: 5, Duration: 10 * time.Second}
 	cells, specs, err := cfg.plan()
