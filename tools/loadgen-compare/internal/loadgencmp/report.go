@@ -6,8 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/tfbench/tfbench/harness/texttab"
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
@@ -62,10 +62,9 @@ func (s runSummaries) servedCols() (median, gaps string) {
 // tfbench's largest gap against connections × depth, PASS or MISS); it
 // reports whether all pass, and w's first error.
 func Write(w io.Writer, cfg Config, cells []*Cell) (bool, error) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "tfbench load vs wrk: %d interleaved rounds of %s per generator and cell; generator CPUs %s (wrk -t%d), server CPUs %s\n\n",
+	fmt.Fprintf(w, "tfbench load vs wrk: %d interleaved rounds of %s per generator and cell; generator CPUs %s (wrk -t%d), server CPUs %s\n\n",
 		cfg.Rounds, cfg.Duration, cpus(cfg.Generator), cfg.threads(), cpus(cfg.Server))
-	fmt.Fprintln(tw, "server\ttest\tsetting\tgenerator\tRPS median\tRPS min–max\tCPU s/100k resp median\tCPU s/100k resp min–max\tgenerator CPU use\tserver CPU use\terrors\tserver count median\tgap min–max")
+	runs := texttab.Table{Header: []string{"server", "test", "setting", "generator", "RPS median", "RPS min–max", "CPU s/100k resp median", "CPU s/100k resp min–max", "generator CPU use", "server CPU use", "errors", "server count median", "gap min–max"}}
 	for _, c := range cells {
 		for _, g := range []struct {
 			name string
@@ -73,15 +72,18 @@ func Write(w io.Writer, cfg Config, cells []*Cell) (bool, error) {
 		}{{Tfbench, c.Tfbench}, {Wrk, c.Wrk}} {
 			s := summaries(g.runs)
 			served, gaps := s.servedCols()
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s–%s\t%.4f\t%.4f–%.4f\t%.0f%%\t%.0f%%\t%d\t%s\t%s\n",
-				c.Server, c.Test(), c.Setting, g.name,
-				thousands(s.rps.Median), thousands(s.rps.Min), thousands(s.rps.Max),
-				s.cpu.Median, s.cpu.Min, s.cpu.Max, s.genUse.Median, s.srvUse.Median, s.errors, served, gaps)
+			runs.Row(c.Server, c.Test(), c.Setting.String(), g.name,
+				thousands(s.rps.Median), thousands(s.rps.Min)+"–"+thousands(s.rps.Max),
+				fmt.Sprintf("%.4f", s.cpu.Median), fmt.Sprintf("%.4f–%.4f", s.cpu.Min, s.cpu.Max),
+				fmt.Sprintf("%.0f%%", s.genUse.Median), fmt.Sprintf("%.0f%%", s.srvUse.Median), fmt.Sprint(s.errors), served, gaps)
 		}
 	}
-	fmt.Fprintln(tw, "\nratios tfbench/wrk of the medians against each cell's targets (fixed-response servers: issue 3; adapters: issue 13); gap max: the most")
-	fmt.Fprintln(tw, "responses a fixed-response server wrote in a round beyond tfbench's count, against 0 to connections × depth (issue 33)")
-	fmt.Fprintln(tw, "server\ttest\tsetting\tRPS ratio\tRPS target\tCPU/resp ratio\tCPU target\tgap max\tgap target\tcell")
+	if err := texttab.Text(w, runs); err != nil {
+		return false, err
+	}
+	fmt.Fprintln(w, "\nratios tfbench/wrk of the medians against each cell's targets (fixed-response servers: issue 3; adapters: issue 13); gap max: the most")
+	fmt.Fprintln(w, "responses a fixed-response server wrote in a round beyond tfbench's count, against 0 to connections × depth (issue 33)")
+	ratios := texttab.Table{Header: []string{"server", "test", "setting", "RPS ratio", "RPS target", "CPU/resp ratio", "CPU target", "gap max", "gap target", "cell"}}
 	var errs, counts, wrkCounts []string
 	passed, rpsMet, cpuMet, withErrors, withCounts := 0, 0, 0, 0, 0
 	for _, c := range cells {
@@ -113,11 +115,12 @@ func Write(w io.Writer, cfg Config, cells []*Cell) (bool, error) {
 			gapMax = thousands(float64(s.gapMax))
 			gapTarget = fmt.Sprintf("0–%s %s", thousands(float64(c.Setting.InFlight())), pass(len(v.Counts) == 0))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t>= %.2f %s\t%.3f\t<= %.2f %s\t%s\t%s\t%s\n", c.Server, c.Test(), c.Setting,
-			v.RPSRatio, c.Target.RPS, pass(v.RPSMet), v.CPURatio, c.Target.CPU, pass(v.CPUMet), gapMax, gapTarget, cell)
+		ratios.Row(c.Server, c.Test(), c.Setting.String(),
+			fmt.Sprintf("%.3f", v.RPSRatio), fmt.Sprintf(">= %.2f %s", c.Target.RPS, pass(v.RPSMet)),
+			fmt.Sprintf("%.3f", v.CPURatio), fmt.Sprintf("<= %.2f %s", c.Target.CPU, pass(v.CPUMet)), gapMax, gapTarget, cell)
 		passed, rpsMet, cpuMet = passed+b2i(v.Pass()), rpsMet+b2i(v.RPSMet), cpuMet+b2i(v.CPUMet)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := texttab.Text(w, ratios); err != nil {
 		return false, err
 	}
 	if len(errs) > 0 {
