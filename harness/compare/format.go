@@ -9,6 +9,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Markdown writes t as markdown: a header naming both sides, the method
@@ -25,7 +26,7 @@ func Markdown(w io.Writer, t *Table) error {
 		m.printf("- Base: %s\n", sideText(t.Base))
 		m.printf("- New: %s\n", sideText(t.New))
 	}
-	m.printf("- Method version %d, suite %s (sha256 %s)\n", t.Base.MethodVersion, t.Base.Suite, short(t.Base.SuiteHash))
+	m.printf("- Method version %d, suite %s (sha256 %s)\n", t.Base.MethodVersion, t.Base.Suite, words.Commit(t.Base.SuiteHash))
 	values, unit := "RPS", "RPS"
 	if o.Basis == BasisRatio {
 		values = "RPS ÷ " + o.Reference + " RPS of the same run and round"
@@ -151,11 +152,11 @@ func runsText(s Meta) string {
 			id += " (run ID " + r.RunID + ")"
 		}
 		h := r.Host
-		hw := fmt.Sprintf("%s, %d logical CPUs, %s", orDash(h.CPUModel), h.LogicalCPUs, orDash(h.Arch))
+		hw := fmt.Sprintf("%s, %d logical CPUs, %s", words.OrDash(h.CPUModel), h.LogicalCPUs, words.OrDash(h.Arch))
 		if h.Runner != "" {
 			hw += ", runner " + h.Runner
 		}
-		runs = append(runs, fmt.Sprintf("run %s on %s (%s), %d rounds", id, orDash(h.Hostname), hw, r.Rounds))
+		runs = append(runs, fmt.Sprintf("run %s on %s (%s), %d rounds", id, words.OrDash(h.Hostname), hw, r.Rounds))
 	}
 	return strings.Join(runs, "; ")
 }
@@ -191,13 +192,6 @@ func pText(p float64) string { return strconv.FormatFloat(p, 'g', 2, 64) }
 
 // minText writes a share as a percentage: 0.05 → "5%".
 func minText(m float64) string { return fmt.Sprintf("%.4g%%", m*100) }
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
 
 // equivalence writes the byte-equivalence verdicts (none: nothing): a
 // summary line, bold when a test is not identical, and one item per test

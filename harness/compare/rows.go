@@ -14,6 +14,7 @@ import (
 	"github.com/tfbench/tfbench/harness/ratio"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // sideKey matches the rows of two sides: the row's key (model.RowKey) and,
@@ -55,7 +56,7 @@ func Sets(base, next *results.Set, o Options) (*Table, error) {
 	if b, n := base.SuiteHash(), next.SuiteHash(); b != n {
 		bs, ns := base.Runs[0].File.Suite.Name, next.Runs[0].File.Suite.Name
 		return nil, fmt.Errorf("%w: %s: suite %s (sha256 %s), %s: suite %s (sha256 %s): results of different suites never compare",
-			ErrRefused, o.BaseName, bs, short(b), o.NewName, ns, short(n))
+			ErrRefused, o.BaseName, bs, words.Commit(b), o.NewName, ns, words.Commit(n))
 	}
 	t := &Table{Base: metaOf(o.BaseName, base), New: metaOf(o.NewName, next), Options: o}
 	bs, ns := sideOf(o.BaseName, base), sideOf(o.NewName, next)
@@ -152,7 +153,7 @@ func Variants(f *results.File, base, next model.ID, o Options) (*Table, error) {
 		t.saturation(t.Rows[i])
 	}
 	if b, n := build(f, base), build(f, next); b != "" && b == n {
-		t.Notes = append(t.Notes, fmt.Sprintf("%s and %s have the same build (build inputs sha256 %s): they differ only in how they are started", base, next, short(b)))
+		t.Notes = append(t.Notes, fmt.Sprintf("%s and %s have the same build (build inputs sha256 %s): they differ only in how they are started", base, next, words.Commit(b)))
 	}
 	return t, nil
 }
@@ -396,9 +397,9 @@ func provenanceDiff(a, b *results.File) string {
 		case s == nil:
 			return ""
 		case s.Dirty:
-			return short(s.Commit) + " +dirty " + short(s.DiffSHA256)
+			return words.Commit(s.Commit) + " +dirty " + words.Commit(s.DiffSHA256)
 		}
-		return short(s.Commit)
+		return words.Commit(s.Commit)
 	}
 	topology := func(h probe.Host) string {
 		var parts []string
@@ -530,11 +531,4 @@ func variantLabel(k sideKey) string {
 		return k.ID.String() + " (run " + k.Run + ")"
 	}
 	return k.ID.String()
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

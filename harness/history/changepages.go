@@ -17,6 +17,7 @@ import (
 	"github.com/tfbench/tfbench/harness/chart"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Files of the change-point pages, relative to the trends folder: the
@@ -64,11 +65,11 @@ func changesPage(nights []Night, cps []ChangePoint) ([]byte, error) {
 			worse++
 		}
 	}
-	fmt.Fprintf(&b, "Changes of level in the nightly rows over %s", plural(len(nights), "night"))
+	fmt.Fprintf(&b, "Changes of level in the nightly rows over %s", words.Plural(len(nights), "night"))
 	if len(nights) > 0 {
 		fmt.Fprintf(&b, " (%s to %s)", nights[0].Date, nights[len(nights)-1].Date)
 	}
-	fmt.Fprintf(&b, ", newest first: %s, %s. Back to the [trends](%s).\n\n", plural(len(cps), "change point"), plural(worse, "regression"), IndexFile)
+	fmt.Fprintf(&b, ", newest first: %s, %s. Back to the [trends](%s).\n\n", words.Plural(len(cps), "change point"), words.Plural(worse, "regression"), IndexFile)
 	fmt.Fprintf(&b, "Each row's ratio to %s, peak RPS and p99 are searched night by night with ED-PELT (nonparametric, on the log of the figure, "+
 		"segments of %d nights at least), and each candidate is kept when a Mann–Whitney test of up to %d nights either side gives p < %g and "+
 		"the medians differ by %.0f%% or more; the interval is a bootstrap of the ratio of medians. A change is seen %d nights after it at the earliest. "+

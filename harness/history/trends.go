@@ -18,6 +18,7 @@ import (
 	"github.com/tfbench/tfbench/harness/report"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Trend page limits: the charts show the last ChartNights nights, the
@@ -96,7 +97,7 @@ func Trends(dir string, h *History) ([]string, error) {
 		files = append(files, file{IndexFile, page.Bytes()})
 	} else {
 		fmt.Fprintf(b, "%s from %s to %s (the history holds %d; the charts show the last %d at most, the tables the last %d). ",
-			plural(len(nights), "night"), nights[0].Date, nights[len(nights)-1].Date, len(h.Nights), ChartNights, TableNights)
+			words.Plural(len(nights), "night"), nights[0].Date, nights[len(nights)-1].Date, len(h.Nights), ChartNights, TableNights)
 		fmt.Fprintf(b, "Per test, two charts over the nights: each variant's peak RPS divided by %s's in the same run and round, the median over rounds "+
 			"(%s runs beside every variant on the same runner, so the ratio holds from one runner to the next), and p99 latency at the peak level in ms. "+
 			"A night without a row is a gap in its line, not a zero.\n\n", model.Reference.Framework, model.Reference.Framework)
@@ -107,7 +108,7 @@ func Trends(dir string, h *History) ([]string, error) {
 			}
 		}
 		fmt.Fprintf(b, "**Change points** over the whole history: %s, %s, newest first on the [changes page](%s). "+
-			"Each chart rings those of its nights at the first night of the new level.\n\n", plural(len(cps), "change point"), plural(worse, "regression"), ChangesPage)
+			"Each chart rings those of its nights at the first night of the new level.\n\n", words.Plural(len(cps), "change point"), words.Plural(worse, "regression"), ChangesPage)
 		if len(breaks) > 0 {
 			fmt.Fprintf(b, "**The method or suite changed** (a dashed line in every chart): %s. Figures on either side of it do not compare.\n\n", breakText(breaks))
 		}
@@ -174,15 +175,15 @@ func Trends(dir string, h *History) ([]string, error) {
 		}
 		last := nights[len(nights)-1]
 		fmt.Fprintf(b, "## The last night\n\n")
-		fmt.Fprintf(b, "%s: method version %d, suite `%s` (sha256 %s)", last.Date, last.MethodVersion, last.Suite.Name, short(last.Suite.Hash))
+		fmt.Fprintf(b, "%s: method version %d, suite `%s` (sha256 %s)", last.Date, last.MethodVersion, last.Suite.Name, words.Commit(last.Suite.Hash))
 		if last.Commit != "" {
-			fmt.Fprintf(b, ", commit `%s`", short(last.Commit))
+			fmt.Fprintf(b, ", commit `%s`", words.Commit(last.Commit))
 		}
 		fmt.Fprintf(b, ".\n\n")
 		var rows [][]string
 		for _, r := range last.Runs {
-			rows = append(rows, []string{r.Label, "`" + r.RunID + "`", orDash(r.Shard),
-				fmt.Sprintf("%s, %d logical CPUs", orDash(r.Host.CPUModel), r.Host.LogicalCPUs), orDash(r.Host.Hostname)})
+			rows = append(rows, []string{r.Label, "`" + r.RunID + "`", words.OrDash(r.Shard),
+				fmt.Sprintf("%s, %d logical CPUs", words.OrDash(r.Host.CPUModel), r.Host.LogicalCPUs), words.OrDash(r.Host.Hostname)})
 		}
 		left := []texttab.Align{texttab.Left, texttab.Left, texttab.Left, texttab.Left, texttab.Left}
 		if err := texttab.Markdown(b, texttab.Table{Header: []string{"Run", "Run ID", "Shard", "Machine", "Host name"}, Align: left, Rows: rows}); err != nil {
@@ -326,7 +327,7 @@ func breaksOf(nights []Night) []methodBreak {
 			label = append(label, fmt.Sprintf("method v%d", b.MethodVersion))
 		}
 		if a.Suite.Hash != b.Suite.Hash {
-			what = append(what, fmt.Sprintf("suite `%s` sha256 %s → `%s` sha256 %s", a.Suite.Name, short(a.Suite.Hash), b.Suite.Name, short(b.Suite.Hash)))
+			what = append(what, fmt.Sprintf("suite `%s` sha256 %s → `%s` sha256 %s", a.Suite.Name, words.Commit(a.Suite.Hash), b.Suite.Name, words.Commit(b.Suite.Hash)))
 			label = append(label, "new suite")
 		}
 		if len(what) > 0 {
@@ -350,25 +351,4 @@ func ms(v float64) string {
 		return fmt.Sprintf("%.1f ms", v)
 	}
 	return fmt.Sprintf("%.2f ms", v)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Site files of the coldstart tests (docs/ssr.md, "Cold start and warm-up").
@@ -463,7 +464,7 @@ func ColdstartSummary(f *results.File, test string) string {
 		starts += r.starts
 		failed += r.failed
 	}
-	return fmt.Sprintf("%s: %s, %d starts, %d failed (the report's %s section)", test, plural(len(rows), "variant"), starts, failed, test)
+	return fmt.Sprintf("%s: %s, %d starts, %d failed (the report's %s section)", test, words.Plural(len(rows), "variant"), starts, failed, test)
 }
 
 // sampledTests are ts without the coldstart tests, whose settings (starts,

@@ -11,6 +11,7 @@ import (
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // header writes the title, the provenance line, warn (the spread warning,
@@ -39,11 +40,11 @@ func (b *builder) header(warn string) {
 // method: CPU, memory, OS, CPU sets, suite, settings, gate and definitions.
 func machineRows(f *results.File) [][]string {
 	h := f.Host
-	cpus := fmt.Sprintf("%s, %d logical CPUs", orDash(h.CPUModel), h.LogicalCPUs)
+	cpus := fmt.Sprintf("%s, %d logical CPUs", words.OrDash(h.CPUModel), h.LogicalCPUs)
 	sets := fmt.Sprintf("load generator on CPU %s, servers on CPU %s", h.GeneratorCPUs, h.ServerCPUs)
 	switch {
 	case !h.Pinned():
-		sets = probe.NotPinned + " (no CPU affinity on " + orDash(h.OS) + "); RPS is not per core"
+		sets = probe.NotPinned + " (no CPU affinity on " + words.OrDash(h.OS) + "); RPS is not per core"
 	case !h.Disjoint:
 		sets += " (not disjoint: too few CPUs, the generator competes with the server)"
 	}
@@ -75,7 +76,7 @@ func harnessText(f *results.File, h probe.Host) string {
 		return h.GoVersion
 	}
 	v, dirty := strings.CutSuffix(f.Tfbench, "+dirty")
-	v = short(v)
+	v = words.Commit(v)
 	if dirty {
 		v += "+dirty"
 	}
@@ -116,7 +117,7 @@ func sourceText(s results.Source) string {
 	}
 	out := "`" + s.Commit + "` +dirty"
 	if s.DiffSHA256 != "" {
-		out += fmt.Sprintf(" (diff sha256 %s)", short(s.DiffSHA256))
+		out += fmt.Sprintf(" (diff sha256 %s)", words.Commit(s.DiffSHA256))
 	}
 	return out
 }
@@ -127,7 +128,7 @@ func sourceText(s results.Source) string {
 func twoHostRows(f *results.File) [][]string {
 	g, s := f.Host, *f.ServerHost
 	machine := func(h probe.Host) string {
-		return fmt.Sprintf("%s: %s, %d logical CPUs, %.1f GiB; %s", orDash(h.Hostname), orDash(h.CPUModel), h.LogicalCPUs, float64(h.MemoryBytes)/(1<<30), strings.TrimSpace(h.OS+", "+h.Kernel+" "+h.Arch))
+		return fmt.Sprintf("%s: %s, %d logical CPUs, %.1f GiB; %s", words.OrDash(h.Hostname), words.OrDash(h.CPUModel), h.LogicalCPUs, float64(h.MemoryBytes)/(1<<30), strings.TrimSpace(h.OS+", "+h.Kernel+" "+h.Arch))
 	}
 	net := "not measured"
 	if n := f.Network; n != nil {
@@ -147,9 +148,9 @@ func twoHostRows(f *results.File) [][]string {
 // when the "server host" was the generator's machine (Disjoint false).
 func cpuSets(g, s probe.Host) string {
 	if !g.Disjoint {
-		return fmt.Sprintf("one machine: the server host is the generator's, so the load generator and the servers share CPU %s", orDash(g.GeneratorCPUs))
+		return fmt.Sprintf("one machine: the server host is the generator's, so the load generator and the servers share CPU %s", words.OrDash(g.GeneratorCPUs))
 	}
-	return fmt.Sprintf("whole machines: load generator on CPU %s of its host, servers on CPU %s of theirs", orDash(g.GeneratorCPUs), orDash(s.ServerCPUs))
+	return fmt.Sprintf("whole machines: load generator on CPU %s of its host, servers on CPU %s of theirs", words.OrDash(g.GeneratorCPUs), words.OrDash(s.ServerCPUs))
 }
 
 // methodRows are the rows after the machine's: suite, settings, gate and
@@ -159,7 +160,7 @@ func methodRows(f *results.File, h probe.Host) [][]string {
 		h = *f.ServerHost
 	}
 	return [][]string{
-		{"Suite", fmt.Sprintf("`%s` (%s, sha256 %s), %s, frameworks shuffled per round", f.Suite.Name, f.Suite.File, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))},
+		{"Suite", fmt.Sprintf("`%s` (%s, sha256 %s), %s, frameworks shuffled per round", f.Suite.Name, f.Suite.File, words.Commit(f.Suite.Hash), words.Plural(f.Suite.Rounds, "round"))},
 		{"Tests", testSettings(sampledTests(f.Suite.Tests))},
 		{"Gate", gateText(sampledTests(f.Suite.Tests))},
 		{"Checks", checksText(f.MethodVersion, f.Samples)},
@@ -209,7 +210,7 @@ func checksText(method int, samples []model.Sample) string {
 			texttab.Thousands(float64(checked)), texttab.Thousands(float64(responses)), checkedShare(model.Sample{Responses: responses, Checked: checked}))
 	}
 	if random > 0 {
-		fmt.Fprintf(&b, "; %s checked a random share (its seed in results.json)", plural(random, "sample"))
+		fmt.Fprintf(&b, "; %s checked a random share (its seed in results.json)", words.Plural(random, "sample"))
 	}
 	fmt.Fprintf(&b, "; %s failed", texttab.Thousands(float64(failed)))
 	return b.String()

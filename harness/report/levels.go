@@ -8,6 +8,7 @@ import (
 	"github.com/montanaflynn/stats"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // The states of a measured level in the p99-by-level table.
@@ -78,7 +79,7 @@ func boundOf(peak *model.Peak) *Bound {
 
 // boundNote says what a row's lower bound is, for its notes.
 func boundNote(b Bound, peak bool) string {
-	at := plural(b.Connections, "connection")
+	at := words.Plural(b.Connections, "connection")
 	if b.Pipeline > 1 {
 		at += fmt.Sprintf(" × depth %d", b.Pipeline)
 	}
@@ -87,7 +88,7 @@ func boundNote(b Bound, peak bool) string {
 		what = "and no level passed the gate"
 	}
 	return fmt.Sprintf("at %s the load generator's CPU set was saturated at %s RPS (%s–%s over %s), %s; every other gate check passed, so the server answered at least that: a lower bound (generator-bound), not a peak, not ranked",
-		at, texttab.Thousands(b.RPS), texttab.Thousands(b.MinRPS), texttab.Thousands(b.MaxRPS), plural(b.Rounds, "round"), what)
+		at, texttab.Thousands(b.RPS), texttab.Thousands(b.MinRPS), texttab.Thousands(b.MaxRPS), words.Plural(b.Rounds, "round"), what)
 }
 
 // boundText writes a lower bound with its min–max over rounds, always both

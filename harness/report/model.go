@@ -10,6 +10,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Row is one framework variant on one test at one N (the headline N in
@@ -353,7 +354,7 @@ func ineligible(peak *model.Peak) []string {
 		if l.Eligible {
 			continue
 		}
-		at := plural(l.Connections, "connection")
+		at := words.Plural(l.Connections, "connection")
 		if l.Pipeline > 1 {
 			at += fmt.Sprintf(" × depth %d", l.Pipeline)
 		}

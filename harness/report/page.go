@@ -13,6 +13,7 @@ import (
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // sizesOf is a page test's Sizes in one run (Tables' for a Set of one).
@@ -32,7 +33,7 @@ func sizesOf(run string, f *results.File, peaks *model.Peaks, t results.Test) []
 func pageText(t results.Test, probePath string) string {
 	var parts []string
 	if t.Rate > 0 {
-		parts = append(parts, fmt.Sprintf("plus a constant-rate sample: %g pages/s over %s", t.Rate, plural(t.RateConnections, "connection")))
+		parts = append(parts, fmt.Sprintf("plus a constant-rate sample: %g pages/s over %s", t.Rate, words.Plural(t.RateConnections, "connection")))
 	}
 	if t.Probe > 0 {
 		what := "a cheap endpoint of the same server"
@@ -167,7 +168,7 @@ func (b *builder) pageSizes(tt TestTable, tbl func([]string, [][]string, []textt
 		if len(sz.Rate) == 0 {
 			continue
 		}
-		b.printf("At a constant %g pages/s over %s (latency from each request's intended send time), each cell the range over the rounds (min–max; one figure when they agree):\n\n", t.Rate, plural(t.RateConnections, "connection"))
+		b.printf("At a constant %g pages/s over %s (latency from each request's intended send time), each cell the range over the rounds (min–max; one figure when they agree):\n\n", t.Rate, words.Plural(t.RateConnections, "connection"))
 		header, align = nil, nil
 		if tt.Merged {
 			col("Run", texttab.Left)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/results"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Provenance is the line every report and site page opens with, so a
@@ -31,7 +32,7 @@ func commitText(src *results.Source) string {
 	if src == nil {
 		return "commit unknown"
 	}
-	out := "commit `" + short(src.Commit) + "`"
+	out := "commit `" + words.Commit(src.Commit) + "`"
 	if src.Dirty {
 		out += " +dirty"
 	}
@@ -45,7 +46,7 @@ func machineText(f *results.File) string {
 	if f.ServerHost != nil {
 		h = *f.ServerHost
 	}
-	facts := []string{orDash(h.CPUModel), fmt.Sprintf("%d logical CPUs", h.LogicalCPUs)}
+	facts := []string{words.OrDash(h.CPUModel), fmt.Sprintf("%d logical CPUs", h.LogicalCPUs)}
 	if h.Virtual != "" {
 		facts = append(facts, h.Virtual)
 	}

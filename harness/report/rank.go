@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/tfbench/tfbench/harness/rankstat"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Ranking says how a table's ranks were decided. With RankTest, compare's
@@ -176,17 +177,17 @@ func rankingText(g Ranking) string {
 	const tie = `"=2" is a rank two or more rows share`
 	if g.RankTest {
 		return fmt.Sprintf("**Rank** is 1 + the rows ahead by compare's rank test (Mann-Whitney U over the rounds, Holm–Bonferroni over the %s, α = %g, a change of at least %g%%); %s.",
-			plural(g.Pairs, "pair"), rankstat.Alpha, 100*rankstat.MinChange, tie)
+			words.Plural(g.Pairs, "pair"), rankstat.Alpha, 100*rankstat.MinChange, tie)
 	}
 	why := ""
 	switch {
 	case g.Rows < 2:
 		why = ""
 	case g.Rounds < 2:
-		why = fmt.Sprintf(" With %s no range can be told apart, so every row shares rank 1.", plural(g.Rounds, "round"))
+		why = fmt.Sprintf(" With %s no range can be told apart, so every row shares rank 1.", words.Plural(g.Rounds, "round"))
 	default:
 		why = fmt.Sprintf(" Ranges decide because compare's rank test cannot reach α = %g here: with %s its smallest p is %s",
-			rankstat.Alpha, plural(g.Rounds, "round"), pText(g.MinP))
+			rankstat.Alpha, words.Plural(g.Rounds, "round"), pText(g.MinP))
 		if g.Rounds >= rankstat.MinRounds {
 			why += fmt.Sprintf(", × %d pairs by Holm–Bonferroni", g.Pairs)
 		}
@@ -243,5 +244,5 @@ func spreadText(s Spread, who string) string {
 		return ""
 	}
 	return fmt.Sprintf("**Noisy rounds%s:** the rounds of a peak spread by a median %.0f%% of it ((max − min) / median over %s), above the %.0f%% this report warns at: differences smaller than the ranges are not evidence, and ranks tie more often. A quieter machine (docs/platforms.md) or more rounds (`--rounds`) narrows them.",
-		who, 100*s.Median, plural(s.Rows, "row"), 100*SpreadWarning)
+		who, 100*s.Median, words.Plural(s.Rows, "row"), 100*SpreadWarning)
 }

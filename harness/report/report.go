@@ -19,6 +19,7 @@ import (
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Markdown writes the whole report for f to w.
@@ -77,7 +78,7 @@ func frameworkRows(f *results.File) [][]string {
 		if fw.Error != "" {
 			status = "not measured: " + fw.Error
 		}
-		rows = append(rows, []string{fw.Name, fw.Variant, orDash(fw.VersionText()), fw.Runtime, fw.Rendering, "`" + fw.Start + "`", status})
+		rows = append(rows, []string{fw.Name, fw.Variant, words.OrDash(fw.VersionText()), fw.Runtime, fw.Rendering, "`" + fw.Start + "`", status})
 	}
 	return rows
 }
@@ -325,26 +326,4 @@ func joinInts(xs []int) string {
 		parts[i] = strconv.Itoa(x)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
-// plural writes "1 round", "3 rounds".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

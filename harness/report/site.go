@@ -12,6 +12,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/texttab"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Site file names besides the per-test pages "<slug>.md" and charts
@@ -118,13 +119,13 @@ func index(w io.Writer, s *results.Set, ts []TestTable) error {
 		b.printf("# tfbench: %s\n\n", inline(f.Suite.Name))
 		b.printf("%s\n\n", Provenance(s))
 		b.printf("Status %s; method version %d, suite `%s` (sha256 %s), %s.\n\n",
-			f.Status, f.MethodVersion, f.Suite.Name, short(f.Suite.Hash), plural(f.Suite.Rounds, "round"))
+			f.Status, f.MethodVersion, f.Suite.Name, words.Commit(f.Suite.Hash), words.Plural(f.Suite.Rounds, "round"))
 		command(b, f)
 	} else {
 		b.printf("# tfbench: %s, %d runs merged\n\n", inline(first.Suite.Name), len(s.Runs))
 		b.printf("%s\n\n", Provenance(s))
 		b.printf("Method version %d, suite `%s` (sha256 %s); the runs and their machines are listed below.\n\n",
-			s.MethodVersion(), first.Suite.Name, short(s.SuiteHash()))
+			s.MethodVersion(), first.Suite.Name, words.Commit(s.SuiteHash()))
 	}
 	if !merged {
 		if w := spreadText(spreadOf(ts, ""), ""); w != "" {
@@ -164,8 +165,8 @@ func index(w io.Writer, s *results.Set, ts []TestTable) error {
 			fws = append(fws, fw.ID().String())
 		}
 		rows = append(rows, []string{r.Label, "`" + f.RunID + "`", date(f), f.Status,
-			fmt.Sprintf("%s, %d logical CPUs, %.1f GiB", orDash(h.CPUModel), h.LogicalCPUs, float64(h.MemoryBytes)/(1<<30)),
-			plural(f.Suite.Rounds, "round"), strings.Join(fws, ", ")})
+			fmt.Sprintf("%s, %d logical CPUs, %.1f GiB", words.OrDash(h.CPUModel), h.LogicalCPUs, float64(h.MemoryBytes)/(1<<30)),
+			words.Plural(f.Suite.Rounds, "round"), strings.Join(fws, ", ")})
 	}
 	siteTable(b, []string{"Run", "Run ID", "Started", "Status", "Machine", "Rounds", "Framework variants"}, rows, nil)
 	for _, r := range s.Runs {
@@ -539,7 +540,7 @@ func perN(b *builder, t TestTable) {
 // omission), each cell the min–max over rounds, and returns its notes.
 func rateSection(b *builder, t TestTable) []string {
 	b.printf("At a constant %g requests/s over %s (latency from each request's intended send time: corrected for coordinated omission), each cell the range over the rounds (min–max; one figure when they agree):\n\n",
-		t.Test.Rate, plural(t.Test.RateConnections, "connection"))
+		t.Test.Rate, words.Plural(t.Test.RateConnections, "connection"))
 	var header []string
 	var align []texttab.Align
 	if t.Merged {

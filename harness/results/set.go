@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // KindMerged is the "kind" of a merged results file.
@@ -113,7 +114,7 @@ func Merge(runs []Run) (*Set, error) {
 		}
 		if r.File.Suite.Hash != first.File.Suite.Hash {
 			return nil, fmt.Errorf("%s: suite %s (sha256 %s), %s: suite %s (sha256 %s): results of different suites never merge",
-				first.Label, first.File.Suite.Name, short(first.File.Suite.Hash), r.Label, r.File.Suite.Name, short(r.File.Suite.Hash))
+				first.Label, first.File.Suite.Name, words.Commit(first.File.Suite.Hash), r.Label, r.File.Suite.Name, words.Commit(r.File.Suite.Hash))
 		}
 		for _, v := range r.File.Measured() {
 			if v == model.Reference {
@@ -208,7 +209,7 @@ func (s *Set) Source() (*Source, error) {
 	for i, r := range s.Runs {
 		text := "none"
 		if src := r.File.Source; src != nil {
-			text = short(src.Commit)
+			text = words.Commit(src.Commit)
 			if src.Dirty {
 				text += " (dirty)"
 			}
@@ -223,11 +224,4 @@ func (s *Set) Source() (*Source, error) {
 func LabelOf(path string) string {
 	base := path[strings.LastIndexAny(path, `/\`)+1:]
 	return strings.TrimSuffix(base, ".json")
-}
-
-func short(hash string) string {
-	if len(hash) > 12 {
-		return hash[:12]
-	}
-	return hash
 }
