@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -177,7 +176,7 @@ func (r *runner) coldStart(ctx context.Context, t Target, test suite.Test, start
 	for _, fr := range firstRoutes(t, test) {
 		ref := verify.LoadRef{Type: fr.Route}
 		if fr.Route == model.Page {
-			ref.Rows, ref.World = verify.ExpectedPageRows(strconv.Itoa(fr.N)), world
+			ref.Rows, ref.World = verify.ExpectedPageRows(fr.N), world
 		}
 		f, err := firstRequest(ctx, srv.Addr(), fr, test.Timeout, verify.LoadChecker(ref))
 		c.First = append(c.First, f)

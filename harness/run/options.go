@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/tfbench/tfbench/harness/load"
@@ -72,10 +71,10 @@ const worldReadTimeout = 30 * time.Second
 // verification): ids and row count only. An unreadable World fails every
 // checked response, so the gate fails, not the run.
 func (r *runner) loadCheck(ctx context.Context, srv serverhost.Server, test suite.Test, sh shot) func(int, []byte, []byte) error {
-	ref := verify.LoadRef{Type: test.Type, Rows: verify.ExpectedRows(strconv.Itoa(sh.n))}
+	ref := verify.LoadRef{Type: test.Type, Rows: verify.ExpectedRows(sh.n)}
 	switch test.Type {
 	case model.Page:
-		ref.Rows = verify.ExpectedPageRows(strconv.Itoa(sh.n))
+		ref.Rows = verify.ExpectedPageRows(sh.n)
 		if test.Cache == suite.CacheHit {
 			return verify.LoadChecker(ref)
 		}

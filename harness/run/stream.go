@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/model"
@@ -17,8 +16,8 @@ import (
 // page's body cap) and returns the recorder of its timelines. An unreadable
 // World fails every checked response, as loadCheck's does.
 func (r *runner) streamOptions(ctx context.Context, srv serverhost.Server, test suite.Test, sh shot, o *load.Options) *verify.StreamRecorder {
-	rows := verify.ExpectedPageRows(strconv.Itoa(sh.n))
-	parts := verify.ExpectedStreamParts(strconv.Itoa(test.Parts), rows)
+	rows := verify.ExpectedPageRows(sh.n)
+	parts := verify.ExpectedStreamParts(test.Parts, rows)
 	o.MaxCheckBytes = pageCheckBytes
 	ctx, cancel := context.WithTimeout(ctx, worldReadTimeout)
 	defer cancel()
