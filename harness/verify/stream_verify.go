@@ -69,9 +69,9 @@ func (v *verifier) stream(ctx context.Context, c Check) (Result, *fetched) {
 		if fixedK && k.parts != "" {
 			continue
 		}
-		kq := k.parts
-		if kq == "" {
-			kq = strconv.Itoa(parts)
+		kq, kn := k.parts, paramInt(k.parts, suite.DefaultParts)
+		if kq == "" { // the test's parts, an int until the path is built
+			kq, kn = strconv.Itoa(parts), parts
 		}
 		path := fill(k.rows, kq)
 		f, err := v.get(ctx, c.Type, path)
@@ -80,7 +80,7 @@ func (v *verifier) stream(ctx context.Context, c Check) (Result, *fetched) {
 			continue
 		}
 		rows := ExpectedPageRows(paramInt(k.rows, 1))
-		r.merge(streamResponse(world, rows, ExpectedStreamParts(paramInt(kq, suite.DefaultParts), rows), k.most, f.status, f.header, f.body), "GET "+path+": ")
+		r.merge(streamResponse(world, rows, ExpectedStreamParts(kn, rows), k.most, f.status, f.header, f.body), "GET "+path+": ")
 	}
 	if world != nil {
 		n := ExpectedPageRows(slices.Min(sizes))
