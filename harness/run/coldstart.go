@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -163,7 +162,7 @@ func (r *runner) coldStart(ctx context.Context, t Target, test suite.Test, start
 	var world verify.World
 	if slices.Contains(test.ColdStart.Routes, model.Page) {
 		// Read from the server's copy (a file), not the server.
-		wctx, cancel := context.WithTimeout(ctx, worldReadTimeout)
+		wctx, cancel := context.WithTimeout(ctx, sweep.WorldReadTimeout)
 		db, err := srv.Database()
 		if err == nil {
 			world, err = verify.WorldOf(wctx, db)
@@ -177,7 +176,7 @@ func (r *runner) coldStart(ctx context.Context, t Target, test suite.Test, start
 	for _, fr := range firstRoutes(t, test) {
 		ref := verify.LoadRef{Type: fr.Route}
 		if fr.Route == model.Page {
-			ref.Rows, ref.World = verify.ExpectedPageRows(strconv.Itoa(fr.N)), world
+			ref.Rows, ref.World = verify.ExpectedPageRows(fr.N), world
 		}
 		f, err := firstRequest(ctx, srv.Addr(), fr, test.Timeout, verify.LoadChecker(ref))
 		c.First = append(c.First, f)
@@ -192,14 +191,14 @@ func (r *runner) coldStart(ctx context.Context, t Target, test suite.Test, start
 	// The warm-up run: the page at the headline size, checked as the page test's.
 	page := test
 	page.Type = model.Page
-	sh := shot{path: suite.PathFor(t.Spec.Endpoint(model.Page, suite.DefaultPath[model.Page]), c.N), n: c.N,
-		conns: c.Connections, pipeline: 1, duration: test.ColdStart.WarmupLimit, window: true}
-	o, err := r.options(ctx, srv, page, sh)
+	sh := sweep.Shot{Path: suite.PathFor(t.Spec.Endpoint(model.Page, suite.DefaultPath[model.Page]), c.N), N: c.N,
+		Concurrency: c.Connections, Pipeline: 1, Duration: test.ColdStart.WarmupLimit, Window: true}
+	o, err := sweep.LoadOf(ctx, srv, page, sh)
 	if err != nil {
 		return c, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
 	}
 	o.Series = time.Second
-	res, err := o.engine.Run(ctx, o.Options)
+	res, err := o.Engine.Run(ctx, o.Options)
 	if err != nil {
 		return c, err
 	}
@@ -215,24 +214,14 @@ func (r *runner) coldStart(ctx context.Context, t Target, test suite.Test, start
 		c.WarmupS = &ws
 	}
 	switch {
-	case gone(srv):
-		c.Error = "the server exited during the warm-up run (" + exitText(srv.Err()) + ")"
+	case sweep.Gone(srv):
+		c.Error = "the server exited during the warm-up run (" + sweep.ExitText(srv.Err()) + ")"
 	case res.Responses == 0:
 		c.Error = "no response in the warm-up run"
 	case res.Success != res.Responses || len(res.Errors) > 0:
 		c.Error = "errors in the warm-up run: " + errorsText(res)
 	}
 	return c, nil
-}
-
-// gone reports whether srv's leader has exited.
-func gone(srv serverhost.Process) bool {
-	select {
-	case <-srv.Done():
-		return true
-	default:
-		return false
-	}
 }
 
 // errorsText lists a load result's errors by class with each class's first

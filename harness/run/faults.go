@@ -6,9 +6,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // serverWatch follows one target's server through one round. Once the server
@@ -21,16 +21,6 @@ type serverWatch struct {
 	exited string
 }
 
-// gone reports whether the server's leader process has exited.
-func (w *serverWatch) gone() bool {
-	select {
-	case <-w.srv.Done():
-		return true
-	default:
-		return false
-	}
-}
-
 // exitTail is how many of the server log's last lines the run's log quotes
 // when a server exits during a round.
 const exitTail = 5
@@ -39,50 +29,30 @@ const exitTail = 5
 // not measured: the server exited earlier (then the reason names where it
 // was seen gone), or "" while it runs.
 func (r *runner) before(w *serverWatch, next string) string {
-	if w.exited == "" && w.gone() {
+	if w.exited == "" && sweep.Gone(w.srv) {
 		r.serverExited(w, "before "+next)
 	}
 	return w.exited
 }
 
-// exitedDuring checks the server after a step: if it exited meanwhile (not seen
-// gone before), it returns the sample's gate reason, "server exited during the
-// sample (exit status 2)", and the caller calls serverExited; else "".
-func (w *serverWatch) exitedDuring() string {
-	if w.exited != "" || !w.gone() {
-		return ""
-	}
-	return "server exited during the sample (" + exitText(w.srv.Err()) + ")"
+// exitedDuring reports, after a warmup, whether the server exited meanwhile
+// (not seen gone before); the caller then calls serverExited. A sample's shot
+// checks this itself (sweep.Measure).
+func (w *serverWatch) exitedDuring() bool {
+	return w.exited == "" && sweep.Gone(w.srv)
 }
 
 // serverExited records that w's server exited (when: "during json c=2",
 // "before json c=2") and logs it with the last lines of the server's log.
 func (r *runner) serverExited(w *serverWatch, when string) {
-	w.exited = fmt.Sprintf("the server exited %s in round %d (%s)", when, w.round, exitText(w.srv.Err()))
+	w.exited = fmt.Sprintf("the server exited %s in round %d (%s)", when, w.round, sweep.ExitText(w.srv.Err()))
 	r.logf("round %d/%d: %s: %s; the rest of its round is not measured; last lines of %s:\n%s",
 		w.round, r.cfg.Rounds, w.target.ID(), w.exited, w.srv.LogPath(), indent(w.srv.LogTail(exitTail)))
-}
-
-// exitText is how a server's leader ended, as os/exec says it ("exit
-// status 2", "signal: killed"); nil is "exit status 0".
-func exitText(err error) string {
-	if err == nil {
-		return "exit status 0"
-	}
-	return err.Error()
 }
 
 // indent puts four spaces before every line of s.
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
-}
-
-// failGate fails g with one more reason, after any it already has.
-func failGate(g model.GateResult, why string) model.GateResult {
-	if g.Passed || g.Reason == "" {
-		return model.GateResult{Reason: why}
-	}
-	return model.GateResult{Reason: g.Reason + "; " + why}
 }
 
 // fdSpare is how many open files the harness needs besides one per load
@@ -113,7 +83,7 @@ func fdPreflight(limit uint64, tests []suite.Test) string {
 			}
 		}
 		if t.Rate > 0 && t.RateConnections > most {
-			most, level = t.RateConnections, fmt.Sprintf("%s %s", t.Name, shot{conns: t.RateConnections, rate: t.Rate}.level())
+			most, level = t.RateConnections, fmt.Sprintf("%s %s", t.Name, sweep.Shot{Concurrency: t.RateConnections, Rate: t.Rate}.Level())
 		}
 	}
 	if limit == 0 || most == 0 || limit >= uint64(most+fdSpare) {

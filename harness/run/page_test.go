@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,7 +20,6 @@ import (
 	"github.com/tfbench/tfbench/harness/framework"
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/model"
-	"github.com/tfbench/tfbench/harness/serverhost"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/verify"
 )
@@ -191,72 +189,6 @@ func TestVerifyPageCached(t *testing.T) {
 		}
 	}
 }
-
-// TestPageCheckReadsWorld: the page and db checks under load read the
-// server's database copy when the shot is set up, so a change between tests
-// is seen; a copy that cannot be read fails every checked response.
-func TestPageCheckReadsWorld(t *testing.T) {
-	work := t.TempDir()
-	path := filepath.Join(work, "copy.db")
-	if _, err := dataset.Ensure(DatasetPath(work)); err != nil {
-		t.Fatal(err)
-	}
-	if err := dataset.Copy(DatasetPath(work), path); err != nil {
-		t.Fatal(err)
-	}
-	srv := &copyServer{path: path}
-	r := &runner{}
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	header := []byte("Server: x\r\nDate: Sun, 29 Nov 2026 19:00:00 GMT\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 1\r\n")
-	jsonHeader := []byte("Server: x\r\nDate: Sun, 29 Nov 2026 19:00:00 GMT\r\nContent-Type: application/json\r\n")
-	ctx := context.Background()
-	page, dbTest := suite.Test{Type: model.Page}, suite.Test{Type: model.DB}
-	pageCheck := func() func(int, []byte, []byte) error { return r.loadCheck(ctx, srv, page, shot{n: 3}) }
-	before, err := renderFakePage(db, nil, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pageCheck()(200, header, before); err != nil {
-		t.Errorf("the page as rendered: %v", err)
-	}
-	var old int
-	if err := db.QueryRow("SELECT randomNumber FROM World WHERE id = 2").Scan(&old); err != nil {
-		t.Fatal(err)
-	}
-	row := []byte(fmt.Sprintf(`{"id":2,"randomNumber":%d}`, old))
-	if err := r.loadCheck(ctx, srv, dbTest, shot{})(200, jsonHeader, row); err != nil {
-		t.Errorf("the db row as read: %v", err)
-	}
-	if _, err := db.Exec("UPDATE World SET randomNumber = ? WHERE id = 2", old%10000+1); err != nil {
-		t.Fatal(err)
-	}
-	want := fmt.Sprintf(`row 2: randomNumber "%d", want "%d" (World id 2)`, old, old%10000+1)
-	if err := pageCheck()(200, header, before); err == nil || err.Error() != want {
-		t.Errorf("the page from before the change: %v, want %q", err, want)
-	}
-	want = fmt.Sprintf(`id 2 randomNumber %d, want %d (World)`, old, old%10000+1)
-	if err := r.loadCheck(ctx, srv, dbTest, shot{})(200, jsonHeader, row); err == nil || err.Error() != want {
-		t.Errorf("the db row from before the change: %v, want %q", err, want)
-	}
-	srv.path = filepath.Join(work, "missing.db")
-	want = "cannot check the rows: database " + srv.path + ": stat " + srv.path + ": no such file or directory"
-	if err := pageCheck()(200, header, before); err == nil || err.Error() != want {
-		t.Errorf("a missing copy: %v, want %q", err, want)
-	}
-}
-
-// copyServer is a server whose database copy is at path, opened anew on
-// each call; nothing else of it is there.
-type copyServer struct {
-	serverhost.Server
-	path string
-}
-
-func (s *copyServer) Database() (dataset.Database, error) { return dataset.Open(s.path) }
 
 // TestChecksPage: a page test's check carries its sizes and cache state.
 func TestChecksPage(t *testing.T) {

@@ -17,8 +17,8 @@ import (
 // planned is one shot of a round before it has a path and window: its N,
 // concurrency and rate (requests/s; 0 = closed loop).
 type planned struct {
-	n, conns int
-	rate     float64
+	n, concurrency int
+	rate           float64
 }
 
 // roundShots is what test measures on one target in round, given that
@@ -31,11 +31,11 @@ func roundShots(test suite.Test, round int, round1 []model.Sample) []planned {
 	var out []planned
 	for _, n := range ns {
 		for _, c := range keptLevels(test, n, round, round1) {
-			out = append(out, planned{n: n, conns: c})
+			out = append(out, planned{n: n, concurrency: c})
 		}
 	}
 	if test.Rate > 0 && (test.RateRounds == 0 || round <= test.RateRounds) {
-		out = append(out, planned{n: test.Headline(), conns: test.RateConnections, rate: test.Rate})
+		out = append(out, planned{n: test.Headline(), concurrency: test.RateConnections, rate: test.Rate})
 	}
 	return out
 }
@@ -83,10 +83,10 @@ type planState struct {
 
 // shotKey is a sample's place in the plan, its round aside.
 type shotKey struct {
-	id       model.ID
-	test     string
-	n, conns int
-	rate     float64
+	id             model.ID
+	test           string
+	n, concurrency int
+	rate           float64
 }
 
 func keyOf(s model.Sample) shotKey {
@@ -129,7 +129,7 @@ func (p planState) measuring() (done, total time.Duration) {
 			for round := 1; round <= p.rounds; round++ {
 				total += test.Warmup
 				for _, sh := range roundShots(test, round, round1[[2]string{id.String(), test.Name}]) {
-					k := shotKey{id, test.Name, sh.n, sh.conns, sh.rate}
+					k := shotKey{id, test.Name, sh.n, sh.concurrency, sh.rate}
 					if _, ok := measured[at{k, round}]; ok {
 						continue
 					}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
-
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/profile"
@@ -17,6 +16,7 @@ import (
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/supervise"
+	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // profileStopGrace is the least SIGTERM grace a profiled server gets: Node
@@ -49,7 +49,7 @@ func (r *runner) profileRound(ctx context.Context) error {
 // profileLevel is the connections a test is profiled at on target t: its
 // peak level at the headline N over the measured rounds when it has one
 // (ratio.HeadlineRows), else the test's highest level; how says which.
-func profileLevel(t Target, test suite.Test, peaks map[model.RowKey]model.Row) (conns int, how string) {
+func profileLevel(t Target, test suite.Test, peaks map[model.RowKey]model.Row) (concurrency int, how string) {
 	k := model.RowKey{ID: t.ID(), Test: test.Name, N: test.Headline()}
 	if p, ok := peaks[k]; ok && p.OK && p.Connections > 0 {
 		return p.Connections, "its peak level"
@@ -61,11 +61,11 @@ func profileLevel(t Target, test suite.Test, peaks map[model.RowKey]model.Row) (
 // not start or writes no profile is logged and recorded with an Error. Its
 // errors, which end the run, are the load engine's and the recorder's.
 func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, peaks map[model.RowKey]model.Row) error {
-	conns, how := profileLevel(t, test, peaks)
+	concurrency, how := profileLevel(t, test, peaks)
 	d := test.Warmup + test.Duration
 	n := test.Headline()
-	rec := results.Profile{ID: t.ID(), Test: test.Name, N: n, Connections: conns, Seconds: d.Seconds()}
-	step := fmt.Sprintf("profile round: %s %s%s c=%d (%s)", t.ID(), test.Name, nText(n), conns, how)
+	rec := results.Profile{ID: t.ID(), Test: test.Name, N: n, Connections: concurrency, Seconds: d.Seconds()}
+	step := fmt.Sprintf("profile round: %s %s%s c=%d (%s)", t.ID(), test.Name, sweep.NText(n), concurrency, how)
 	dest := filepath.Join(r.runDir, "profiles", t.Spec.Name, t.VariantName())
 	tag := fmt.Sprintf("%s-%s-profile-%s", t.Spec.Name, t.VariantName(), test.Name)
 	srv, stop, err := r.startWith(ctx, t, tag, true)
@@ -78,11 +78,11 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 		return r.rec.Profile(rec)
 	}
 	r.logf("%s: %s of load", step, d)
-	sh := shot{path: suite.PathFor(testPath(t, test), max(n, 1)), n: n, conns: conns, pipeline: test.Pipeline, duration: d}
-	o, err := r.options(ctx, srv, test, sh)
+	sh := sweep.Shot{Path: suite.PathFor(testPath(t, test), max(n, 1)), N: n, Concurrency: concurrency, Pipeline: test.Pipeline, Duration: d}
+	o, err := sweep.LoadOf(ctx, srv, test, sh)
 	if err == nil {
 		var res *load.Result
-		if res, err = o.engine.Run(ctx, o.Options); err == nil {
+		if res, err = o.Engine.Run(ctx, o.Options); err == nil {
 			// The window is the whole load (no sample warmup): every response counts.
 			rec.Requests = res.Responses
 			r.logf("%s: %s responses", step, humanize.Comma(res.Responses))
@@ -110,7 +110,7 @@ func (r *runner) profileTest(ctx context.Context, t Target, test suite.Test, pea
 	for _, f := range files {
 		rel, _ := filepath.Rel(r.runDir, f)
 		rec.Files = append(rec.Files, filepath.ToSlash(rel))
-		r.logf("profile %s %s%s: %s (%s)", t.ID(), test.Name, nText(n), f, profileSummary(f))
+		r.logf("profile %s %s%s: %s (%s)", t.ID(), test.Name, sweep.NText(n), f, profileSummary(f))
 	}
 	return r.rec.Profile(rec)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/harness/sweep"
 )
 
 // The run's progress (the ETA of progress.Step) and where its time went
@@ -14,7 +15,7 @@ import (
 
 // progress hands Config.Progress the shot about to be measured, with the
 // plan's measuring time done and in all (planState.measuring).
-func (r *runner) progress(t Target, test suite.Test, sh shot, round int) {
+func (r *runner) progress(t Target, test suite.Test, sh sweep.Shot, round int) {
 	if r.cfg.Progress == nil {
 		return
 	}
@@ -22,12 +23,12 @@ func (r *runner) progress(t Target, test suite.Test, sh shot, round int) {
 	done, total := p.measuring()
 	var earlier []float64
 	for _, s := range p.samples {
-		if keyOf(s) == (shotKey{t.ID(), test.Name, sh.n, sh.conns, sh.rate}) {
+		if keyOf(s) == (shotKey{t.ID(), test.Name, sh.N, sh.Concurrency, sh.Rate}) {
 			earlier = append(earlier, s.Window)
 		}
 	}
 	r.cfg.Progress(progress.Step{
-		ID: t.ID(), Test: test.Name, N: sh.n, Connections: sh.conns, Rate: sh.rate,
+		ID: t.ID(), Test: test.Name, N: sh.N, Connections: sh.Concurrency, Rate: sh.Rate,
 		Round: round, Rounds: r.cfg.Rounds, Shot: expectedWindow(test, earlier), Done: done, Total: total,
 		Elapsed: time.Since(r.began), Measuring: time.Since(r.measuring) - time.Duration(r.spent.Verification*float64(time.Second)),
 	})

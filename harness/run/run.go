@@ -4,26 +4,24 @@
 // round (frameworks shuffled per round), and records each sample in
 // results.json as it is made.
 //
-// Data flows one way: suite → framework → verify → load (+ probe) → sweep
-// → results. The CLI only parses flags and calls Bench or Verify.
+// Data flows one way: suite → framework → build and start (serverhost) →
+// verify → load (+ probe) → sweep → results. run keeps the plan, the rounds,
+// the warmups and the recording; each measured shot goes down once to
+// sweep.Measure. The CLI (cmd/tfbench) calls Bench or Verify for a run, and
+// itself wires the other harness packages for its other commands (report,
+// compare, history, ab, bisect, agent).
 package run
 
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -35,10 +33,8 @@ import (
 	"github.com/tfbench/tfbench/harness/progress"
 	"github.com/tfbench/tfbench/harness/results"
 	"github.com/tfbench/tfbench/harness/serverhost"
-	"github.com/tfbench/tfbench/harness/stage"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
-	"github.com/tfbench/tfbench/harness/verify"
 	"github.com/tfbench/tfbench/internal/cpuset"
 )
 
@@ -118,7 +114,7 @@ type Config struct {
 	Profile bool
 
 	// ServerHost, when set, builds and runs the servers on another machine through
-	// harness/agent (issue 18), giving the generator this whole machine; nil is
+	// harness/agent (docs/remote.md), giving the generator this whole machine; nil is
 	// this machine, split into a generator and a server CPU set.
 	ServerHost serverhost.Host
 
@@ -281,7 +277,7 @@ func newRunner(ctx context.Context, cfg Config) (*runner, error) {
 		r.host = serverhost.NewLocal(serverhost.LocalConfig{WorkDir: cfg.WorkDir, CPUs: r.srv})
 	} else {
 		// Two hosts: the generator has this whole machine, the servers that
-		// one (their CPU sets are whole machines, issue 18).
+		// one (their CPU sets are whole machines: two hosts, docs/remote.md).
 		r.host = cfg.ServerHost
 		r.gen = cpuset.Online()
 	}
@@ -371,128 +367,6 @@ func (r *runner) bench(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// buildAll builds every adapter once per runtime its selected variants run on
-// (stage.Stage reuses unchanged builds) and records each target; a failed build
-// marks the targets that need it broken, and the run goes on.
-func (r *runner) buildAll(ctx context.Context) error {
-	tried := map[string]bool{}
-	builds := 0
-	for _, t := range r.cfg.Targets {
-		if k := r.buildKey(t); !tried[k] {
-			tried[k] = true
-			builds++
-		}
-	}
-	clear(tried)
-	for _, t := range r.cfg.Targets {
-		key := r.buildKey(t)
-		if tried[key] {
-			continue
-		}
-		tried[key] = true
-		r.buildStep(t, builds)
-		began := time.Now()
-		err := r.build(ctx, t)
-		took, install := time.Since(began), r.builds[key].Install // no install recorded for a failed build
-		r.buildWall += took
-		r.buildsDone++
-		r.spent.Builds += (took - install).Seconds()
-		r.spent.RuntimeInstalls += install.Seconds()
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			r.logf("%s: build failed: %v", t.Spec.Name, err)
-			for _, u := range r.cfg.Targets {
-				if r.buildKey(u) == key {
-					r.broken[u.ID()] = "build failed: " + err.Error()
-				}
-			}
-		}
-	}
-	for _, t := range r.cfg.Targets {
-		if err := r.rec.Framework(r.frameworkRecord(t)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// buildKey names the build target t runs: its adapter's source folder
-// (absolute), runtime spec and, for a variant with its own `build:`, the
-// variant; two source trees of one adapter build separately.
-func (r *runner) buildKey(t Target) string {
-	k := absDir(t.Spec) + "\x00" + t.Spec.RuntimeOf(t.Variant)
-	if t.Variant.Build != "" {
-		k += "\x00" + t.Variant.Name
-	}
-	return k
-}
-
-// absDir is s.Dir made absolute (cleaned as given if that fails).
-func absDir(s *framework.Spec) string {
-	d, err := filepath.Abs(s.Dir)
-	if err != nil {
-		return filepath.Clean(s.Dir)
-	}
-	return d
-}
-
-// buildTag tells apart the build folders of an adapter's source trees: "" for
-// its first target's folder, else "@" and 8 hex digits of the SHA-256 of the
-// folder's absolute path (stable across runs, so its build is reused).
-func (r *runner) buildTag(t Target) string {
-	d := absDir(t.Spec)
-	if d == r.firstDir[t.Spec.Name] {
-		return ""
-	}
-	h := sha256.Sum256([]byte(d))
-	return "@" + hex.EncodeToString(h[:4])
-}
-
-// build has the host build target t's adapter for its runtime in
-// stage.StageRoot (WorkDir/build/NAME/RUNTIME[+VARIANT], then @TAG for
-// a second source tree: buildTag), logging to logs/NAME-SLUG-build.log.
-func (r *runner) build(ctx context.Context, t Target) error {
-	root := stage.StageRoot("", t.Spec, t.Variant) + r.buildTag(t)
-	slug := filepath.Base(root)
-	// The runtime's lines (downloading, installed, reusing) go to the run's
-	// progress too: a first download takes a while.
-	b, err := r.host.Build(ctx, serverhost.BuildRequest{Spec: t.Spec, Variant: t.Variant, Stage: root,
-		LogName: t.Spec.Name + "-" + slug + "-build.log", Progress: r.cfg.Log})
-	if err != nil {
-		return err
-	}
-	r.builds[r.buildKey(t)] = b
-	r.logf("%s (%s): %s", t.Spec.Name, slug, b.Text)
-	return nil
-}
-
-func (r *runner) frameworkRecord(t Target) results.Framework {
-	start := t.Spec.Start
-	if t.Variant.Start != "" {
-		start = t.Variant.Start
-	}
-	rt := r.builds[r.buildKey(t)].Runtime
-	if rt == "" {
-		rt = t.Spec.RuntimeOf(t.Variant)
-	}
-	f := results.Framework{
-		Name: t.Spec.Name, Variant: t.VariantName(), Runtime: rt, Language: t.Spec.Language,
-		Rendering: t.Spec.Rendering, Description: t.Spec.Description, Start: start, Error: r.broken[t.ID()],
-	}
-	for _, p := range t.Spec.Versions {
-		f.Versions = append(f.Versions, results.Package{Name: p.Name, Version: p.Version})
-	}
-	f.Build = r.builds[r.buildKey(t)].Hash
-	if h, err := framework.LockfileHashes(t.Spec.Dir); err == nil {
-		f.Lockfiles = h
-	} else {
-		r.logf("%s: lockfiles unread: %v", t.ID(), err)
-	}
-	return f
-}
-
 // target runs one round of one framework variant: fresh database copy,
 // start, verification (the first time), then every test.
 func (r *runner) target(ctx context.Context, t Target, round int) error {
@@ -541,150 +415,10 @@ func (r *runner) target(ctx context.Context, t Target, round int) error {
 	return nil
 }
 
-// start has the host start t's server on a fresh copy of the dataset (on
-// the server CPU set). stop stops the server's process group and removes
-// the copy (unless Keep).
-func (r *runner) start(ctx context.Context, t Target, tag string) (srv serverhost.Server, stop func(), err error) {
-	return r.startWith(ctx, t, tag, false)
-}
-
-// startWith is start with the server CPU-profiled when profiled is set
-// (profile.go); stop then gives it at least profileStopGrace.
-func (r *runner) startWith(ctx context.Context, t Target, tag string, profiled bool) (srv serverhost.Server, stop func(), err error) {
-	b, ok := r.builds[r.buildKey(t)]
-	if !ok {
-		return nil, nil, fmt.Errorf("%s: not built", t.ID())
-	}
-	req := serverhost.StartRequest{Build: b.ID, Variant: t.Variant.Name, Tag: tag, Profile: profiled}
-	if profiled {
-		req.Grace = profileStopGrace
-	}
-	r.logf("%s: starting", t.ID())
-	srv, err = r.host.Start(ctx, req)
-	if err != nil {
-		return nil, nil, err
-	}
-	return srv, func() {
-		if err := srv.Stop(r.cfg.StopGrace); err != nil {
-			r.logf("%s: stop: %v", t.ID(), err)
-		}
-	}, nil
-}
-
-func (r *runner) checks(t Target) []verify.Check {
-	var cs []verify.Check
-	for _, test := range r.cfg.Tests {
-		if notApplicable(t, test) != "" || test.Type == model.Coldstart {
-			continue
-		}
-		c := verify.Check{Name: test.Name, Type: test.Type, Path: testPath(t, test)}
-		if test.Type == model.Page {
-			c.Rows, c.Cache = test.Queries, test.Cache == suite.CacheHit
-		}
-		if test.Type == model.Stream { // {k} left for verification's parts cases
-			c.Path, c.Rows, c.Parts = t.Spec.Endpoint(test.Type, test.Path), test.Queries, test.Parts
-		}
-		cs = append(cs, c)
-	}
-	return cs
-}
-
-// testPath is the path test asks of target t, "{n}" unfilled ("{k}" filled
-// with a stream test's parts): the
-// framework's cached page route for a cache-hit test (framework.yaml
-// `cache:`), else its endpoint for the test's type.
-func testPath(t Target, test suite.Test) string {
-	if test.Cache == suite.CacheHit && t.Spec.Cache != nil {
-		return t.Spec.Cache.Path
-	}
-	return suite.FillParts(t.Spec.Endpoint(test.Type, test.Path), test.Parts)
-}
-
-// notApplicable says why test does not apply to target t ("" when it
-// does): a cache-hit test on an adapter without a cached page route.
-func notApplicable(t Target, test suite.Test) string {
-	if test.Cache == suite.CacheHit && t.Spec.Cache == nil {
-		return "no cached page route: " + t.Spec.Name + "'s framework.yaml has no cache: (docs/ssr.md)"
-	}
-	return unsupportedReason(t, test)
-}
-
-// confirmHits checks at verification that a cache-hit test's page is
-// served from t's cache: by its hit header, else by its render counts.
-func confirmHits(ctx context.Context, t Target, srv serverhost.Server, test suite.Test) error {
-	c := t.Spec.Cache
-	path := suite.PathFor(c.Path, max(test.Headline(), 1))
-	if err := verify.CacheHit(ctx, srv.BaseURL(), t.Spec.RenderCounts, c.HitHeader, c.HitValue, test.Type, path); err != nil {
-		return fmt.Errorf("%s%w", sweep.CacheNotConfirmed, err)
-	}
-	return nil
-}
-
-// verify runs verification of the selected tests on t's server; each
-// request is bounded by the tests' response timeout (the largest of them).
-func (r *runner) verify(ctx context.Context, t Target, srv serverhost.Server) error {
-	target := verify.Target{BaseURL: srv.BaseURL(), Database: srv.Database, RequestTimeout: r.requestTimeout(), DateRecheck: r.cfg.dateRecheck}
-	res := verify.Run(ctx, target, r.checks(t))
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	r.verified[t.ID()] = true
-	r.failed[t.ID()] = map[string]bool{}
-	var vs []results.Verification
-	for _, test := range r.cfg.Tests {
-		if test.Type == model.Coldstart { // checked by its own starts (coldstart.go)
-			continue
-		}
-		if why := notApplicable(t, test); why != "" {
-			vs = append(vs, results.Verification{ID: t.ID(), Test: test.Name, Status: model.NotApplicable, Reasons: []string{why}})
-			r.logf("verify %s %s: %s (%s)", t.ID(), test.Name, model.NotApplicable, why)
-			r.failed[t.ID()][test.Name] = true
-			continue
-		}
-		v := res[test.Name]
-		switch {
-		case v.Status == model.Fail:
-		case test.Cache == suite.CacheHit:
-			if err := confirmHits(ctx, t, srv, test); err != nil {
-				v.Status = model.Fail
-				v.Reasons = append(v.Reasons, err.Error())
-			}
-		case t.Spec.RenderCounts != "":
-			if err := verify.Renders(ctx, srv.BaseURL(), t.Spec.RenderCounts, test.Type, suite.PathFor(testPath(t, test), max(test.Headline(), 1))); err != nil {
-				v.Status = model.Fail
-				v.Reasons = append(v.Reasons, err.Error())
-			}
-		}
-		vs = append(vs, results.Verification{ID: t.ID(), Test: test.Name, Status: v.Status, Reasons: v.Reasons, PageBytes: v.PageBytes})
-		r.logf("verify %s %s: %s%s", t.ID(), test.Name, v.Status, reasonSuffix(v.Reasons))
-		if v.Status == model.Fail {
-			r.failed[t.ID()][test.Name] = true
-		}
-	}
-	return r.rec.Verified(vs...)
-}
-
-// requestTimeout is verification's per-request timeout: the largest
-// response timeout of the selected tests (suite `timeout`), or 0 (verify's
-// default, 8 s) when none is set.
-func (r *runner) requestTimeout() time.Duration {
-	var d time.Duration
-	for _, t := range r.cfg.Tests {
-		d = max(d, t.Timeout)
-	}
-	return d
-}
-
-func reasonSuffix(reasons []string) string {
-	if len(reasons) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(reasons, "; ") + ")"
-}
-
 // test measures one test of a target in a round: a warmup at the highest
-// level, then every N and level. Once the server has exited, each remaining
-// shot is recorded as a sweep.Skipped sample saying where it was seen gone.
+// level, then every N and level, each shot handed to sweep.Measure. Once the
+// server has exited, each remaining shot is recorded as a sweep.Skipped sample
+// saying where it was seen gone.
 func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) error {
 	t, srv, round := w.target, w.srv, w.round
 	path := testPath(t, test)
@@ -698,30 +432,30 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 		if r.before(w, step) != "" {
 			r.warmed += test.Warmup // not run: the plan counts it as done
 		} else {
-			sh := shot{path: suite.PathFor(path, max(test.Headline(), 1)), n: test.Headline(),
-				conns: slices.Max(test.Concurrency), pipeline: test.Pipeline, duration: test.Warmup}
-			o, err := r.options(ctx, srv, test, sh)
+			sh := sweep.Shot{Path: suite.PathFor(path, max(test.Headline(), 1)), N: test.Headline(),
+				Concurrency: slices.Max(test.Concurrency), Pipeline: test.Pipeline, Duration: test.Warmup}
+			o, err := sweep.LoadOf(ctx, srv, test, sh)
 			began := time.Now()
 			var res *load.Result
 			if err == nil {
-				res, err = o.engine.Run(ctx, o.Options)
+				res, err = o.Engine.Run(ctx, o.Options)
 			}
 			r.spent.Warmups += time.Since(began).Seconds()
 			if err != nil {
 				return fmt.Errorf("%s %s warmup: %w", t.ID(), test.Name, err)
 			}
-			prev = backlog{inFlight: sh.conns * max(sh.pipeline, 1), rps: res.RPS()}
+			prev = backlog{inFlight: sh.Concurrency * max(sh.Pipeline, 1), rps: res.RPS()}
 			r.warmed += test.Warmup
-			if w.exitedDuring() != "" {
+			if w.exitedDuring() {
 				r.serverExited(w, "during "+step)
 			}
 		}
 	}
-	var shots []shot
+	var shots []sweep.Shot
 	for _, p := range roundShots(test, round, r.round1(t.ID(), test.Name)) {
-		sh := shot{path: suite.PathFor(path, p.n), n: p.n, conns: p.conns, pipeline: test.Pipeline, rate: p.rate, duration: test.Duration, window: true}
+		sh := sweep.Shot{Path: suite.PathFor(path, p.n), N: p.n, Concurrency: p.concurrency, Pipeline: test.Pipeline, Rate: p.rate, Duration: test.Duration, Window: true}
 		if p.rate > 0 {
-			sh.pipeline = 1
+			sh.Pipeline = 1
 		}
 		shots = append(shots, sh)
 	}
@@ -729,9 +463,9 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		step := test.Name + nText(sh.n) + " " + sh.level()
+		step := test.Name + sweep.NText(sh.N) + " " + sh.Level()
 		if why := r.before(w, step); why != "" {
-			s := sweep.Skipped(r.key(t, test, sh, round), why)
+			s := sweep.Skipped(sh.Key(r.baseKey(t, test, round)), why)
 			if err := r.sample(s); err != nil {
 				return err
 			}
@@ -739,27 +473,20 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 			continue
 		}
 		r.progress(t, test, sh, round)
-		if sh.rate == 0 {
-			sh.warmup = sampleWarmup(test, prev)
+		if sh.Rate == 0 {
+			sh.Warmup = sampleWarmup(test, prev)
 		}
-		s, unread, err := r.measure(ctx, t, srv, test, sh, round)
+		s, exited, err := r.measure(ctx, t, srv, test, sh, round)
 		if ctx.Err() != nil {
 			return ctx.Err() // a window cut short by an interrupt is not a sample
 		}
 		if err != nil {
 			return err
 		}
-		exited := w.exitedDuring()
-		switch {
-		case exited != "":
-			s.Gate = failGate(s.Gate, exited) // which also explains an unread server
-		case unread != nil:
-			s.Gate = failGate(s.Gate, "server CPU and memory unread: "+unread.Error())
-		}
 		r.spent.Windows += s.Window
 		r.spent.Warmups += s.Warmup // ran just before the window
-		if sh.rate == 0 {
-			prev = backlog{inFlight: sh.conns * max(sh.pipeline, 1), rps: s.RPS}
+		if sh.Rate == 0 {
+			prev = backlog{inFlight: sh.Concurrency * max(sh.Pipeline, 1), rps: s.RPS}
 		}
 		if err := r.sample(s); err != nil {
 			return err
@@ -772,28 +499,12 @@ func (r *runner) test(ctx context.Context, w *serverWatch, test suite.Test) erro
 	return nil
 }
 
-// shot is one load run: a sample's (window) or the warmup's.
-type shot struct {
-	path               string
-	n, conns, pipeline int
-	rate               float64 // requests/s; 0 = closed loop
-	duration           time.Duration
-	window             bool          // a measured window, not a warmup
-	warmup             time.Duration // a closed-loop window's own warmup (sampleWarmup)
-}
-
-func (sh shot) level() string {
-	if sh.rate > 0 {
-		return fmt.Sprintf("%g requests/s over %d connections", sh.rate, sh.conns)
-	}
-	return fmt.Sprintf("c=%d", sh.conns)
-}
-
-func nText(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return " N=" + strconv.Itoa(n)
+// measure hands shot sh of test on target t's server srv to sweep.Measure,
+// which measures it into a sample with every gate reason applied; exited is
+// the gate's reason when the server exited during it.
+func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh sweep.Shot, round int) (s model.Sample, exited string, err error) {
+	m := sweep.Measurer{Client: r.client, GeneratorCPUs: r.gen.Usable(), LinkBytes: r.linkBytes, Logf: r.logf}
+	return m.Measure(ctx, sweep.On{Server: srv, Spec: t.Spec, Key: r.baseKey(t, test, round)}, test, sh)
 }
 
 func summary(s model.Sample) string {
@@ -804,214 +515,12 @@ func summary(s model.Sample) string {
 	return out + ", gate FAILED: " + s.Gate.Reason
 }
 
-// key is the sample key of shot sh of test on target t in round.
-func (r *runner) key(t Target, test suite.Test, sh shot, round int) model.Key {
+// baseKey is the sample key of test on target t in round without the
+// shot's level (sweep.Shot.Key adds it).
+func (r *runner) baseKey(t Target, test suite.Test, round int) model.Key {
 	engine := test.Engine
 	if e, err := load.EngineFor(test.Engine); err == nil {
 		engine = e.Name()
 	}
-	return model.Key{
-		ID: t.ID(), Runtime: r.frameworkRecord(t).Runtime,
-		Test: test.Name, Type: test.Type, N: sh.n, Connections: sh.conns, Rate: sh.rate, Pipeline: sh.pipeline,
-		Engine: engine, Round: round,
-	}
-}
-
-// measure runs one sample, reading around it server and generator CPU, render
-// counts (unreadable: a gate failure), a Node server's event-loop delay (a failure
-// is only logged) and SQLITE_BUSY log lines. unread is why the server's CPU and
-// memory could not be read (its figures left 0; the caller fails the gate unless
-// the server exited). Its errors, the engine's, end the run.
-func (r *runner) measure(ctx context.Context, t Target, srv serverhost.Server, test suite.Test, sh shot, round int) (s model.Sample, unread, err error) {
-	o, err := r.options(ctx, srv, test, sh)
-	if err != nil {
-		return model.Sample{}, nil, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
-	}
-	if test.Probe > 0 && o.engine.Name() == "raw" {
-		// The interference probe: the framework's cheap endpoint, once per
-		// interval, beside the sample's load (docs/ssr.md).
-		o.Probe = &load.Probe{Path: t.Spec.Endpoint(model.Plaintext, suite.DefaultPath[model.Plaintext]), Interval: test.Probe}
-	}
-	var hits *verify.HitCounter
-	if test.Cache == suite.CacheHit {
-		// Warm the page: a fresh server's cache is empty until its first render.
-		if _, err := r.get(ctx, srv, sh.path, test); err != nil && ctx.Err() != nil {
-			return model.Sample{}, nil, ctx.Err()
-		}
-		if c := t.Spec.Cache; c.HitHeader != "" {
-			hits = &verify.HitCounter{Header: c.HitHeader, Value: c.HitValue}
-			o.Check = hits.Wrap(o.Check)
-		}
-	}
-	counts := t.Spec.RenderCounts
-	var rendersBefore map[string]int64
-	var countsErr error
-	if counts != "" {
-		rendersBefore, countsErr = r.renderCounts(ctx, srv, counts, test.Timeout)
-	}
-	logFrom := srv.LogMark()
-	var before probe.Usage
-	var genBefore float64
-	var usageErr, genErr error
-	read := func() { // CPU counters as the window opens
-		before, usageErr = srv.Usage(ctx)
-		genBefore, genErr = probe.Self(ctx)
-	}
-	var elReset bool
-	if o.Warmup > 0 {
-		o.OnWindow = func() { // after the sample's own warmup: its allocations are not the window's
-			var wg sync.WaitGroup
-			wg.Go(func() { elReset = r.eventLoopReset(ctx, t, srv, test, sh) })
-			read()
-			wg.Wait()
-		}
-	} else {
-		elReset = r.eventLoopReset(ctx, t, srv, test, sh)
-		read()
-	}
-	at := time.Now()
-	res, err := o.engine.Run(ctx, o.Options)
-	if err != nil {
-		return model.Sample{}, nil, fmt.Errorf("%s %s: %w", t.ID(), test.Name, err)
-	}
-	after, err := srv.Usage(ctx)
-	usageErr = cmp.Or(usageErr, err)
-	genAfter, err := probe.Self(ctx)
-	genErr = cmp.Or(genErr, err)
-	eventLoop, memory := r.eventLoopRead(ctx, t, srv, test, sh, elReset)
-	var renders *int64
-	if counts != "" && countsErr == nil {
-		// Every response counted in the window was rendered before it was
-		// read, so renders since the first read are at least Responses.
-		rendersAfter, err := r.renderCounts(ctx, srv, counts, test.Timeout)
-		if err != nil {
-			countsErr = err
-		} else {
-			route := verify.RoutePath(sh.path)
-			n := rendersAfter[route] - rendersBefore[route]
-			renders = &n
-		}
-	}
-	s, err = sweep.FromResult(r.key(t, test, sh, round), res)
-	if err != nil {
-		return s, nil, err
-	}
-	if o.stream != nil {
-		if s.Stream, err = o.stream.Record(); err != nil {
-			return s, nil, err
-		}
-	}
-	s.At, s.Renders, s.Warmup = at.UTC(), renders, sh.warmup.Seconds()
-	switch {
-	case hits != nil:
-		checked, misses := hits.Counts()
-		s.Cache = &model.CacheHits{By: hits.Header + ": " + hits.Value, Checked: checked, Misses: misses}
-	case test.Cache == suite.CacheHit && renders != nil:
-		s.Cache = &model.CacheHits{By: "render counts", Checked: s.Responses, Misses: *renders}
-	}
-	s.EventLoop = eventLoop
-	s.Memory = withShares(memory, s.Responses, s.Window)
-	// An unread side leaves the figures 0 and fails the gate below: a
-	// difference against a missing reading would be made up.
-	if usageErr == nil {
-		s.ServerRSS = after.PeakRSS
-		s.ServerCPU = max(0, after.CPU-before.CPU)
-		if s.Responses > 0 {
-			s.CPUPerRequest = 1000 * s.ServerCPU / float64(s.Responses)
-		}
-	}
-	if genErr == nil {
-		s.GeneratorCPU = max(0, genAfter-genBefore)
-	}
-	s.GeneratorSaturated = probe.Saturated(s.GeneratorCPU, s.Window, r.gen.Usable())
-	s.LinkSaturated = sweep.LinkSaturated(s.BodyBytes, s.Window, r.linkBytes)
-	s.ServerLogFaults = srv.LogFaults(logFrom)
-	s.Gate = sweep.Gate(s, test.Gate, test.MinResponses)
-	if countsErr != nil {
-		s.Gate = failGate(s.Gate, "render counts: "+countsErr.Error())
-	}
-	if genErr != nil {
-		s.Gate = failGate(s.Gate, "load generator CPU unread: "+genErr.Error())
-	}
-	return s, usageErr, nil
-}
-
-// get sends one GET of path to srv with test's Accept, bounded by the
-// test's response timeout, and returns the status (the cache-hit warmup).
-func (r *runner) get(ctx context.Context, srv serverhost.Server, path string, test suite.Test) (int, error) {
-	if test.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, test.Timeout)
-		defer cancel()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.BaseURL()+path, nil)
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Accept", test.Type.Accept())
-	req.Header.Set("User-Agent", suite.UserAgent)
-	resp, err := r.client.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, err
-}
-
-// renderCounts reads the server's render counts (verify.RenderCounts),
-// bounded by timeout, the test's response timeout (when > 0), and by the
-// client's 10 s.
-func (r *runner) renderCounts(ctx context.Context, srv serverhost.Server, path string, timeout time.Duration) (map[string]int64, error) {
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	return verify.RenderCounts(ctx, r.client, srv.BaseURL(), path)
-}
-
-// LatestResults is the path of the newest benchmark run's results.json
-// under workDir: runs/latest is a symbolic link to the folder of the newest
-// Bench run (Verify runs do not move it).
-func LatestResults(workDir string) string {
-	return filepath.Join(workDir, "runs", "latest", "results.json")
-}
-
-// linkLatest points runs/latest at runs/<id>, replacing any older link
-// atomically (a new link renamed over the old one).
-func linkLatest(runsDir, id string) error {
-	tmp := filepath.Join(runsDir, ".latest-"+id)
-	os.Remove(tmp)
-	if err := os.Symlink(id, tmp); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(runsDir, "latest"))
-}
-
-// sameMachine reports whether two host records are one machine: the same
-// hostname and boot-independent facts (CPU model, memory).
-func sameMachine(a, b probe.Host) bool {
-	return a.Hostname != "" && a.Hostname == b.Hostname && a.CPUModel == b.CPUModel && a.MemoryBytes == b.MemoryBytes
-}
-
-// placementNote is the line a run logs at its start when the generator and
-// the servers do not each have CPUs of their own (issue 17): no affinity
-// (macOS) or one CPU. It is "" when the sets are disjoint.
-func placementNote(gen, srv cpuset.Set) string {
-	switch {
-	case len(gen) == 0 && len(srv) == 0:
-		return "CPU placement: " + probe.NotPinned + " (no CPU affinity on this OS); RPS figures are not per core"
-	case !cpuset.Disjoint(gen, srv):
-		return fmt.Sprintf("CPU placement: one CPU: the load generator and the servers share CPU %s", gen)
-	}
-	return ""
-}
-
-// plural is "1 round" or "N rounds".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
+	return model.Key{ID: t.ID(), Runtime: r.frameworkRecord(t).Runtime, Test: test.Name, Type: test.Type, Engine: engine, Round: round}
 }

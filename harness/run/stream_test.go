@@ -1,14 +1,10 @@
 package run
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/tfbench/tfbench/dataset"
 	"github.com/tfbench/tfbench/harness/framework"
-	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/verify"
@@ -46,41 +42,5 @@ func TestChecksStream(t *testing.T) {
 		if got := r.checks(Target{Spec: tc.spec}); len(got) != 0 {
 			t.Errorf("%s: checks %+v, want none", tc.spec.Name, got)
 		}
-	}
-}
-
-// TestStreamOptions: a stream shot's load options check with the timeline
-// against the copy's World and keep the page's body cap; an unreadable copy
-// fails every checked response.
-func TestStreamOptions(t *testing.T) {
-	work := t.TempDir()
-	path := filepath.Join(work, "copy.db")
-	if _, err := dataset.Ensure(DatasetPath(work)); err != nil {
-		t.Fatal(err)
-	}
-	if err := dataset.Copy(DatasetPath(work), path); err != nil {
-		t.Fatal(err)
-	}
-	srv := &copyServer{path: path}
-	r := &runner{}
-	st := suite.Test{Name: "stream", Type: model.Stream, Parts: 4, Settings: suite.Settings{Timeout: 8e9}}
-	var o load.Options
-	rec := r.streamOptions(context.Background(), srv, st, shot{n: 10}, &o)
-	if rec == nil || o.CheckTimeline == nil || o.MaxCheckBytes != pageCheckBytes {
-		t.Fatalf("recorder %v, CheckTimeline set %v, MaxCheckBytes %d", rec, o.CheckTimeline != nil, o.MaxCheckBytes)
-	}
-	head := []byte("Server: x\r\nDate: Sun, 29 Nov 2026 19:00:00 GMT\r\nContent-Type: text/html; charset=utf-8\r\nTransfer-Encoding: chunked\r\n")
-	want := "part 0 missing: rows 1..2 not sent (want parts 0..3, each once); part 1 missing: rows 3..5 not sent (want parts 0..3, each once); part 2 missing: rows 6..7 not sent (want parts 0..3, each once); part 3 missing: rows 8..10 not sent (want parts 0..3, each once)"
-	if err := o.CheckTimeline(200, head, []byte("<html></html>"), load.Timeline{}); err == nil || err.Error() != want {
-		t.Errorf("an empty page: %v, want %q", err, want)
-	}
-	srv.path = filepath.Join(work, "missing.db")
-	o = load.Options{}
-	if rec := r.streamOptions(context.Background(), srv, st, shot{n: 10}, &o); rec != nil {
-		t.Error("a recorder without a World")
-	}
-	want = "cannot check the rows: database " + srv.path + ": stat " + srv.path + ": no such file or directory"
-	if err := o.CheckTimeline(200, head, nil, load.Timeline{}); err == nil || err.Error() != want {
-		t.Errorf("a missing copy: %v, want %q", err, want)
 	}
 }

@@ -1,5 +1,8 @@
-// Package sweep makes a load result a sample and judges it: the success
-// gate (docs/design.md, Measurement method), skipped samples, the round order.
+// Package sweep measures one shot and judges it: its load run and checks
+// (LoadOf), the sample made of its result and the readings around it
+// (Measure, FromResult), every gate reason (the success gate of
+// docs/design.md, Measurement method, and the readings' own), skipped
+// samples, the round order.
 package sweep
 
 import (
@@ -38,8 +41,9 @@ const maxExample = 300
 
 // Gate applies the success gate (docs/design.md, Measurement method) to s:
 // ≥ minResponses responses, no socket or check error, a 200 share ≥ share
-// (0..1), renders ≥ responses (issue 5), no probe failure and no harness fault
-// (generator errors, saturated CPU set or link, SQLITE_BUSY; see HarnessFault).
+// (0..1), renders ≥ responses (no output served without rendering), no
+// probe failure and no harness fault (generator errors, saturated CPU set or
+// link, SQLITE_BUSY; see HarnessFault).
 func Gate(s model.Sample, share float64, minResponses int) model.GateResult {
 	var why []string
 	if s.Responses < int64(minResponses) {

@@ -44,7 +44,7 @@ func (v *verifier) cases(ctx context.Context, c Check) (Result, *fetched) {
 		if first == nil {
 			first = &f
 		}
-		r.merge(response(c.Type, ExpectedRows(k.q), k.most, f.status, f.header, f.body), "GET "+path+": ")
+		r.merge(response(c.Type, ExpectedRows(paramInt(k.q, minRows)), k.most, f.status, f.header, f.body), "GET "+path+": ")
 		if before != nil && k.q == "501" {
 			if after := v.worldSnapshot(ctx, c, &r); after != nil {
 				countUpdates(&r, path, before, after)

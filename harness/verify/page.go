@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -67,21 +66,11 @@ func worldFromMap(m map[int64]int64, path string) (World, error) {
 	return w, nil
 }
 
-// ExpectedPageRows is the number of rows a page must hold for the raw value
-// of its rows parameter: the integer clamped to 1..10000, and 1 for a
-// missing, empty or non-numeric value (the page contract).
-func ExpectedPageRows(q string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(q))
-	if errors.Is(err, strconv.ErrRange) {
-		err = nil
-	}
-	switch {
-	case err != nil || n < 1:
-		return 1
-	case n > maxPageRows:
-		return maxPageRows
-	}
-	return n
+// ExpectedPageRows is the number of rows a page must hold for a rows value
+// of n: n clamped to 1..10000 (the page contract). A raw parameter is read
+// by paramInt first, a missing or non-numeric one standing for 1.
+func ExpectedPageRows(n int) int {
+	return min(max(n, 1), maxPageRows)
 }
 
 // PageResponse checks one page response of rows rows (≤ 0: any in

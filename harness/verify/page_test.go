@@ -206,7 +206,7 @@ func TestPageChecker(t *testing.T) {
 // TestExpectedPageRows: N clamped to 1..10000, non-numeric means 1.
 func TestExpectedPageRows(t *testing.T) {
 	for q, want := range map[string]int{"10": 10, "0": 1, "-3": 1, "foo": 1, "": 1, "10001": 10000, "99999999999999999999": 10000, " 7 ": 7} {
-		if got := ExpectedPageRows(q); got != want {
+		if got := ExpectedPageRows(paramInt(q, 1)); got != want {
 			t.Errorf("ExpectedPageRows(%q) = %d, want %d", q, got, want)
 		}
 	}

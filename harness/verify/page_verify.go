@@ -50,7 +50,7 @@ func (v *verifier) page(ctx context.Context, c Check) (Result, *fetched) {
 		if first == nil {
 			first = &f
 		}
-		one := pageResponse(world, ExpectedPageRows(strconv.Itoa(n)), model.Fail, f.status, f.header, f.body)
+		one := pageResponse(world, ExpectedPageRows(n), model.Fail, f.status, f.header, f.body)
 		r.merge(one, "GET "+path+": ")
 		if n == headline {
 			r.PageBytes = len(f.body)
@@ -66,10 +66,10 @@ func (v *verifier) page(ctx context.Context, c Check) (Result, *fetched) {
 			r.addCapped(model.Fail, k.most, "GET %s: %v", path, err)
 			continue
 		}
-		r.merge(pageResponse(world, ExpectedPageRows(k.q), k.most, f.status, f.header, f.body), "GET "+path+": ")
+		r.merge(pageResponse(world, ExpectedPageRows(paramInt(k.q, 1)), k.most, f.status, f.header, f.body), "GET "+path+": ")
 	}
 	if world != nil && !c.Cache {
-		v.pageAntiCache(ctx, c, world, ExpectedPageRows(strconv.Itoa(smallest)), smallestReasons, &r)
+		v.pageAntiCache(ctx, c, world, ExpectedPageRows(smallest), smallestReasons, &r)
 	}
 	return r, first
 }

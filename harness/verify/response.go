@@ -31,19 +31,20 @@ func ResponseRows(t model.TestType, rows, status int, header http.Header, body [
 	return response(t, rows, model.Fail, status, header, body)
 }
 
-// ExpectedRows is the number of World rows TFB expects for the raw value of
-// the queries parameter: the integer clamped to 1..500, and 1 for a missing,
-// empty or non-numeric value (TFB rules, queries).
-func ExpectedRows(q string) int {
+// ExpectedRows is the number of World rows TFB expects for a queries value
+// of n: n clamped to 1..500 (TFB rules, queries). A raw parameter, as
+// verification's cases send it, is read by paramInt first.
+func ExpectedRows(n int) int {
+	return min(max(n, minRows), maxRows)
+}
+
+// paramInt is the integer a raw query parameter q stands for, as TFB's
+// int() reads it: spaces trimmed, a value beyond int clamped to the nearest
+// int, and missing for an empty or non-numeric value.
+func paramInt(q string, missing int) int {
 	n, err := strconv.Atoi(strings.TrimSpace(q))
-	if errors.Is(err, strconv.ErrRange) { // an integer beyond int: clamp it too
-		err = nil
-	}
-	switch {
-	case err != nil || n < minRows:
-		return minRows
-	case n > maxRows:
-		return maxRows
+	if err != nil && !errors.Is(err, strconv.ErrRange) { // beyond int: Atoi returns the nearest
+		return missing
 	}
 	return n
 }

@@ -17,7 +17,7 @@ func TestExpectedRows(t *testing.T) {
 		"99999999999999999999": 500, "-99999999999999999999": 1, // beyond int, clamped as TFB's int() does
 	}
 	for q, want := range cases {
-		if got := ExpectedRows(q); got != want {
+		if got := ExpectedRows(paramInt(q, minRows)); got != want {
 			t.Errorf("ExpectedRows(%q) = %d, want %d", q, got, want)
 		}
 	}

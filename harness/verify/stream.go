@@ -2,7 +2,6 @@ package verify
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -22,17 +21,11 @@ import (
 // each part table once, part k's rows floor(k*N/K)+1 .. floor((k+1)*N/K)
 // each once and in id order in the body, each with World's randomNumber.
 
-// ExpectedStreamParts is the parts a stream page of rows rows must hold for
-// the raw value of its parts parameter: the integer clamped to 1..16 (missing
-// or not a number: 4), then to rows when rows is smaller (the contract).
-func ExpectedStreamParts(q string, rows int) int {
-	k, err := strconv.Atoi(strings.TrimSpace(q))
-	if errors.Is(err, strconv.ErrRange) {
-		err = nil // Atoi returns the nearest int
-	}
-	if err != nil {
-		k = suite.DefaultParts
-	}
+// ExpectedStreamParts is the parts a stream page of rows rows must hold for a
+// parts value of k: k clamped to 1..16, then to rows when rows is smaller (the
+// contract). A raw parameter is read by paramInt first, a missing or
+// non-numeric one standing for 4 (suite.DefaultParts).
+func ExpectedStreamParts(k, rows int) int {
 	k = min(max(k, 1), suite.MaxParts)
 	return max(min(k, rows), 1)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/suite"
 )
 
 // streamServer serves /stream?rows=N&parts=K over a copy of the test
@@ -52,8 +53,8 @@ func startStreamServer(t *testing.T, mode string, gap time.Duration) *streamServ
 // pieces renders the shell and each part of the page for the raw query
 // values, each part read by its own query.
 func (s *streamServer) pieces(rq, kq string) ([]string, error) {
-	n := ExpectedPageRows(rq)
-	k := ExpectedStreamParts(kq, n)
+	n := ExpectedPageRows(paramInt(rq, 1))
+	k := ExpectedStreamParts(paramInt(kq, suite.DefaultParts), n)
 	out := []string{streamShell(k)}
 	for p := range k {
 		lo, hi := partRange(p, n, k)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/harness/suite"
 )
 
 // streamParts renders the K part tables of a stream page of n rows of w as
@@ -192,7 +193,7 @@ func TestExpectedStreamParts(t *testing.T) {
 		{"4", 1000, 4}, {"", 1000, 4}, {"foo", 1000, 4}, {"0", 1000, 1}, {"-2", 1000, 1},
 		{"17", 1000, 16}, {"99999999999999999999", 1000, 16}, {"4", 3, 3}, {"16", 1, 1},
 	} {
-		if got := ExpectedStreamParts(c.q, c.rows); got != c.parts {
+		if got := ExpectedStreamParts(paramInt(c.q, suite.DefaultParts), c.rows); got != c.parts {
 			t.Errorf("ExpectedStreamParts(%q, %d) = %d, want %d", c.q, c.rows, got, c.parts)
 		}
 	}

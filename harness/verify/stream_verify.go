@@ -49,7 +49,7 @@ func (v *verifier) stream(ctx context.Context, c Check) (Result, *fetched) {
 	fill := func(n, k string) string { return strings.ReplaceAll(suite.FillPath(c.Path, n), "{k}", k) }
 	var first *fetched
 	for _, n := range sizes {
-		path := fill(strconv.Itoa(n), strconv.Itoa(parts))
+		path := suite.FillParts(suite.PathFor(c.Path, n), parts)
 		f, err := v.get(ctx, c.Type, path)
 		if err != nil {
 			r.add(model.Fail, "GET %s: %v", path, err)
@@ -58,8 +58,8 @@ func (v *verifier) stream(ctx context.Context, c Check) (Result, *fetched) {
 		if first == nil {
 			first = &f
 		}
-		rows := ExpectedPageRows(strconv.Itoa(n))
-		one := streamResponse(world, rows, ExpectedStreamParts(strconv.Itoa(parts), rows), model.Fail, f.status, f.header, f.body)
+		rows := ExpectedPageRows(n)
+		one := streamResponse(world, rows, ExpectedStreamParts(parts, rows), model.Fail, f.status, f.header, f.body)
 		r.merge(one, "GET "+path+": ")
 		if n == slices.Max(sizes) {
 			r.PageBytes = len(f.body)
@@ -69,9 +69,9 @@ func (v *verifier) stream(ctx context.Context, c Check) (Result, *fetched) {
 		if fixedK && k.parts != "" {
 			continue
 		}
-		kq := k.parts
-		if kq == "" {
-			kq = strconv.Itoa(parts)
+		kq, kn := k.parts, paramInt(k.parts, suite.DefaultParts)
+		if kq == "" { // the test's parts, an int until the path is built
+			kq, kn = strconv.Itoa(parts), parts
 		}
 		path := fill(k.rows, kq)
 		f, err := v.get(ctx, c.Type, path)
@@ -79,12 +79,12 @@ func (v *verifier) stream(ctx context.Context, c Check) (Result, *fetched) {
 			r.addCapped(model.Fail, k.most, "GET %s: %v", path, err)
 			continue
 		}
-		rows := ExpectedPageRows(k.rows)
-		r.merge(streamResponse(world, rows, ExpectedStreamParts(kq, rows), k.most, f.status, f.header, f.body), "GET "+path+": ")
+		rows := ExpectedPageRows(paramInt(k.rows, 1))
+		r.merge(streamResponse(world, rows, ExpectedStreamParts(kn, rows), k.most, f.status, f.header, f.body), "GET "+path+": ")
 	}
 	if world != nil {
-		n := ExpectedPageRows(strconv.Itoa(slices.Min(sizes)))
-		v.streamAntiCache(ctx, c, world, fill(strconv.Itoa(n), strconv.Itoa(parts)), n, ExpectedStreamParts(strconv.Itoa(parts), n), &r)
+		n := ExpectedPageRows(slices.Min(sizes))
+		v.streamAntiCache(ctx, c, world, suite.FillParts(suite.PathFor(c.Path, n), parts), n, ExpectedStreamParts(parts, n), &r)
 	}
 	return r, first
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -76,7 +77,8 @@ func judge(world verify.World, path string, resp *http.Response, body string) st
 	case path == "/fortunes":
 		check = verify.Checker(model.Fortunes, 0)
 	case strings.HasPrefix(path, PagePath+"?rows="):
-		check = verify.PageChecker(world, verify.ExpectedPageRows(strings.TrimPrefix(path, PagePath+"?rows=")))
+		n, _ := strconv.Atoi(strings.TrimPrefix(path, PagePath+"?rows=")) // not a number: 0, so 1 row
+		check = verify.PageChecker(world, verify.ExpectedPageRows(n))
 	case path == "/db":
 		check = func(status int, h, b []byte) error {
 			if err := verify.Checker(model.DB, 0)(status, h, b); err != nil {
