@@ -2,7 +2,6 @@ package run
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/tfbench/tfbench/harness/probe"
 	"github.com/tfbench/tfbench/internal/cpuset"
@@ -25,12 +24,4 @@ func placementNote(gen, srv cpuset.Set) string {
 		return fmt.Sprintf("CPU placement: one CPU: the load generator and the servers share CPU %s", gen)
 	}
 	return ""
-}
-
-// plural is "1 round" or "N rounds".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }

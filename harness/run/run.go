@@ -36,6 +36,7 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/internal/cpuset"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Target is one framework variant to measure.
@@ -139,7 +140,7 @@ func Bench(ctx context.Context, cfg Config) (*results.File, string, error) {
 	if err := linkLatest(filepath.Join(cfg.WorkDir, "runs"), r.cfg.RunID); err != nil {
 		return nil, "", err
 	}
-	r.logf("run %s: %s × %s × %s; results in %s", r.cfg.RunID, plural(len(r.cfg.Targets), "framework variant"), plural(len(r.cfg.Tests), "test"), plural(r.cfg.Rounds, "round"), r.rec.Path)
+	r.logf("run %s: %s × %s × %s; results in %s", r.cfg.RunID, words.Plural(len(r.cfg.Targets), "framework variant"), words.Plural(len(r.cfg.Tests), "test"), words.Plural(r.cfg.Rounds, "round"), r.rec.Path)
 	if r.cfg.ServerHost != nil && r.sameMachine {
 		r.logf("CPU placement: the server host is this machine (%s): the load generator and the servers share CPUs %s", r.rec.File().Host.Hostname, r.gen)
 	} else if r.cfg.ServerHost != nil {

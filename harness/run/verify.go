@@ -13,6 +13,7 @@ import (
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/sweep"
 	"github.com/tfbench/tfbench/harness/verify"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // Verify builds and starts every target of cfg once on a fresh dataset copy and
@@ -26,7 +27,7 @@ func Verify(ctx context.Context, cfg Config) ([]results.Framework, []results.Ver
 	if err != nil {
 		return nil, nil, "", err
 	}
-	r.logf("verify %s: %s × %s; results in %s", r.cfg.RunID, plural(len(r.cfg.Targets), "framework variant"), plural(len(r.cfg.Tests), "test"), r.rec.Path)
+	r.logf("verify %s: %s × %s; results in %s", r.cfg.RunID, words.Plural(len(r.cfg.Targets), "framework variant"), words.Plural(len(r.cfg.Tests), "test"), r.rec.Path)
 	err = r.verifyAll(ctx)
 	if err == nil {
 		err = r.host.Gone()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/internal/words"
 )
 
 // HarnessFault starts the gate reason of a sample that the harness, not the
@@ -110,7 +111,7 @@ func cacheReason(c *model.CacheHits) string {
 	case c == nil:
 		return ""
 	case c.By == "render counts" && c.Misses > 0:
-		return CacheNotConfirmed + fmt.Sprintf("%s during the window for %d responses (render counts: a hit renders nothing)", plural(c.Misses, "render"), c.Checked)
+		return CacheNotConfirmed + fmt.Sprintf("%s during the window for %d responses (render counts: a hit renders nothing)", words.Plural(c.Misses, "render"), c.Checked)
 	case c.By == "render counts":
 		return ""
 	case c.Checked == 0:
@@ -171,7 +172,7 @@ func harnessFaults(s model.Sample) []string {
 		where = append(where, "e.g. "+clip(busy))
 	}
 	if s.ServerLogFaults > 0 {
-		where = append(where, "the server log has "+plural(s.ServerLogFaults, "such line"))
+		where = append(where, "the server log has "+words.Plural(s.ServerLogFaults, "such line"))
 	}
 	if len(where) > 0 {
 		faults = append(faults, "SQLITE_BUSY from the server's database copy ("+strings.Join(where, "; ")+")")
@@ -247,14 +248,6 @@ func clip(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
-}
-
-// plural renders n and noun, adding "s" to noun's last word unless n is 1.
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // statusList renders status counts as "200: 90, 500: 10".
