@@ -2,18 +2,14 @@ package loadgencmp
 
 import (
 	"bytes"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/tfbench/tfbench/harness/model"
+	"github.com/tfbench/tfbench/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // mkRun is a 10 s run: rps req/s, responses, cpu and server CPU seconds.
 func mkRun(rps float64, responses int64, cpu, server float64) Run {
@@ -111,7 +107,7 @@ func TestVerdict(t *testing.T) {
 }
 
 // TestWrite compares the report of reportCells with testdata/report.golden
-// (go test -run TestWrite -update rewrites it).
+// (go test -run TestWrite -update rewrites it, internal/golden).
 func TestWrite(t *testing.T) {
 	cfg := Config{Rounds: 3, Duration: 10 * time.Second, Generator: []int{0}, Server: []int{1}}
 	var b bytes.Buffer
@@ -119,19 +115,7 @@ func TestWrite(t *testing.T) {
 	if err != nil || all {
 		t.Errorf("Write: all %v, %v; want false, nil", all, err)
 	}
-	golden := filepath.Join("testdata", "report.golden")
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("Write wrote\n%s\nwant (%s)\n%s", b.String(), golden, want)
-	}
+	golden.Check(t, "report.golden", b.String())
 
 	// Every cell passing: true, and the last line says so.
 	b.Reset()
