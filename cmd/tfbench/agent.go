@@ -11,7 +11,7 @@ import (
 	"github.com/tfbench/tfbench/harness/agent"
 )
 
-// remote are the flags naming a server host of its own (issue 18), shared
+// remote are the flags naming a server host of its own (docs/remote.md), shared
 // by bench, verify and ab.
 type remote struct {
 	opts     agent.Options

@@ -177,7 +177,7 @@ func TestNightlyWorkflow(t *testing.T) {
 	}
 
 	if got := wf.Jobs["macos"].RunsOn; got != "macos-latest" {
-		t.Errorf("job macos runs on %q, want macos-latest (issue 17)", got)
+		t.Errorf("job macos runs on %q, want macos-latest (docs/platforms.md)", got)
 	}
 	// The runner label results record is each job's own.
 	if v, ok := wf.Env["TFBENCH_RUNNER"]; ok {

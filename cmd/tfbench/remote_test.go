@@ -22,7 +22,7 @@ import (
 )
 
 // agentCommand is a --server-cmd running this test binary as `tfbench agent`
-// with work as its scratch folder (the local transport, issue 18); when
+// with work as its scratch folder (the local transport, docs/remote.md); when
 // pidFile is set the agent's pid is written there first.
 func agentCommand(t *testing.T, work, pidFile string) string {
 	t.Helper()

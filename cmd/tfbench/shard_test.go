@@ -164,7 +164,7 @@ func levelOf(k model.Key) string {
 	return fmt.Sprintf("%s N=%d c=%d p=%d rate=%g round %d", k.Test, k.N, k.Connections, k.Pipeline, k.Rate, k.Round)
 }
 
-// TestShardsMergeToOneRun is issue 18's "shards merge to the same tables
+// TestShardsMergeToOneRun is docs/shards.md's promise: "shards merge to the same tables
 // as one run": bench on testdata/frameworks-shard (go-stdlib, alpha:one,
 // alpha:two and beta, each the fault server: nothing to build) once whole
 // and as --shard 1/2 and 2/2, the shards merged; the merged report has the

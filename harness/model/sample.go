@@ -32,7 +32,7 @@ type Latency struct {
 type Sample struct {
 	Key
 	// Window is the measured window in seconds; At is when its load run
-	// began, connections opening first (zero in files from before issue 34).
+	// began, connections opening first (zero in files of method version 6 and before).
 	Window float64   `json:"window_s"`
 	At     time.Time `json:"at,omitzero"`
 	// Warmup is the seconds the load ran on the window's connections before it
@@ -120,7 +120,7 @@ type Sample struct {
 	GeneratorSaturated bool    `json:"generator_saturated"`
 	// LinkSaturated flags a two-host sample whose bodies came at ≥ 90% of
 	// the link's measured capacity (serverhost.Network.LinkBytes): it fails
-	// the gate as a harness fault (issue 18).
+	// the gate as a harness fault (docs/remote.md).
 	LinkSaturated bool `json:"link_saturated,omitempty"`
 	// ServerLogFaults counts the server's log lines in the window naming
 	// SQLITE_BUSY or "database is locked" (filled by harness/run); any fails

@@ -7,7 +7,7 @@ import (
 )
 
 // Shard is one slice of a run's plan by framework variant: the I-th
-// (1-based) of N, as `tfbench bench --shard I/N` names it (issue 18). The
+// (1-based) of N, as `tfbench bench --shard I/N` names it (docs/shards.md). The
 // zero Shard is the whole plan.
 type Shard struct{ I, N int }
 

@@ -28,7 +28,7 @@ func tfbFixture(t *testing.T) *results.File {
 	f := siteFixture(t)
 	f.Command = []string{"tfbench", "bench", "--suite", "suites/smoke.yaml"}
 	f.Host.OS, f.Host.Kernel, f.Host.Arch, f.Host.GoVersion = "debian 12.8", "6.1.0", "x86_64", "go1.26.8"
-	// Issue 35's provenance: a virtual host, the pinned CPUs' cores (the
+	// The provenance a published figure carries: a virtual host, the pinned CPUs' cores (the
 	// generator and the server on one core's two threads), a dirty tree.
 	f.Host.Virtual, f.Host.Boost, f.Host.SharedCores = "kvm guest", "on", true
 	f.Host.CPUs = []probe.CPU{{ID: 0, Role: "generator", Siblings: "0-1", Governor: "performance"}, {ID: 1, Role: "server", Siblings: "0-1"}}

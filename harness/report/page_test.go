@@ -269,7 +269,7 @@ func TestReportSlugPageCharts(t *testing.T) {
 	}
 }
 
-// TestMarkdownTwoHosts pins the machine rows of a two-host run (issue 18,
+// TestMarkdownTwoHosts pins the machine rows of a two-host run (docs/remote.md,
 // golden testdata/two-hosts.md): both hosts, the network path measured,
 // whole-machine CPU sets.
 func TestMarkdownTwoHosts(t *testing.T) {

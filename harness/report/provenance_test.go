@@ -11,7 +11,7 @@ import (
 )
 
 // Every report and site page opens with its title and then the provenance
-// line, and every peak it shows has its range (issue 35): single runs and
+// line, and every peak it shows has its range (docs/publishing.md): single runs and
 // merged sets, the site's index and each test's page, and the one-file
 // report, of the TFB tests and of a page test.
 func TestEveryPageHasProvenance(t *testing.T) {

@@ -176,7 +176,7 @@ func TestSpreadWarning(t *testing.T) {
 
 // TestSummaryWithoutReference: SSR runs merged where go-stdlib has no
 // figure (its page-hit route does not exist) show raw peaks, never a
-// column of "—" (issue 35).
+// column of "—".
 func TestSummaryWithoutReference(t *testing.T) {
 	a := keep(pageFixture(t), 1, "nextjs")
 	b := keep(pageFixture(t), 2, "node-http")

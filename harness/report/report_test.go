@@ -156,7 +156,7 @@ func TestSubsetFlags(t *testing.T) {
 }
 
 // TestRSSDefinition: the "Server cost" row says how RSS was read: VmHWM on
-// Linux, sampled on macOS (issue 17).
+// Linux, sampled on macOS (docs/platforms.md).
 func TestRSSDefinition(t *testing.T) {
 	for os, want := range map[string]string{
 		"debian 12.8": "peak resident memory (VmHWM) of the tree",
@@ -169,7 +169,7 @@ func TestRSSDefinition(t *testing.T) {
 }
 
 // TestCPUSetsRow: the method header's "CPU sets" row for a pinned host, a
-// one-CPU host and a host without CPU affinity (macOS, issue 17).
+// one-CPU host and a host without CPU affinity (macOS, docs/platforms.md).
 func TestCPUSetsRow(t *testing.T) {
 	for _, c := range []struct {
 		host probe.Host

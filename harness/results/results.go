@@ -28,12 +28,12 @@ const SchemaVersion = 1
 // MethodVersion is the version of the measurement method (docs/design.md,
 // Measurement method); results of different versions never compare. 2 gated
 // on render counts, 3 on harness faults, 4 made the generator nap before it
-// blocks (issue 13), 5 added the page workloads (issue 14), 6 checks every
+// blocks, 5 added the page workloads (docs/ssr.md), 6 checks every
 // response under load and fails a cached Date or an unrequested response
-// (issue 33), 7 ends windows on a response count, measures after round 1
+// (docs/verification.md, Under load), 7 ends windows on a response count, measures after round 1
 // only the levels that can still be the peak, makes a level measured in
 // fewer rounds than its series ineligible and opens a window on running load
-// with sample_warmup (issue 34; each opt-in by suite key).
+// with sample_warmup (each opt-in by suite key, docs/suites.md).
 const MethodVersion = 7
 
 // Suite records the suite a run followed.
@@ -190,7 +190,7 @@ type File struct {
 	// ColdStarts are the coldstart tests' fresh starts, as made; empty
 	// without one.
 	ColdStarts []ColdStart `json:"coldstarts,omitempty"`
-	// Time says where the run's wall time went (issue 34), rewritten with
+	// Time says where the run's wall time went (docs/suites.md), rewritten with
 	// every sample; nil in files from before it.
 	Time *Time `json:"time,omitempty"`
 }
@@ -222,7 +222,7 @@ type Source struct {
 	Dirty  bool   `json:"dirty"`
 	// DiffSHA256, when Dirty, is the sha256 (hex) of `git diff HEAD --binary`
 	// and each untracked file's name and content: two dirty runs with the same
-	// value ran the same tree (issue 35).
+	// value ran the same tree (docs/comparing.md).
 	DiffSHA256 string `json:"diff_sha256,omitempty"`
 }
 

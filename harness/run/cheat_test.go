@@ -12,7 +12,7 @@ import (
 	"github.com/tfbench/tfbench/harness/sweep"
 )
 
-// The cheat tests (issue 33): servers that pass verification, then under
+// The cheat tests (docs/verification.md, Under load): servers that pass verification, then under
 // load answer right only at each connection's responses 1, 101, 201, …
 // (the ones a generator checking 1 in 100 looks at), or send responses
 // nobody asked for (testdata/frameworks/cheat, internal/faultserver's cheat

@@ -18,7 +18,7 @@ import (
 // and windows kept, histograms dropped) through the ETA the progress line
 // shows: at the first sample that starts after half the measuring wall
 // time, the ETA from the samples before it must be within 10% of the
-// time the run really took from there (issue 34).
+// time the run really took from there.
 func TestETAAtHalfway(t *testing.T) {
 	f, err := results.Read(filepath.Join("testdata", "eta-run.json"))
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 )
 
 // TestPlacementNote: the line a run logs at its start when the generator and
-// the servers do not have CPUs of their own (issue 17), none otherwise.
+// the servers do not have CPUs of their own (docs/platforms.md), none otherwise.
 func TestPlacementNote(t *testing.T) {
 	for _, c := range []struct {
 		gen, srv cpuset.Set

@@ -420,7 +420,7 @@ func levelRun(t *testing.T, ss []levelSeries) *results.File {
 	return f
 }
 
-// TestJudgeLevelP99: issue 38's p99 at each common level. json: engine
+// TestJudgeLevelP99: the engine's target of p99 at each common level. json: engine
 // lower at c=16 (met), the same rounds at c=64 (same, ratio 1.00: met, at
 // or below), higher at c=256 (missed). fortunes: node-http generator-bound
 // at c=16 in round 2 and engine failed at c=64 in round 3 (both unknown,

@@ -39,8 +39,8 @@ func RoutePath(path string) string {
 	return p
 }
 
-// Renders checks that the server renders path on every request (issue 5:
-// renders = requests): RenderRequests sequential GETs must add exactly as
+// Renders checks that the server renders path on every request
+// (renders = requests, docs/adapters.md render_counts): RenderRequests sequential GETs must add exactly as
 // many renders of RoutePath(path); a difference names both numbers.
 func Renders(ctx context.Context, base, countsPath string, t model.TestType, path string) error {
 	c := newClient()
@@ -60,7 +60,7 @@ func Renders(ctx context.Context, base, countsPath string, t model.TestType, pat
 	}
 	route := RoutePath(path)
 	if got := after[route] - before[route]; got != RenderRequests {
-		return fmt.Errorf("%d renders of %s for %d requests to %s (%s): every request must render (issue 5: no hidden caching)",
+		return fmt.Errorf("%d renders of %s for %d requests to %s (%s): every request must render (no hidden caching)",
 			got, route, RenderRequests, path, strings.TrimSuffix(base, "/")+countsPath)
 	}
 	return nil

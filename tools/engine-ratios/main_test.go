@@ -515,7 +515,7 @@ func TestMarkdownPublish(t *testing.T) {
 		"### engine/pool ≥ 1.0× node-http on the six tests: unknown (3 rounds, the rank test needs 5)\n\nRun `20261210-080000`;",
 		"### engine/pool ≥ 1.0× node-http on every page size: unknown (3 rounds, the rank test needs 5)\n\nRun `20261210-092000`;",
 		// Every peak with its min–max over rounds, every ratio with the
-		// min–max of its per-round ratio (issue 35).
+		// min–max of its per-round ratio (docs/publishing.md).
 		"| json | 60000 (59000–61000) | 66000 (65000–67000) | 50000 (49000–51000) | 0.91× (0.91–0.91) | 1.20× (1.20–1.20) | 0.017 |\n",
 		"| db | 25000 (24500–26500) | 25000 (24000–26000) | 25100 (24800–25900) | 1.00× (0.94–1.06) | 1.00× (0.98–1.02) | 0.040 |\n",
 		"0 of 8 targets met, 0 not met, 8 unknown.\n",
