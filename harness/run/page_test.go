@@ -22,6 +22,7 @@ import (
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
 	"github.com/tfbench/tfbench/harness/verify"
+	"github.com/tfbench/tfbench/internal/testenv"
 )
 
 // pageRenders counts the fake server's /ssr renders.
@@ -45,7 +46,9 @@ func fakePage(dbPath string, cache bool) http.HandlerFunc {
 		page, ok := cached[n]
 		mu.Unlock()
 		if !ok || !cache {
-			page, err = renderFakePage(db, err, n)
+			if err == nil {
+				page, err = testenv.WorldPage(db, n)
+			}
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
@@ -59,29 +62,6 @@ func fakePage(dbPath string, cache bool) http.HandlerFunc {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write(page)
 	}
-}
-
-// renderFakePage renders World rows 1..n from db (or returns openErr).
-func renderFakePage(db *sql.DB, openErr error, n int) ([]byte, error) {
-	if openErr != nil {
-		return nil, openErr
-	}
-	rows, err := db.Query("SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id", n)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var b strings.Builder
-	b.WriteString("<!DOCTYPE html><html><head><title>World</title></head><body><table><thead><tr><th>id</th><th>randomNumber</th></tr></thead><tbody>")
-	for rows.Next() {
-		var id, num int
-		if err := rows.Scan(&id, &num); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(&b, `<tr class="row" data-id="%d"><td class="id">%d</td><td class="num">%d</td></tr>`, id, id, num)
-	}
-	b.WriteString("</tbody></table><script>hydrate()</script></body></html>")
-	return []byte(b.String()), rows.Err()
 }
 
 // pageTest is a page test of sizes 5 and 20 at c=2 for 300 ms, checked

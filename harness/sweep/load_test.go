@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	_ "modernc.org/sqlite"
@@ -14,6 +13,7 @@ import (
 	"github.com/tfbench/tfbench/harness/load"
 	"github.com/tfbench/tfbench/harness/model"
 	"github.com/tfbench/tfbench/harness/suite"
+	"github.com/tfbench/tfbench/internal/testenv"
 )
 
 // copyServer is a server whose database copy is at path, opened anew on
@@ -24,26 +24,6 @@ type copyServer struct {
 }
 
 func (s *copyServer) Database() (dataset.Database, error) { return dataset.Open(s.path) }
-
-// renderPage renders World rows 1..n from db as the page contract says.
-func renderPage(db *sql.DB, n int) ([]byte, error) {
-	rows, err := db.Query("SELECT id, randomNumber FROM World WHERE id BETWEEN 1 AND ? ORDER BY id", n)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var b strings.Builder
-	b.WriteString("<!DOCTYPE html><html><head><title>World</title></head><body><table><thead><tr><th>id</th><th>randomNumber</th></tr></thead><tbody>")
-	for rows.Next() {
-		var id, num int
-		if err := rows.Scan(&id, &num); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(&b, `<tr class="row" data-id="%d"><td class="id">%d</td><td class="num">%d</td></tr>`, id, id, num)
-	}
-	b.WriteString("</tbody></table><script>hydrate()</script></body></html>")
-	return []byte(b.String()), rows.Err()
-}
 
 // TestPageCheckReadsWorld: the page and db checks under load read the
 // server's database copy when the shot is set up, so a change between tests
@@ -68,7 +48,7 @@ func TestPageCheckReadsWorld(t *testing.T) {
 	ctx := context.Background()
 	page, dbTest := suite.Test{Type: model.Page}, suite.Test{Type: model.DB}
 	pageCheck := func() func(int, []byte, []byte) error { return loadCheck(ctx, srv, page, Shot{N: 3}) }
-	before, err := renderPage(db, 3)
+	before, err := testenv.WorldPage(db, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
