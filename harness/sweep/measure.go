@@ -46,6 +46,14 @@ type On struct {
 // Its errors, the engine's and the histograms', end the run.
 func (m Measurer) Measure(ctx context.Context, on On, test suite.Test, sh Shot) (s model.Sample, exited string, err error) {
 	srv := on.Server
+	key := sh.Key(on.Key)
+	what := fmt.Sprintf("%s %s%s %s", on.Key.ID, test.Name, NText(sh.N), sh.Level())
+	if test.Cache == suite.CacheHit {
+		// Warm the page: a fresh server's cache is empty until its first render.
+		if _, err := m.get(ctx, srv, sh.Path, test); err != nil && ctx.Err() != nil {
+			return model.Sample{}, "", ctx.Err()
+		}
+	}
 	o, err := LoadOf(ctx, srv, test, sh)
 	if err != nil {
 		return model.Sample{}, "", fmt.Errorf("%s %s: %w", on.Key.ID, test.Name, err)
@@ -57,15 +65,9 @@ func (m Measurer) Measure(ctx context.Context, on On, test suite.Test, sh Shot) 
 		o.Probe = &load.Probe{Path: on.Spec.Endpoint(model.Plaintext, suite.DefaultPath[model.Plaintext]), Interval: test.Probe}
 	}
 	var hits *verify.HitCounter
-	if test.Cache == suite.CacheHit {
-		// Warm the page: a fresh server's cache is empty until its first render.
-		if _, err := m.get(ctx, srv, sh.Path, test); err != nil && ctx.Err() != nil {
-			return model.Sample{}, "", ctx.Err()
-		}
-		if c := on.Spec.Cache; c.HitHeader != "" {
-			hits = &verify.HitCounter{Header: c.HitHeader, Value: c.HitValue}
-			o.Check = hits.Wrap(o.Check)
-		}
+	if c := on.Spec.Cache; test.Cache == suite.CacheHit && c.HitHeader != "" {
+		hits = &verify.HitCounter{Header: c.HitHeader, Value: c.HitValue}
+		o.Check = hits.Wrap(o.Check)
 	}
 	counts := on.Spec.RenderCounts
 	var rendersBefore map[string]int64
@@ -81,7 +83,6 @@ func (m Measurer) Measure(ctx context.Context, on On, test suite.Test, sh Shot) 
 		before, usageErr = srv.Usage(ctx)
 		genBefore, genErr = probe.Self(ctx)
 	}
-	what := fmt.Sprintf("%s %s%s %s", on.Key.ID, test.Name, NText(sh.N), sh.Level())
 	var elReset bool
 	if o.Warmup > 0 {
 		o.OnWindow = func() { // after the sample's own warmup: its allocations are not the window's
@@ -116,7 +117,7 @@ func (m Measurer) Measure(ctx context.Context, on On, test suite.Test, sh Shot) 
 			renders = &n
 		}
 	}
-	s, err = FromResult(sh.Key(on.Key), res)
+	s, err = FromResult(key, res)
 	if err != nil {
 		return s, "", err
 	}
