@@ -24,20 +24,29 @@ import (
 const serverLine = `w.Header().Set("Server", serverName)`
 
 // plantedSpin is the planted slowdown's function, appended to main.go: 20
-// ms of CPU a request. Like slowedCopy's sleep it bounds the server at 50
-// requests/s at 1 connection whatever the machine does; unlike a sleep it
-// is on the CPU, so the profiled step's diff can name it.
+// ms of the server's CPU time a request. It bounds the server at 50
+// requests/s at 1 connection whatever the machine does; unlike a sleep it is
+// on the CPU, so the profiled step's diff can name it; and it counts CPU
+// time, not wall time, which a busy machine would fill with other work.
 const plantedSpin = `
 
-// plantedSpin burns 20 ms of CPU: the bisect test's planted slowdown.
+// plantedSpin burns 20 ms of the process's CPU time: the bisect test's
+// planted slowdown.
 func plantedSpin() {
 	x := uint64(1)
-	for start := time.Now(); time.Since(start) < 20*time.Millisecond; {
+	for start := spinCPU(); spinCPU()-start < 20*time.Millisecond; {
 		for range 10000 {
 			x = x*6364136223846793005 + 1442695040888963407
 		}
 	}
 	spinSink = x
+}
+
+// spinCPU is the process's user and system CPU time so far.
+func spinCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 var spinSink uint64
