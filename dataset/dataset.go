@@ -1,7 +1,8 @@
 // Package dataset makes and checks the one SQLite file every framework reads:
 // table World (10,000 rows of id and randomNumber) and table Fortune (the 12
 // standard TFB rows), as docs/tfb-rules.md ("The dataset") and docs/design.md ("The
-// dataset") describe.
+// dataset") describe; and it opens a framework's copy of it (Database, Open) for
+// verification and the server hosts.
 //
 // The file is generated deterministically: the same World rows on every
 // machine and Go version, so results from different hosts use the same data.

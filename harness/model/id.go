@@ -1,6 +1,6 @@
 // Package model is tfbench's vocabulary, one owner per shape: a variant's
-// identity, test types, verdicts, the sample and its key, and the peaks
-// index that ratio, results and report read (compare through ratio).
+// identity, test types, verdicts, the sample and its key, the shard, the
+// peaks index and the row built from it (RowKey, Row) that every later stage reads.
 package model
 
 import (

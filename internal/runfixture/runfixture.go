@@ -1,6 +1,6 @@
 // Package runfixture locates the one published run that the tests of
 // several packages read: testdata/run-RUNID.json and .md, the results and
-// report `go tool task bench` published as reports/latest.json and .md.
+// report `go tool task publish` published as reports/latest.json and .md.
 // Tests read these copies, never reports/, which the next run replaces.
 package runfixture
 
