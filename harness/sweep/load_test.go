@@ -25,11 +25,11 @@ type copyServer struct {
 
 func (s *copyServer) Database() (dataset.Database, error) { return dataset.Open(s.path) }
 
-// TestPageCheckReadsWorld: the page and db checks under load read the
-// server's database copy when the shot is set up, so a change between tests
-// is seen; a copy that cannot be read fails every checked response.
-func TestPageCheckReadsWorld(t *testing.T) {
-	work := t.TempDir()
+// newCopyServer makes the dataset in a temporary folder and a copyServer on
+// a copy of it; work is the folder.
+func newCopyServer(t *testing.T) (srv *copyServer, work string) {
+	t.Helper()
+	work = t.TempDir()
 	source, path := filepath.Join(work, "tfb.db"), filepath.Join(work, "copy.db")
 	if _, err := dataset.Ensure(source); err != nil {
 		t.Fatal(err)
@@ -37,8 +37,15 @@ func TestPageCheckReadsWorld(t *testing.T) {
 	if err := dataset.Copy(source, path); err != nil {
 		t.Fatal(err)
 	}
-	srv := &copyServer{path: path}
-	db, err := sql.Open("sqlite", path)
+	return &copyServer{path: path}, work
+}
+
+// TestPageCheckReadsWorld: the page and db checks under load read the
+// server's database copy when the shot is set up, so a change between tests
+// is seen; a copy that cannot be read fails every checked response.
+func TestPageCheckReadsWorld(t *testing.T) {
+	srv, work := newCopyServer(t)
+	db, err := sql.Open("sqlite", srv.path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,15 +92,7 @@ func TestPageCheckReadsWorld(t *testing.T) {
 // against the copy's World and keep the page's body cap; an unreadable copy
 // fails every checked response.
 func TestStreamOptions(t *testing.T) {
-	work := t.TempDir()
-	source, path := filepath.Join(work, "tfb.db"), filepath.Join(work, "copy.db")
-	if _, err := dataset.Ensure(source); err != nil {
-		t.Fatal(err)
-	}
-	if err := dataset.Copy(source, path); err != nil {
-		t.Fatal(err)
-	}
-	srv := &copyServer{path: path}
+	srv, work := newCopyServer(t)
 	st := suite.Test{Name: "stream", Type: model.Stream, Parts: 4, Settings: suite.Settings{Timeout: 8e9}}
 	var o load.Options
 	rec := streamOptions(context.Background(), srv, st, Shot{N: 10}, &o)
